@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs hlomem's build and test dependencies from Debian 12 when they are missing:
+# cmake, g++, Boost 1.74 headers (Spirit X3, Graph) and Catch2 2.13. Nothing is downloaded
+# from anywhere else. Safe to run repeatedly; it only calls apt when something is absent.
+set -euo pipefail
+
+missing=()
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v make >/dev/null 2>&1 || missing+=(make)
+[ -f /usr/include/boost/spirit/home/x3.hpp ] || missing+=(libboost-dev)
+[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+# Extra packages a caller asks for, e.g. `install-deps.sh clang`.
+for pkg in "$@"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
