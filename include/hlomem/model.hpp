@@ -1,0 +1,17 @@
+// hlomem/model.hpp: every model header and none of the parsers or graphs. Include this (or the
+// single headers) when you only need shapes, layouts and sizes: it does not pull in Spirit or
+// Boost.Graph, so it compiles fast.
+#ifndef HLOMEM_MODEL_HPP
+#define HLOMEM_MODEL_HPP
+
+#include <hlomem/error.hpp>
+#include <hlomem/human_bytes.hpp>
+#include <hlomem/layout.hpp>
+#include <hlomem/policy.hpp>
+#include <hlomem/primitive_type.hpp>
+#include <hlomem/shape.hpp>
+#include <hlomem/shape_size.hpp>
+#include <hlomem/static_shape.hpp>
+#include <hlomem/version.hpp>
+
+#endif  // HLOMEM_MODEL_HPP
