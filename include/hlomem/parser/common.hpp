@@ -1,0 +1,303 @@
+// hlomem/parser/common.hpp: what every hlomem grammar shares — the iterator type, the skipper,
+// integers that refuse to overflow, identifiers, the parse state carried in the X3 context, and
+// the conversion of failures into parse_error reports with line and column.
+//
+// Conventions of all hlomem grammars:
+//   - input is contiguous memory parsed with `char const*` iterators;
+//   - `>` follows every committing token, so a mismatch after it is an error, never a silent
+//     backtrack; the failing rule's name is the error's "expected ..." text, so rules are named
+//     for humans ("a dimension size", "',' or ']'");
+//   - errors the grammar cannot express as an expectation (an unknown type name, an integer that
+//     overflows, a layout that is not a permutation) are thrown as `parser::failure` at the
+//     offending position;
+//   - nothing in an input is skipped silently: a top-level parse must reach the end.
+#ifndef HLOMEM_PARSER_COMMON_HPP
+#define HLOMEM_PARSER_COMMON_HPP
+
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <boost/spirit/home/x3.hpp>
+
+#include <hlomem/error.hpp>
+
+namespace hlomem::parser {
+
+namespace x3 = boost::spirit::x3;
+
+/// All hlomem grammars parse contiguous memory.
+using iterator_type = char const*;
+
+/// A parse error found by a grammar action rather than an expectation point: where it is, what
+/// is wrong and, when it is a mismatch, what was expected.
+class failure : public std::exception {
+public:
+    failure(char const* where, std::string message, std::string expected = {})
+        : where_(where), message_(std::move(message)), expected_(std::move(expected)) {}
+    char const* where() const noexcept { return where_; }
+    std::string const& message() const noexcept { return message_; }
+    std::string const& expected() const noexcept { return expected_; }
+    char const* what() const noexcept override { return message_.c_str(); }
+
+private:
+    char const* where_;
+    std::string message_;
+    std::string expected_;
+};
+
+/// Deepest nesting of tuples, parentheses and braces any hlomem grammar follows. Deeper input
+/// is an error, not a stack overflow; real XLA shapes nest a handful of levels.
+inline constexpr int max_nesting_depth = 256;
+
+/// State shared by the rules of one parse, reached through the X3 context under `state_tag`.
+struct parse_state {
+    int depth = 0;
+};
+struct state_tag;
+
+/// Increments the nesting depth at `where`, throwing when it passes max_nesting_depth.
+template <class Context>
+void enter_nesting(Context const& ctx, char const* where) {
+    auto& state = x3::get<state_tag>(ctx);
+    if constexpr (!std::is_same_v<std::decay_t<decltype(state)>, x3::unused_type>) {
+        if (++state.depth > max_nesting_depth) {
+            throw failure(where, "nesting deeper than " + std::to_string(max_nesting_depth) + " levels");
+        }
+    }
+}
+template <class Context>
+void leave_nesting(Context const& ctx) {
+    auto& state = x3::get<state_tag>(ctx);
+    if constexpr (!std::is_same_v<std::decay_t<decltype(state)>, x3::unused_type>) --state.depth;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skipper: blanks, line ends, `/* ... */` (XLA's `/*index=5*/` markers) and `// ...` comments.
+// ---------------------------------------------------------------------------------------------
+
+struct skipper_parser : x3::parser<skipper_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    BOOST_FORCEINLINE bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        // X3 calls the skipper before every token; most of the time there is nothing to skip.
+        if (first == last || (*first > ' ' && *first != '/')) return false;
+        return skip(first, last);
+    }
+
+private:
+    template <class Iterator>
+    static bool skip(Iterator& first, Iterator const& last) {
+        Iterator const start = first;
+        while (first != last) {
+            char const c = *first;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                ++first;
+            } else if (c == '/' && last - first >= 2 && first[1] == '*') {
+                Iterator p = first + 2;
+                while (last - p >= 2 && !(p[0] == '*' && p[1] == '/')) ++p;
+                if (last - p < 2) throw failure(first, "unterminated comment: '/*' without '*/'");
+                first = p + 2;
+            } else if (c == '/' && last - first >= 2 && first[1] == '/') {
+                while (first != last && *first != '\n') ++first;
+            } else {
+                break;
+            }
+        }
+        return first != start;
+    }
+};
+
+inline constexpr skipper_parser skipper{};
+
+// ---------------------------------------------------------------------------------------------
+// Integers
+// ---------------------------------------------------------------------------------------------
+
+/// The digits of a number, for messages; very long ones are cut.
+inline std::string quote_number(char const* first, char const* last) {
+    std::string text(first, last);
+    if (text.size() > 40) text = text.substr(0, 20) + "..." + text.substr(text.size() - 8);
+    return text;
+}
+
+/// A decimal integer that must fit in int64: `-?[0-9]+`. Overflow is an error at the number
+/// ("integer 99999999999999999999 does not fit in int64"), never a wrap or a silent mismatch.
+/// With Signed = false a leading '-' does not match.
+template <bool Signed>
+struct int64_parser : x3::parser<int64_parser<Signed>> {
+    using attribute_type = std::int64_t;
+    static bool const has_attribute = true;
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        x3::skip_over(first, last, ctx);
+        Iterator p = first;
+        bool negative = false;
+        if (Signed && p != last && *p == '-') {
+            negative = true;
+            ++p;
+        }
+        if (p == last || *p < '0' || *p > '9') return false;
+        std::uint64_t value = 0;
+        std::uint64_t const limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+        Iterator const digits = p;
+        for (; p != last && *p >= '0' && *p <= '9'; ++p) {
+            auto const digit = static_cast<std::uint64_t>(*p - '0');
+            if (value > (limit - digit) / 10) {
+                while (p != last && *p >= '0' && *p <= '9') ++p;
+                throw failure(first, "integer " + std::string(negative ? "-" : "") + quote_number(digits, p) +
+                                         " does not fit in int64");
+            }
+            value = value * 10 + digit;
+        }
+        std::int64_t const result =
+            negative ? (value == (std::uint64_t{1} << 63) ? std::numeric_limits<std::int64_t>::min()
+                                                           : -static_cast<std::int64_t>(value))
+                     : static_cast<std::int64_t>(value);
+        x3::traits::move_to(result, attr);
+        first = p;
+        return true;
+    }
+};
+
+/// `-?[0-9]+` into int64, overflow is an error.
+inline constexpr int64_parser<true> int64_{};
+/// `[0-9]+` into int64, overflow is an error.
+inline constexpr int64_parser<false> uint64_{};
+
+/// Narrows an int64 to the policy's int_type, or throws at `where`.
+template <class Int>
+Int narrow_int(std::int64_t v, char const* where) {
+    if (v < static_cast<std::int64_t>(std::numeric_limits<Int>::min()) ||
+        v > static_cast<std::int64_t>(std::numeric_limits<Int>::max())) {
+        throw failure(where, "integer " + std::to_string(v) + " does not fit in the policy's int_type");
+    }
+    return static_cast<Int>(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running a parse and reporting failures
+// ---------------------------------------------------------------------------------------------
+
+/// Runs `parse` (which throws x3::expectation_failure or parser::failure on error) and turns a
+/// failure into a parse_error_info for the input [begin, end) named `file`.
+template <class T, class Parse>
+parse_result<T> run_parse(std::string_view file, char const* begin, char const* end, Parse&& parse) {
+    try {
+        return parse_result<T>(parse());
+    } catch (x3::expectation_failure<iterator_type> const& e) {
+        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, e.where(), "expected " + e.which(), e.which()));
+    } catch (failure const& e) {
+        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, e.where(), e.message(), e.expected()));
+    }
+}
+
+/// Matches the end of the input (after skipping blanks and comments); named for error messages.
+struct end_of_input_parser : x3::parser<end_of_input_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
+        x3::skip_over(first, last, ctx);
+        return first == last;
+    }
+};
+inline constexpr end_of_input_parser end_of_input{};
+
+/// Gives an expression a name for error messages without changing how it parses (unlike a
+/// rule, it keeps the enclosing rule's `_val`): `named("',' or ']'", lit(']'))` makes a failed
+/// expectation on it read "expected ',' or ']'".
+/// Runs `f(ctx, attribute, where)` when `subject` matches, where `where` is the first character
+/// of the match (after blanks). X3 1.74's own actions only see the input after the match, and
+/// error messages need the start: `on_match(uint64_, record_dimension)`.
+template <class Subject, class F>
+struct on_match_parser : x3::unary_parser<Subject, on_match_parser<Subject, F>> {
+    using base_type = x3::unary_parser<Subject, on_match_parser<Subject, F>>;
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+    static bool const has_action = true;
+
+    constexpr on_match_parser(Subject const& subject, F f) : base_type(subject), f(f) {}
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
+        Iterator const before_blanks = first;
+        x3::skip_over(first, last, ctx);
+        Iterator const start = first;
+        typename x3::traits::attribute_of<Subject, Context>::type value{};
+        if (!this->subject.parse(first, last, ctx, rctx, value)) return false;
+        // An empty match (eps) consumes nothing, not even the blanks before it, so that a shape
+        // parsed from the middle of a text ends right after its last character.
+        if (first == start) first = before_blanks;
+        // As X3's own actions do: `_val(ctx)` is the enclosing rule's attribute.
+        auto const val_ctx = x3::make_context<x3::rule_val_context_tag>(rctx, ctx);
+        f(val_ctx, value, static_cast<char const*>(start));
+        return true;
+    }
+
+    F f;
+};
+
+template <class Subject, class F>
+constexpr auto on_match(Subject const& subject, F f) {
+    using parser_type = typename x3::extension::as_parser<Subject>::value_type;
+    return on_match_parser<parser_type, F>(x3::as_parser(subject), f);
+}
+
+template <class Subject>
+struct named_parser : x3::unary_parser<Subject, named_parser<Subject>> {
+    using base_type = x3::unary_parser<Subject, named_parser<Subject>>;
+    static bool const is_pass_through_unary = true;
+    static bool const handles_container = Subject::handles_container;
+
+    constexpr named_parser(Subject const& subject, char const* name) : base_type(subject), name(name) {}
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute& attr) const {
+        return this->subject.parse(first, last, ctx, rctx, attr);
+    }
+
+    char const* name;
+};
+
+template <class Subject>
+constexpr auto named(char const* name, Subject const& subject) {
+    using parser_type = typename x3::extension::as_parser<Subject>::value_type;
+    return named_parser<parser_type>(x3::as_parser(subject), name);
+}
+
+}  // namespace hlomem::parser
+
+namespace boost::spirit::x3 {
+template <>
+struct get_info<hlomem::parser::end_of_input_parser> {
+    using result_type = std::string;
+    std::string operator()(hlomem::parser::end_of_input_parser const&) const { return "end of input"; }
+};
+template <class Subject>
+struct get_info<hlomem::parser::named_parser<Subject>> {
+    using result_type = std::string;
+    std::string operator()(hlomem::parser::named_parser<Subject> const& p) const { return p.name; }
+};
+template <class Subject, class F>
+struct get_info<hlomem::parser::on_match_parser<Subject, F>> {
+    using result_type = std::string;
+    std::string operator()(hlomem::parser::on_match_parser<Subject, F> const& p) const { return what(p.subject); }
+};
+template <bool Signed>
+struct get_info<hlomem::parser::int64_parser<Signed>> {
+    using result_type = std::string;
+    std::string operator()(hlomem::parser::int64_parser<Signed> const&) const {
+        return Signed ? "an integer" : "a non-negative integer";
+    }
+};
+}  // namespace boost::spirit::x3
+
+#endif  // HLOMEM_PARSER_COMMON_HPP
