@@ -1,0 +1,47 @@
+// hlomem: the command-line face of the library. Each subcommand lives in its own header.
+//
+//   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
+#include <iostream>
+#include <string_view>
+
+#include "cli.hpp"
+#include "shape_command.hpp"
+
+namespace {
+
+constexpr char const* usage =
+    "usage: hlomem COMMAND [ARGS...]\n"
+    "\n"
+    "Commands:\n"
+    "  shape [--json] SHAPE...     parse XLA shapes; print sizes, padding, physical shape\n"
+    "\n"
+    "Run 'hlomem COMMAND --help' for a command's options.\n";
+
+struct command {
+    std::string_view name;
+    int (*run)(hlomem_cli::arguments const&, std::ostream&, std::ostream&);
+};
+
+constexpr command commands[] = {
+    {"shape", hlomem_cli::run_shape},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << usage;
+        return hlomem_cli::exit_error;
+    }
+    std::string_view const name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        std::cout << usage;
+        return hlomem_cli::exit_ok;
+    }
+    hlomem_cli::arguments args(argv + 2, argv + argc);
+    for (auto const& c : commands) {
+        if (c.name == name) return c.run(args, std::cout, std::cerr);
+    }
+    std::cerr << "hlomem: unknown command '" << name << "'\n" << usage;
+    return hlomem_cli::exit_error;
+}
