@@ -11,6 +11,7 @@
 #include <hlomem/primitive_type.hpp>
 #include <hlomem/shape.hpp>
 #include <hlomem/shape_size.hpp>
+#include <hlomem/shape_table.hpp>
 #include <hlomem/static_shape.hpp>
 #include <hlomem/version.hpp>
 

@@ -29,6 +29,7 @@ bool identifier_char(char c) {
 struct walk_result {
     std::set<std::string> shapes;      // distinct shape texts found
     std::set<std::string> mismatches;  // text that printed back differently
+    std::set<std::string> scan_disagreements;  // where scan_shape_end and the parser disagree
 };
 
 /// Finds every shape in a dump: an element type name followed by '[' at a word boundary, or a
@@ -56,6 +57,7 @@ walk_result walk(std::string const& text) {
             if (s.is_tuple() && s.tuple_shapes_size() == 0 && consumed != "()") continue;
             out.shapes.insert(consumed);
             if (hlomem::to_string(s) != consumed) out.mismatches.insert(consumed);
+            if (hlomem::scan_shape_end(p, end) != first) out.scan_disagreements.insert(consumed);
         } catch (hlomem::parse_error const&) {
             // Not a shape here: an operand list, `(phi)`, `(size=...)`.
         }
@@ -76,6 +78,8 @@ TEST_CASE("every distinct shape in the seed dumps prints back byte-identical", "
         CHECK(hlomem::to_string(hlomem::parse_shape(m)) == m);
     }
     CHECK(result.mismatches.empty());
+    // The interning scanner finds the same end as the grammar for every shape.
+    CHECK(result.scan_disagreements.empty());
 
     // An independent, cruder scan: every array shape a regular expression sees (layouts without
     // nested braces, which is all of them in the seeds) must be among the shapes the walk found.

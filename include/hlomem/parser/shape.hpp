@@ -35,6 +35,7 @@
 #include <hlomem/parser/common.hpp>
 #include <hlomem/shape.hpp>
 #include <hlomem/shape_size.hpp>
+#include <hlomem/shape_table.hpp>
 
 namespace hlomem::parser {
 
@@ -538,13 +539,100 @@ basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::str
     return std::move(r.value());
 }
 
+// ---------------------------------------------------------------------------------------------
+// Interning: find where a shape's text ends without parsing it, look the text up, parse on a miss
+// ---------------------------------------------------------------------------------------------
+
+namespace impl {
+
+/// Skips blanks, line ends and /* */ or // comments, as the skipper does.
+inline char const* skip_blanks(char const* p, char const* last) {
+    while (p < last) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            ++p;
+        } else if (*p == '/' && last - p >= 2 && p[1] == '*') {
+            char const* q = p + 2;
+            while (last - q >= 2 && !(q[0] == '*' && q[1] == '/')) ++q;
+            if (last - q < 2) return last;
+            p = q + 2;
+        } else if (*p == '/' && last - p >= 2 && p[1] == '/') {
+            while (p < last && *p != '\n') ++p;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+/// From an opening bracket at `p`, the position after its matching close; brackets of all three
+/// kinds nest, comments are skipped. `last` when unbalanced.
+inline char const* skip_balanced(char const* p, char const* last) {
+    int depth = 0;
+    while (p < last) {
+        char const c = *p;
+        if (c == '/' && last - p >= 2 && (p[1] == '*' || p[1] == '/')) {
+            p = skip_blanks(p, last);
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0) return p + 1;
+        }
+        ++p;
+    }
+    return last;
+}
+
+}  // namespace impl
+
+/// Where the shape text starting at `first` ends, by the same rules as the grammar (a `{` after
+/// the dimensions is a layout only when an integer or ':' follows), without building anything.
+/// For malformed text the result is only a guess; the parser then reports the error.
+inline char const* scan_shape_end(char const* first, char const* last) {
+    char const* p = first;
+    if (p == last) return p;
+    if (*p == '(') return impl::skip_balanced(p, last);
+    char const* q = p;
+    while (q < last && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')) ++q;
+    if (q == p) return p;
+    q = impl::skip_blanks(q, last);
+    if (q < last && *q == '(') return impl::skip_balanced(q, last);  // b(...)
+    if (q == last || *q != '[') return q;
+    char const* end = impl::skip_balanced(q, last);
+    char const* brace = impl::skip_blanks(end, last);
+    if (brace < last && *brace == '{') {
+        char const* next = impl::skip_blanks(brace + 1, last);
+        if (next < last && ((*next >= '0' && *next <= '9') || *next == ':')) end = impl::skip_balanced(brace, last);
+    }
+    return end;
+}
+
+/// Reads the shape at `first` into `table` and returns its id, leaving `first` after the shape.
+/// A text seen before costs a scan and a hash lookup; a new one is parsed (and validated) by the
+/// grammar. Errors are reported against the whole input [text_begin, last) named `file`.
+template <class P>
+shape_id intern_shape(basic_shape_table<P>& table, char const*& first, char const* last, std::string_view file,
+                      char const* text_begin) {
+    char const* const end = scan_shape_end(first, last);
+    if (auto id = table.find(std::string_view(first, static_cast<std::size_t>(end - first)))) {
+        first = end;
+        return *id;
+    }
+    char const* const start = first;
+    basic_shape<P> shape = parse_shape_prefix<P>(first, last, file, text_begin);
+    return table.insert(std::string_view(start, static_cast<std::size_t>(first - start)), std::move(shape));
+}
+
 }  // namespace hlomem::parser
 
 namespace hlomem {
 using parser::parse_layout;
 using parser::parse_shape;
 using parser::parse_shape_index;
+using parser::intern_shape;
 using parser::parse_shape_prefix;
+using parser::scan_shape_end;
 using parser::try_parse_layout;
 using parser::try_parse_shape;
 using parser::try_parse_shape_index;
