@@ -15,10 +15,12 @@
 #define HLOMEM_PARSER_COMMON_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <boost/spirit/home/x3.hpp>
@@ -31,6 +33,19 @@ namespace x3 = boost::spirit::x3;
 
 /// All hlomem grammars parse contiguous memory.
 using iterator_type = char const*;
+
+/// Every hlomem parser says what it reads, for "expected ..." messages: X3 asks get_info, and the
+/// one specialization at the end of this header answers with `description()`.
+struct described {};
+
+/// The base of hlomem's leaf parsers: the attribute they produce, and the description of what
+/// they read (`static constexpr char const* expected = "a shape index such as {1,0}";`).
+template <class Derived, class Attribute>
+struct token : x3::parser<Derived>, described {
+    using attribute_type = Attribute;
+    static bool const has_attribute = !std::is_same_v<Attribute, x3::unused_type>;
+    std::string description() const { return Derived::expected; }
+};
 
 /// A parse error found by a grammar action rather than an expectation point: where it is, what
 /// is wrong and, when it is a mismatch, what was expected.
@@ -79,9 +94,8 @@ void leave_nesting(Context const& ctx) {
 // Skipper: blanks, line ends, `/* ... */` (XLA's `/*index=5*/` markers) and `// ...` comments.
 // ---------------------------------------------------------------------------------------------
 
-struct skipper_parser : x3::parser<skipper_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct skipper_parser : token<skipper_parser, x3::unused_type> {
+    static constexpr char const* expected = "blanks or comments";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     BOOST_FORCEINLINE bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
@@ -116,6 +130,104 @@ private:
 inline constexpr skipper_parser skipper{};
 
 // ---------------------------------------------------------------------------------------------
+// Line-structured text (dumps): blanks are skipped between tokens, line ends are tokens.
+// ---------------------------------------------------------------------------------------------
+
+/// Skips spaces and tabs only, for grammars in which a line end means something.
+struct blank_skipper_parser : token<blank_skipper_parser, x3::unused_type> {
+    static constexpr char const* expected = "blanks";
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    BOOST_FORCEINLINE bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        Iterator const start = first;
+        while (first != last && (*first == ' ' || *first == '\t')) ++first;
+        return first != start;
+    }
+};
+inline constexpr blank_skipper_parser blank_skipper{};
+
+/// The end of a line: `\n`, `\r\n`, or the end of the input (a last line without newline).
+struct end_of_line_parser : token<end_of_line_parser, x3::unused_type> {
+    static constexpr char const* expected = "the end of the line";
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
+        x3::skip_over(first, last, ctx);
+        if (first == last) return true;
+        if (*first == '\n') {
+            ++first;
+            return true;
+        }
+        if (*first == '\r' && last - first >= 2 && first[1] == '\n') {
+            first += 2;
+            return true;
+        }
+        return false;
+    }
+};
+inline constexpr end_of_line_parser end_of_line{};
+
+/// A line with nothing but blanks on it (not the end of the input).
+struct blank_line_parser : token<blank_line_parser, x3::unused_type> {
+    static constexpr char const* expected = "a blank line";
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        Iterator p = first;
+        while (p != last && (*p == ' ' || *p == '\t')) ++p;
+        if (p != last && *p == '\r') ++p;
+        if (p == last || *p != '\n') return false;
+        first = p + 1;
+        return true;
+    }
+};
+inline constexpr blank_line_parser blank_line{};
+
+/// The rest of the line (without its line end), as a view: `from instruction: %x = ...`.
+struct rest_of_line_parser : token<rest_of_line_parser, std::string_view> {
+    static constexpr char const* expected = "the rest of the line";
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        x3::skip_over(first, last, ctx);
+        auto const* nl = static_cast<char const*>(std::memchr(first, '\n', static_cast<std::size_t>(last - first)));
+        // Trailing blanks and the '\r' of a CRLF line end are left for end_of_line.
+        Iterator end = nl ? nl : last;
+        if (end != first && end[-1] == '\r') --end;
+        while (end != first && (end[-1] == ' ' || end[-1] == '\t')) --end;
+        x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(end - first)), attr);
+        first = end;
+        return true;
+    }
+};
+inline constexpr rest_of_line_parser rest_of_line{};
+
+/// An instruction or computation name as dumps print it (`fusion.10`, `custom-call.37.0`,
+/// `p5.32.0`): everything up to a blank, a line end or one of `{}<>,:`.
+struct name_parser : token<name_parser, std::string_view> {
+    static constexpr char const* expected = "a name";
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        x3::skip_over(first, last, ctx);
+        Iterator p = first;
+        while (p != last) {
+            char const c = *p;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '{' || c == '}' || c == '<' || c == '>' ||
+                c == ',' || c == ':') {
+                break;
+            }
+            ++p;
+        }
+        if (p == first) return false;
+        x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(p - first)), attr);
+        first = p;
+        return true;
+    }
+};
+inline constexpr name_parser name{};
+
+// ---------------------------------------------------------------------------------------------
 // Integers
 // ---------------------------------------------------------------------------------------------
 
@@ -130,9 +242,8 @@ inline std::string quote_number(char const* first, char const* last) {
 /// ("integer 99999999999999999999 does not fit in int64"), never a wrap or a silent mismatch.
 /// With Signed = false a leading '-' does not match.
 template <bool Signed>
-struct int64_parser : x3::parser<int64_parser<Signed>> {
-    using attribute_type = std::int64_t;
-    static bool const has_attribute = true;
+struct int64_parser : token<int64_parser<Signed>, std::int64_t> {
+    static constexpr char const* expected = Signed ? "an integer" : "a non-negative integer";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
@@ -192,16 +303,21 @@ parse_result<T> run_parse(std::string_view file, char const* begin, char const* 
     try {
         return parse_result<T>(parse());
     } catch (x3::expectation_failure<iterator_type> const& e) {
-        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, e.where(), "expected " + e.which(), e.which()));
+        // X3 reports the position before the blanks it would have skipped; point at the token.
+        char const* where = e.where();
+        while (where < end && (*where == ' ' || *where == '\t')) ++where;
+        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, where, "expected " + e.which(), e.which()));
     } catch (failure const& e) {
         return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, e.where(), e.message(), e.expected()));
+    } catch (parse_error const& e) {
+        // A nested parse (a shape inside a dump line) already located its error in the same text.
+        return parse_result<T>(e.info());
     }
 }
 
 /// Matches the end of the input (after skipping blanks and comments); named for error messages.
-struct end_of_input_parser : x3::parser<end_of_input_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct end_of_input_parser : token<end_of_input_parser, x3::unused_type> {
+    static constexpr char const* expected = "end of input";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
@@ -218,7 +334,7 @@ inline constexpr end_of_input_parser end_of_input{};
 /// of the match (after blanks). X3 1.74's own actions only see the input after the match, and
 /// error messages need the start: `on_match(uint64_, record_dimension)`.
 template <class Subject, class F>
-struct on_match_parser : x3::unary_parser<Subject, on_match_parser<Subject, F>> {
+struct on_match_parser : x3::unary_parser<Subject, on_match_parser<Subject, F>>, described {
     using base_type = x3::unary_parser<Subject, on_match_parser<Subject, F>>;
     using attribute_type = x3::unused_type;
     static bool const has_attribute = false;
@@ -242,6 +358,8 @@ struct on_match_parser : x3::unary_parser<Subject, on_match_parser<Subject, F>> 
         return true;
     }
 
+    std::string description() const { return x3::what(this->subject); }
+
     F f;
 };
 
@@ -252,7 +370,7 @@ constexpr auto on_match(Subject const& subject, F f) {
 }
 
 template <class Subject>
-struct named_parser : x3::unary_parser<Subject, named_parser<Subject>> {
+struct named_parser : x3::unary_parser<Subject, named_parser<Subject>>, described {
     using base_type = x3::unary_parser<Subject, named_parser<Subject>>;
     static bool const is_pass_through_unary = true;
     static bool const handles_container = Subject::handles_container;
@@ -263,6 +381,8 @@ struct named_parser : x3::unary_parser<Subject, named_parser<Subject>> {
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute& attr) const {
         return this->subject.parse(first, last, ctx, rctx, attr);
     }
+
+    std::string description() const { return name; }
 
     char const* name;
 };
@@ -276,27 +396,11 @@ constexpr auto named(char const* name, Subject const& subject) {
 }  // namespace hlomem::parser
 
 namespace boost::spirit::x3 {
-template <>
-struct get_info<hlomem::parser::end_of_input_parser> {
+/// "expected ..." for every hlomem parser: its description().
+template <class Parser>
+struct get_info<Parser, std::enable_if_t<std::is_base_of_v<hlomem::parser::described, Parser>>> {
     using result_type = std::string;
-    std::string operator()(hlomem::parser::end_of_input_parser const&) const { return "end of input"; }
-};
-template <class Subject>
-struct get_info<hlomem::parser::named_parser<Subject>> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::named_parser<Subject> const& p) const { return p.name; }
-};
-template <class Subject, class F>
-struct get_info<hlomem::parser::on_match_parser<Subject, F>> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::on_match_parser<Subject, F> const& p) const { return what(p.subject); }
-};
-template <bool Signed>
-struct get_info<hlomem::parser::int64_parser<Signed>> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::int64_parser<Signed> const&) const {
-        return Signed ? "an integer" : "a non-negative integer";
-    }
+    std::string operator()(Parser const& p) const { return p.description(); }
 };
 }  // namespace boost::spirit::x3
 

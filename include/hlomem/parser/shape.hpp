@@ -45,9 +45,8 @@ namespace hlomem::parser {
 
 /// An element type name: `f32`, `bf16`, `f8e4m3fn`, `token`, `opaque`. Reads the whole
 /// identifier, so `f32x` is an unknown type rather than `f32` followed by garbage.
-struct element_type_parser : x3::parser<element_type_parser> {
-    using attribute_type = primitive_type;
-    static bool const has_attribute = true;
+struct element_type_parser : token<element_type_parser, primitive_type> {
+    static constexpr char const* expected = "a primitive type such as f32";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
@@ -166,9 +165,8 @@ inline constexpr x3::rule<layout_rule_id<P>, layout_under_construction<P>> layou
 
 /// The `}` that closes a layout. A layout attribute letter here means the attributes are out of
 /// order (`{1,0:S(1)T(8,128)}`) or repeated, which gets its own message.
-struct layout_close_parser : x3::parser<layout_close_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct layout_close_parser : token<layout_close_parser, x3::unused_type> {
+    static constexpr char const* expected = "'}'";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
@@ -638,17 +636,5 @@ using parser::try_parse_shape;
 using parser::try_parse_shape_index;
 }  // namespace hlomem
 
-namespace boost::spirit::x3 {
-template <>
-struct get_info<hlomem::parser::element_type_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::element_type_parser const&) const { return "a primitive type such as f32"; }
-};
-template <>
-struct get_info<hlomem::parser::layout_close_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::layout_close_parser const&) const { return "'}'"; }
-};
-}  // namespace boost::spirit::x3
 
 #endif  // HLOMEM_PARSER_SHAPE_HPP
