@@ -4,9 +4,13 @@
 #ifndef HLOMEM_MODEL_HPP
 #define HLOMEM_MODEL_HPP
 
+#include <hlomem/buffer_assignment.hpp>
 #include <hlomem/error.hpp>
 #include <hlomem/human_bytes.hpp>
 #include <hlomem/layout.hpp>
+#include <hlomem/live_range.hpp>
+#include <hlomem/memory_usage_report.hpp>
+#include <hlomem/peak.hpp>
 #include <hlomem/policy.hpp>
 #include <hlomem/primitive_type.hpp>
 #include <hlomem/shape.hpp>
