@@ -2,6 +2,7 @@
 #ifndef HLOMEM_PARSE_HPP
 #define HLOMEM_PARSE_HPP
 
+#include <hlomem/parser/buffer_assignment.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>
 
