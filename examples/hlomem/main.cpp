@@ -1,10 +1,12 @@
 // hlomem: the command-line face of the library. Each subcommand lives in its own header.
 //
 //   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
+//   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, contradictions
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
+#include "report_command.hpp"
 #include "shape_command.hpp"
 
 namespace {
@@ -14,6 +16,8 @@ constexpr char const* usage =
     "\n"
     "Commands:\n"
     "  shape [--json] SHAPE...     parse XLA shapes; print sizes, padding, physical shape\n"
+    "  report [--json] [FILE]      read a buffer-assignment dump, live-range text or memory-usage\n"
+    "                              report: allocations, peak live bytes, XLA's peak, contradictions\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -24,6 +28,7 @@ struct command {
 
 constexpr command commands[] = {
     {"shape", hlomem_cli::run_shape},
+    {"report", hlomem_cli::run_report},
 };
 
 }  // namespace

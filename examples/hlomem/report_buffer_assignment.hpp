@@ -1,0 +1,370 @@
+// report_buffer_assignment.hpp: what `hlomem report` prints for a buffer-assignment dump, a
+// separate live-range file and a memory-usage report.
+#ifndef HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
+#define HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+#include <hlomem/parser/buffer_assignment.hpp>
+#include <hlomem/peak.hpp>
+
+#include "cli.hpp"
+#include "json_writer.hpp"
+
+namespace hlomem_cli {
+
+/// Everything the report shows about one buffer assignment, computed once.
+struct buffer_assignment_facts {
+    hlomem::buffer_assignment const& ba;
+    std::vector<hlomem::dump_diagnostic> warnings;
+    std::optional<hlomem::xla_peak> peak;
+    std::vector<hlomem::color_live_bytes> colors;
+    std::vector<std::string> notes;  // where extra inputs came from
+};
+
+inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba) {
+    buffer_assignment_facts f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}};
+    if (ba.live_range && !ba.live_range->not_available) {
+        f.peak = hlomem::compute_xla_peak(ba);
+        for (auto& d : hlomem::compare_stated_peak(ba, *f.peak)) f.warnings.push_back(std::move(d));
+        if (!f.peak->unsized.empty()) {
+            f.warnings.push_back({0, std::to_string(f.peak->unsized.size()) +
+                                         " values with a live range have no Used-values block, so XLA's peak cannot size them"});
+        }
+    }
+    f.colors = hlomem::assigned_live_bytes(ba);
+    return f;
+}
+
+inline std::string value_label(hlomem::logical_value const& v) {
+    std::string s = v.name;
+    if (v.index_printed) s += hlomem::to_string(v.index);
+    return s;
+}
+
+inline std::string pad_left(std::string s, std::size_t width) {
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+inline std::string pad_right(std::string s, std::size_t width) {
+    return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+inline std::string cut(std::string s, std::size_t width) {
+    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
+}
+
+inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts const& f, std::size_t top) {
+    auto const& ba = f.ba;
+    out << "buffer assignment " << ba.file << '\n';
+    out << "  " << ba.allocations.size() << " allocations, " << ba.values.size() << " values, " << ba.shapes.size()
+        << " distinct shapes\n";
+    std::int64_t const total = ba.total_bytes();
+    out << "  total " << total << " bytes (" << hlomem::human_bytes(total) << ")";
+    if (ba.stated_total_bytes) {
+        out << (*ba.stated_total_bytes == total ? ", as 'Total bytes used' states"
+                                                : ", but 'Total bytes used' states " + std::to_string(*ba.stated_total_bytes));
+    }
+    out << "\n";
+    for (auto const& n : f.notes) out << "  " << n << '\n';
+
+    // Allocations by color and kind.
+    std::map<std::pair<std::int64_t, int>, std::pair<std::int64_t, std::int64_t>> groups;  // -> (count, bytes)
+    for (auto const& a : ba.allocations) {
+        auto& g = groups[{a.color, static_cast<int>(a.kind())}];
+        ++g.first;
+        g.second += a.size;
+    }
+    out << "\nallocations by color and kind\n";
+    out << "  color  " << pad_right("kind", 18) << pad_left("count", 7) << pad_left("bytes", 16) << '\n';
+    for (auto const& [key, g] : groups) {
+        out << "  " << pad_left(std::to_string(key.first), 5) << "  "
+            << pad_right(std::string(hlomem::to_string(static_cast<hlomem::allocation_kind>(key.second))), 18)
+            << pad_left(std::to_string(g.first), 7) << pad_left(std::to_string(g.second), 16) << "  "
+            << hlomem::human_bytes(g.second) << '\n';
+    }
+    out << "         total             " << pad_left(std::to_string(ba.allocations.size()), 7)
+        << pad_left(std::to_string(total), 16) << "  " << hlomem::human_bytes(total) << '\n';
+
+    if (!f.colors.empty()) {
+        out << "\npeak live bytes per color (assigned sizes; memory shared by aliases counted once)\n";
+        out << "  color" << pad_left("allocated", 16) << pad_left("peak", 16) << pad_left("time", 7) << "  instruction\n";
+        for (auto const& c : f.colors) {
+            out << "  " << pad_left(std::to_string(c.color), 5) << pad_left(hlomem::human_bytes(c.allocated_bytes), 16)
+                << pad_left(hlomem::human_bytes(c.peak_bytes), 16) << pad_left(std::to_string(c.peak_time), 7) << "  "
+                << ba.live_range->instruction_at(c.peak_time) << '\n';
+        }
+        for (auto const& c : f.colors) {
+            if (c.unranged_values > 0) {
+                out << "  color " << c.color << ": " << c.unranged_values << " values (" << hlomem::human_bytes(c.unranged_bytes)
+                    << ") have no live range (thread-local computations) and are not on the time axis\n";
+            }
+        }
+    }
+
+    if (f.peak) {
+        auto const& p = *f.peak;
+        out << "\nXLA's peak (HloLiveRange: unpadded ByteSizeOf of "
+            << (p.rule == hlomem::peak_size_rule::instruction_shape ? "each defining instruction" : "each value") << ")\n";
+        std::int64_t listed = 0;
+        for (auto s : p.sizes) listed += s;
+        out << "  time " << p.time << " (" << ba.live_range->instruction_at(p.time) << "): " << p.values.size()
+            << " values listed, " << listed << " bytes (" << hlomem::human_bytes(listed) << ")";
+        out << '\n';
+        if (listed != p.bytes) {
+            out << "  XLA's running sum there is " << p.bytes << " bytes: values that ended at " << p.time - 1
+                << " still count\n";
+        }
+        if (ba.live_range->stated_peak) {
+            bool const agrees = ba.live_range->stated_peak->time == p.time && hlomem::compare_stated_peak(ba, p).empty();
+            out << (agrees ? "  the dump states the same peak and list\n" : "  the dump states another peak (see warnings)\n");
+        }
+    }
+
+    for (auto const& c : f.colors) {
+        auto const live = hlomem::values_live_at(ba, c.color, c.peak_time);
+        if (live.empty()) continue;
+        std::size_t const n = std::min(top, live.size());
+        out << "\nlargest values live at the color " << c.color << " peak (time " << c.peak_time << ", "
+            << live.size() << (live.size() == 1 ? " value" : " values") << " live; " << n << " shown)\n";
+        out << "  " << pad_left("id", 7) << "  " << pad_right("name", 30) << pad_left("size", 12) << "  "
+            << pad_right("allocation", 21) << "  shape\n";
+        for (std::size_t k = 0; k < n; ++k) {
+            auto const& v = ba.values[live[k]];
+            auto const& a = ba.allocations[v.allocation];
+            std::string alloc = std::to_string(a.index) + " " + std::string(hlomem::to_string(a.kind()));
+            out << "  " << pad_left(std::to_string(v.id), 7) << "  " << pad_right(cut(value_label(v), 30), 30)
+                << pad_left(hlomem::human_bytes(v.size), 12) << "  " << pad_right(cut(alloc, 21), 21) << "  "
+                << (ba.shape_of(v) ? hlomem::to_string(*ba.shape_of(v)) : std::string("?")) << '\n';
+        }
+    }
+
+    out << "\nwarnings\n";
+    if (f.warnings.empty()) out << "  none: the dump agrees with itself\n";
+    for (auto const& w : f.warnings) {
+        out << "  " << (w.line ? ba.file + ":" + std::to_string(w.line) + ": " : std::string()) << w.message << '\n';
+    }
+}
+
+inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts const& f) {
+    auto const& ba = f.ba;
+    json_writer json(os);
+    auto shape_text = [&](hlomem::shape_id id) -> std::optional<std::string> {
+        if (id == hlomem::no_shape) return std::nullopt;
+        return hlomem::to_string(ba.shapes[id]);
+    };
+    json.begin_object();
+    json.member("kind", "buffer_assignment");
+    json.member("file", ba.file);
+    json.key("allocations").begin_array();
+    for (auto const& a : ba.allocations) {
+        json.begin_object();
+        json.member("index", a.index);
+        json.member("size", a.size);
+        json.member("color", a.color);
+        json.member("kind", hlomem::to_string(a.kind()));
+        json.member("parameter", a.parameter_number);
+        if (a.parameter_number) {
+            json.member("parameter_shape_index", hlomem::to_string(a.parameter_shape_index));
+            json.member("parameter_shape", shape_text(a.parameter_shape));
+        }
+        json.member("output_shape", a.output_shape ? shape_text(*a.output_shape) : std::nullopt);
+        json.member("constant", a.is_constant);
+        json.member("thread_local", a.is_thread_local);
+        json.member("maybe_live_out", a.maybe_live_out);
+        json.member("preallocated_temp", a.is_preallocated_temp);
+        json.key("values").begin_array();
+        for (std::size_t vi : a.values) json.value(ba.values[vi].id);
+        json.end_array();
+        json.end_object();
+    }
+    json.end_array();
+    json.key("values").begin_array();
+    for (auto const& v : ba.values) {
+        json.begin_object();
+        json.member("id", v.id);
+        json.member("name", v.name);
+        json.member("index", hlomem::to_string(v.index));
+        json.member("phi", v.is_phi);
+        json.member("color", v.color);
+        json.member("allocation", v.allocation == hlomem::npos ? std::optional<std::int64_t>()
+                                                                : std::optional<std::int64_t>(ba.allocations[v.allocation].index));
+        json.member("offset", v.offset);
+        json.member("size", v.size);
+        json.member("shape", shape_text(v.shape));
+        json.member("instruction_shape", shape_text(v.instruction_shape));
+        json.key("live_range");
+        if (v.live_range) {
+            json.begin_array().value(v.live_range->start).value(v.live_range->end).end_array();
+        } else {
+            json.null();
+        }
+        json.end_object();
+    }
+    json.end_array();
+    json.member("total_bytes", ba.total_bytes());
+    json.member("stated_total_bytes", ba.stated_total_bytes);
+    json.key("live_range");
+    if (!ba.live_range) {
+        json.null();
+    } else {
+        json.begin_object();
+        json.member("max", ba.live_range->max);
+        json.member("instructions", ba.live_range->instruction_sequence.size());
+        json.member("buffer_live_ranges", ba.live_range->buffer_live_ranges.size());
+        if (f.peak) {
+            json.member("peak_time", f.peak->time);
+            json.member("peak_bytes", f.peak->bytes);
+            std::int64_t listed = 0;
+            for (auto sz : f.peak->sizes) listed += sz;
+            json.member("peak_listed_bytes", listed);
+            json.member("peak_rule", f.peak->rule == hlomem::peak_size_rule::instruction_shape ? "instruction_shape"
+                                                                                              : "value_subshape");
+        }
+        json.member("stated_peak_time", ba.live_range->stated_peak ? std::optional<std::int64_t>(ba.live_range->stated_peak->time)
+                                                                   : std::nullopt);
+        if (f.peak) {
+            json.member("peak_matches_stated",
+                        ba.live_range->stated_peak && hlomem::compare_stated_peak(ba, *f.peak).empty());
+            json.key("peak_values").begin_array();
+            for (std::size_t k = 0; k < f.peak->values.size(); ++k) {
+                auto const& v = ba.values[f.peak->values[k]];
+                json.begin_object();
+                json.member("id", v.id);
+                json.member("name", v.name);
+                json.member("index", hlomem::to_string(v.index));
+                json.member("bytes", f.peak->sizes[k]);
+                json.end_object();
+            }
+            json.end_array();
+        }
+        json.end_object();
+    }
+    json.key("colors").begin_array();
+    std::map<std::int64_t, std::int64_t> allocated;
+    for (auto const& a : ba.allocations) allocated[a.color] += a.size;
+    for (auto const& entry : allocated) {
+        std::int64_t const color = entry.first;
+        json.begin_object();
+        json.member("color", color);
+        json.member("allocated_bytes", entry.second);
+        auto it = std::find_if(f.colors.begin(), f.colors.end(), [&](auto const& c) { return c.color == color; });
+        if (it != f.colors.end()) {
+            json.member("peak_live_bytes", it->peak_bytes);
+            json.member("peak_time", it->peak_time);
+            json.member("peak_instruction", std::string(ba.live_range->instruction_at(it->peak_time)));
+        } else {
+            json.key("peak_live_bytes").null();
+        }
+        json.end_object();
+    }
+    json.end_array();
+    json.key("notes").begin_array();
+    for (auto const& n : f.notes) json.value(n);
+    json.end_array();
+    json.key("warnings").begin_array();
+    for (auto const& w : f.warnings) {
+        json.begin_object();
+        json.member("line", w.line);
+        json.member("message", w.message);
+        json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+    json.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// A live-range file on its own, and a memory-usage report
+// ---------------------------------------------------------------------------------------------
+
+inline void print_live_range_report(std::ostream& os, hlomem::live_range_text const& lr, std::string const& file, bool as_json) {
+    if (as_json) {
+        json_writer json(os);
+        json.begin_object();
+        json.member("kind", "live_range");
+        json.member("file", file);
+        json.member("available", !lr.not_available);
+        json.member("max", lr.max);
+        json.member("instructions", lr.instruction_sequence.size());
+        json.member("buffer_live_ranges", lr.buffer_live_ranges.size());
+        json.member("stated_peak_time", lr.stated_peak ? std::optional<std::int64_t>(lr.stated_peak->time) : std::nullopt);
+        json.member("stated_peak_values", lr.stated_peak ? lr.stated_peak->entries.size() : 0);
+        json.end_object();
+        json.finish();
+        return;
+    }
+    os << "live ranges " << file << '\n';
+    if (lr.not_available) {
+        os << "  XLA wrote: HloLiveRange not available (finalized or constructed from proto)\n";
+        return;
+    }
+    os << "  " << lr.instruction_sequence.size() << " instructions (max " << lr.max << "), "
+       << lr.buffer_live_ranges.size() << " live ranges\n";
+    if (lr.stated_peak) {
+        std::int64_t listed = 0;
+        for (auto const& e : lr.stated_peak->entries) listed += e.bytes;
+        os << "  stated peak at " << lr.stated_peak->time << " (" << lr.instruction_at(lr.stated_peak->time) << "): "
+           << lr.stated_peak->entries.size() << " values, " << listed << " bytes listed\n";
+    }
+    os << "  read it together with its buffer-assignment dump to size the values: hlomem report DUMP --live-range "
+       << file << '\n';
+}
+
+inline void print_memory_usage_report(std::ostream& os, hlomem::memory_usage_report const& r, bool as_json) {
+    if (as_json) {
+        json_writer json(os);
+        json.begin_object();
+        json.member("kind", "memory_usage_report");
+        json.member("file", r.file);
+        json.member("total_bytes", r.total_bytes);
+        json.key("allocations").begin_array();
+        for (auto const& row : r.allocations) {
+            json.begin_object();
+            json.member("index", row.allocation.index);
+            json.member("size", row.allocation.size.text);
+            json.member("approx_bytes", row.allocation.size.approx_bytes);
+            json.member("percent_cumulative", row.percent);
+            json.end_object();
+        }
+        json.end_array();
+        json.member("allocations_not_shown", r.allocations_not_shown);
+        std::size_t slices = 0;
+        for (auto const& av : r.allocation_values) slices += av.slices.size();
+        json.member("value_rows", slices);
+        json.end_object();
+        json.finish();
+        return;
+    }
+    os << "memory-usage report " << r.file << '\n';
+    os << "  total " << r.total_bytes << " bytes (" << hlomem::human_bytes(r.total_bytes) << ")\n";
+    os << "  " << r.allocations.size() << " allocations listed by size";
+    if (r.allocations_not_shown) {
+        os << ", " << *r.allocations_not_shown << " more under " << r.allocations_not_shown_percent.value_or(0)
+           << "% not shown";
+    }
+    os << '\n';
+    for (std::size_t k = 0; k < r.allocations.size() && k < 10; ++k) {
+        auto const& row = r.allocations[k];
+        auto const& h = row.allocation;
+        std::string kind = h.parameter_number ? "parameter " + std::to_string(*h.parameter_number)
+                           : h.is_constant     ? "constant"
+                           : h.is_thread_local ? "thread-local"
+                           : h.maybe_live_out  ? "maybe-live-out"
+                                               : "preallocated-temp";
+        if (h.parameter_number && h.maybe_live_out) kind += ", maybe-live-out";
+        os << "  allocation " << pad_left(std::to_string(h.index), 4) << "  " << pad_left(std::string(h.size.text), 10)
+           << "  (" << pad_left(std::to_string(row.percent), 3) << "% cumulative)  " << kind << '\n';
+    }
+}
+
+}  // namespace hlomem_cli
+
+#endif  // HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
