@@ -9,3 +9,16 @@ hlomem_cli_test("shape reports a parse error with its column and exits 2" 2 shap
   shape "f32[8,128]{1,1}" "s4[123,456]{1,0:T(2,128)E(4)}")
 hlomem_cli_test("shape without arguments prints usage and exits 2" 2 - shape_usage.err shape)
 hlomem_cli_test("unknown command exits 2" 2 - unknown_command.err frobnicate)
+hlomem_cli_test("report on the TPU seed dump" 0 report_tpu_seed.out -
+  report data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("report --json with a memory-usage report to check against" 0 report_scan_while_phi.json -
+  report --json --top 3 data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt
+  --memory-usage-report data/corpus/lorrax/lorrax_scan_while_phi.memory_usage_report.txt)
+hlomem_cli_test("report with a separate live-range file in the newest format" 0 report_newest_simple.out -
+  report data/synthetic/newest_simple-buffer-assignment.txt --live-range data/synthetic/newest_simple-live-range.txt)
+hlomem_cli_test("report on a live-range file alone" 0 report_live_range_only.out -
+  report data/synthetic/newest_simple-live-range.txt)
+hlomem_cli_test("report on a memory-usage report" 0 report_memory_usage.out -
+  report data/corpus/lorrax/lorrax_psum_4gpu.memory_usage_report.txt)
+hlomem_cli_test("report on a malformed dump exits 2 with line and column" 2 - report_malformed.err
+  report data/synthetic/malformed_flag.txt)
