@@ -6,6 +6,7 @@
 #ifndef HLOMEM_HLOMEM_HPP
 #define HLOMEM_HLOMEM_HPP
 
+#include <hlomem/graph.hpp>
 #include <hlomem/model.hpp>
 #include <hlomem/parse.hpp>
 
