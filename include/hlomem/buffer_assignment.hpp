@@ -42,12 +42,23 @@ template <class P = default_policy>
 struct basic_hlo_position {
     typename P::string_type instruction;
     basic_shape_index<P> index;
+    bool index_printed = false;  ///< XLA prints ` {i}` when the instruction's shape is a tuple
 };
 
 /// `user, operand N` or `user, operand N {i}` under ` uses:`.
 template <class P = default_policy>
 struct basic_hlo_use {
     typename P::string_type instruction;
+    std::int64_t operand_number = 0;
+    basic_shape_index<P> operand_index;
+    bool index_printed = false;  ///< XLA prints ` {i}` when the operand's shape is a tuple
+};
+
+/// One entry of an instruction's `output_to_operand_aliasing={{1}: (0, {}), ...}`: output
+/// `output_index` reuses the buffer of operand `operand_number` at `operand_index`.
+template <class P = default_policy>
+struct basic_operand_alias {
+    basic_shape_index<P> output_index;
     std::int64_t operand_number = 0;
     basic_shape_index<P> operand_index;
 };
@@ -88,7 +99,12 @@ struct basic_logical_value {
     vector_type<basic_hlo_use<P>> uses;
     uses_state uses_as_printed = uses_state::empty;
     string_type instruction_text;         ///< the defining instruction's HLO text, raw
+    bool instruction_text_spaced = true;  ///< `from instruction: %x` (newer) or `from instruction:%x` (older)
     shape_id instruction_shape = no_shape;  ///< its result shape
+    string_type instruction_opcode;       ///< `fusion`, `dynamic-update-slice`, `custom-call`, ...
+    string_type fusion_kind;              ///< `kLoop`, `kInput`, `kOutput`, `kCustom` for fusions
+    /// The instruction's `output_to_operand_aliasing`, when it has one.
+    vector_type<basic_operand_alias<P>> output_to_operand_aliasing;
     std::size_t block_line = 0;
 
     // The BufferLiveRange line.
@@ -131,6 +147,7 @@ struct basic_allocation {
     basic_shape_index<P> parameter_shape_index;
     shape_id parameter_shape = no_shape;   ///< no_shape when XLA printed `<unknown shape>`
     std::optional<shape_id> output_shape;  ///< `output shape is |...|`
+    bool shapes_in_bars = true;            ///< `shape |f32[8]|` (newer) or `shape f32[8]` (legacy)
     bool is_constant = false;
     bool is_thread_local = false;
     bool maybe_live_out = false;

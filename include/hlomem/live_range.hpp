@@ -86,6 +86,8 @@ struct basic_stated_peak {
     logical_time time = 0;
     typename P::template vector_type<basic_peak_entry<P>> entries;
     std::optional<std::int64_t> stack_trace_total_bytes;
+    /// The newest XLA groups the digits of byte counts with spaces (`1 234 567 bytes`).
+    bool spaced_numbers = false;
     typename P::template vector_type<basic_stack_trace_node<P>> stack_trace;
     std::size_t line = 0;
 
@@ -117,6 +119,9 @@ struct basic_hlo_live_range {
 };
 
 using live_range_text = basic_hlo_live_range<>;
+using buffer_live_range = basic_buffer_live_range<>;
+using peak_entry = basic_peak_entry<>;
+using stack_trace_node = basic_stack_trace_node<>;
 
 }  // namespace hlomem
 

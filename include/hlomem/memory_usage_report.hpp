@@ -53,6 +53,7 @@ struct basic_report_allocation {
     basic_shape_index<P> parameter_shape_index;
     shape_id parameter_shape = no_shape;
     std::optional<shape_id> output_shape;
+    bool shapes_in_bars = true;
     bool is_constant = false;
     bool is_thread_local = false;
     bool maybe_live_out = false;

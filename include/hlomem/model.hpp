@@ -5,10 +5,13 @@
 #define HLOMEM_MODEL_HPP
 
 #include <hlomem/buffer_assignment.hpp>
+#include <hlomem/dump_printer.hpp>
 #include <hlomem/error.hpp>
 #include <hlomem/human_bytes.hpp>
+#include <hlomem/interval_sweep.hpp>
 #include <hlomem/layout.hpp>
 #include <hlomem/live_range.hpp>
+#include <hlomem/memory_analysis.hpp>
 #include <hlomem/memory_usage_report.hpp>
 #include <hlomem/peak.hpp>
 #include <hlomem/policy.hpp>
@@ -16,6 +19,7 @@
 #include <hlomem/shape.hpp>
 #include <hlomem/shape_size.hpp>
 #include <hlomem/shape_table.hpp>
+#include <hlomem/soundness.hpp>
 #include <hlomem/static_shape.hpp>
 #include <hlomem/version.hpp>
 

@@ -355,6 +355,7 @@ struct allocation_flags {
     index_path parameter_shape_index;
     shape_id parameter_shape = no_shape;
     std::optional<shape_id> output_shape;
+    bool shapes_in_bars = true;
     bool is_constant = false, is_thread_local = false, maybe_live_out = false, is_preallocated_temp = false;
 };
 
@@ -378,6 +379,7 @@ struct value_line {
 struct position_line {
     std::string_view name;
     index_path index;
+    bool index_printed = false;
 };
 
 /// `  while.2.0, operand 0 {1}` under ` uses:`.
@@ -385,6 +387,7 @@ struct use_line {
     std::string_view name;
     std::int64_t operand = 0;
     index_path index;
+    bool index_printed = false;
 };
 
 /// `    param.2{}:0-80` under `BufferLiveRange:`.
@@ -504,6 +507,10 @@ inline constexpr auto on_block = [](auto& ctx, value_key& k, char const*) { buil
 inline constexpr auto on_position = [](auto& ctx, position_line& p, char const*) { builder(ctx).position(p); };
 inline constexpr auto on_use = [](auto& ctx, use_line& u, char const*) { builder(ctx).use(u); };
 inline constexpr auto set_operand = [](auto& ctx, std::int64_t n, char const*) { x3::_val(ctx).operand = n; };
+inline constexpr auto set_printed_index = [](auto& ctx, index_path& p, char const*) {
+    x3::_val(ctx).index = std::move(p);
+    x3::_val(ctx).index_printed = true;
+};
 inline constexpr auto set_start = [](auto& ctx, std::int64_t n, char const*) { x3::_val(ctx).start = n; };
 inline constexpr auto set_end = [](auto& ctx, std::int64_t n, char const*) { x3::_val(ctx).end = n; };
 inline constexpr auto name_start = [](auto& ctx, std::string_view n, char const* where) {
@@ -592,6 +599,7 @@ inline auto const value_key_rule_def = on_match(lit('<'), a::key_start) > on_mat
 
 // `|f32[3584,4096]|`, `|<unknown shape>|`, or (legacy) the shape without bars.
 inline constexpr auto set_shape_value = [](auto& ctx, shape_id v, char const*) { x3::_val(ctx) = v; };
+inline constexpr auto no_bars = [](auto& ctx, auto&, char const*) { x3::_val(ctx).shapes_in_bars = false; };
 inline constexpr auto set_unknown_shape = [](auto& ctx, auto&, char const*) { x3::_val(ctx) = no_shape; };
 inline auto const header_shape_rule_def =
     (lit('|') > (on_match(lit("<unknown shape>"), set_unknown_shape) | on_match(named("a shape", shape), set_shape_value)) >
@@ -599,9 +607,10 @@ inline auto const header_shape_rule_def =
     on_match(shape, set_shape_value);
 inline auto const flag = (lit("color") > on_match(int64_, a::flag_color)) |
                          (lit("parameter") > on_match(int64_, a::flag_parameter) >
-                          -((lit(',') >> lit("shape")) > on_match(header_shape_rule, a::flag_parameter_shape) > lit("at") >
-                            lit("ShapeIndex") > on_match(index, a::flag_parameter_index))) |
-                         (lit("output shape is") > on_match(header_shape_rule, a::flag_output)) |
+                          -((lit(',') >> lit("shape")) > -on_match(!lit('|'), no_bars) >
+                            on_match(header_shape_rule, a::flag_parameter_shape) > lit("at") > lit("ShapeIndex") >
+                            on_match(index, a::flag_parameter_index))) |
+                         (lit("output shape is") > -on_match(!lit('|'), no_bars) > on_match(header_shape_rule, a::flag_output)) |
                          on_match(lit("constant"), a::flag_constant) | on_match(lit("thread-local"), a::flag_thread_local) |
                          on_match(lit("maybe-live-out"), a::flag_live_out) |
                          on_match(lit("preallocated-temp"), a::flag_temp);
@@ -631,9 +640,9 @@ inline auto const total_line = lit("Total bytes used:") > on_match(uint64_, a::o
 // Used values blocks.
 // A position or use line is only handed to the builder once it has matched whole: `uses:` and
 // `from instruction:` begin like names.
-inline auto const position_line_rule_def = on_match(name, a::set_name) >> -on_match(index, a::set_index_field) >> &eol;
+inline auto const position_line_rule_def = on_match(name, a::set_name) >> -on_match(index, a::set_printed_index) >> &eol;
 inline auto const use_line_rule_def = (on_match(name, a::set_name) >> lit(',')) > lit("operand") >
-                                      on_match(int64_, a::set_operand) > -on_match(index, a::set_index_field);
+                                      on_match(int64_, a::set_operand) > -on_match(index, a::set_printed_index);
 inline auto const position_entry = on_match(position_line_rule, a::on_position) > eol;
 inline auto const use_entry = on_match(use_line_rule, a::on_use) > eol;
 inline auto const uses_part = (on_match(lit("uses are not initialized yet."), a::on_uses_uninitialized) > eol) |
@@ -709,6 +718,28 @@ inline auto const memory_usage_report_rule_def =
     eol > *((blank_lines >> on_match(report_header_rule, a::on_report_header)) > eol > -(blank_lines >> value_table)) >
     blank_lines >
     named("an allocation header, a value table or the end of the report", end_of_input);
+
+// `output_to_operand_aliasing={{1}: (0, {}), {2}: (1, {})}` inside a defining instruction's text.
+struct alias_entry {
+    index_path output;
+    std::int64_t operand = 0;
+    index_path operand_index;
+};
+inline constexpr auto alias_output = [](auto& ctx, index_path& p, char const*) {
+    x3::_val(ctx).emplace_back();
+    x3::_val(ctx).back().output = std::move(p);
+};
+inline constexpr auto alias_operand = [](auto& ctx, std::int64_t n, char const*) { x3::_val(ctx).back().operand = n; };
+inline constexpr auto alias_operand_index = [](auto& ctx, index_path& p, char const*) {
+    x3::_val(ctx).back().operand_index = std::move(p);
+};
+struct aliasing_id;
+inline constexpr x3::rule<aliasing_id, std::vector<alias_entry>> aliasing_rule{"an output_to_operand_aliasing list"};
+inline auto const alias_entry_def = on_match(index, alias_output) > ':' > '(' > on_match(uint64_, alias_operand) > ',' >
+                                    on_match(index, alias_operand_index) > ')';
+inline auto const aliasing_rule_def = lit('{') > -(alias_entry_def > *(',' > alias_entry_def)) > named("',' or '}'", lit('}'));
+
+BOOST_SPIRIT_DEFINE(aliasing_rule)
 
 BOOST_SPIRIT_DEFINE(value_key_rule, flags_rule, header_shape_rule, allocation_header_rule, report_header_rule, value_line_rule,
                     position_line_rule, use_line_rule, range_line_rule, peak_line_rule, report_row_rule, slice_row_rule, buffer_assignment_rule, live_range_rule,
@@ -793,7 +824,18 @@ struct live_range_builder : builder_base<P> {
         lr().stated_peak->time = t;
         lr().stated_peak->line = this->line_of(where);
     }
+    /// Whether the line at `where` groups a number's digits with spaces (`1 234 bytes`).
+    void note_spaced_numbers(char const* where) {
+        for (char const* p = where; p + 4 < this->end && *p != '\n'; ++p) {
+            if (p[0] >= '0' && p[0] <= '9' && p[1] == ' ' && p[2] >= '0' && p[2] <= '9' && p[3] >= '0' && p[3] <= '9' &&
+                p[4] >= '0' && p[4] <= '9') {
+                lr().stated_peak->spaced_numbers = true;
+                return;
+            }
+        }
+    }
     void peak_entry(peak_line const& e) {
+        note_spaced_numbers(e.where);
         basic_peak_entry<P> entry;
         entry.name = base::str(e.name);
         if (e.index) entry.index = base::to_index(*e.index);
@@ -804,6 +846,7 @@ struct live_range_builder : builder_base<P> {
     }
     void stack_total(std::int64_t n) { lr().stated_peak->stack_trace_total_bytes = n; }
     void stack_entry(stack_trace_line const& e, char const* where) {
+        note_spaced_numbers(where);
         basic_stack_trace_node<P> node;
         node.name = base::str(e.name);
         node.depth = e.depth;
@@ -837,6 +880,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         a.parameter_shape_index = base::to_index(f.parameter_shape_index);
         a.parameter_shape = f.parameter_shape;
         a.output_shape = f.output_shape;
+        a.shapes_in_bars = f.shapes_in_bars;
         a.is_constant = f.is_constant;
         a.is_thread_local = f.is_thread_local;
         a.maybe_live_out = f.maybe_live_out;
@@ -902,12 +946,12 @@ struct buffer_assignment_builder : live_range_builder<P> {
         v.block_line = this->line_of(k.where);
     }
     void position(position_line const& p) {
-        ba.values[current].positions.push_back(basic_hlo_position<P>{base::str(p.name), base::to_index(p.index)});
+        ba.values[current].positions.push_back(basic_hlo_position<P>{base::str(p.name), base::to_index(p.index), p.index_printed});
     }
     void uses(uses_state s) { ba.values[current].uses_as_printed = s; }
     void use(use_line const& u) {
         auto& v = ba.values[current];
-        v.uses.push_back(basic_hlo_use<P>{base::str(u.name), u.operand, base::to_index(u.index)});
+        v.uses.push_back(basic_hlo_use<P>{base::str(u.name), u.operand, base::to_index(u.index), u.index_printed});
         v.uses_as_printed = uses_state::listed;
     }
 
@@ -915,14 +959,41 @@ struct buffer_assignment_builder : live_range_builder<P> {
     void instruction(std::string_view text, char const* where) {
         auto& v = ba.values[current];
         v.instruction_text = base::str(text);
+        v.instruction_text_spaced = where > this->begin && (where[-1] == ' ' || where[-1] == '\t');
         auto const eq = text.find(" = ");
         if (eq == std::string_view::npos) {
             throw failure(where, "expected the defining instruction as '%name = shape opcode(...)'",
                           "the defining instruction");
         }
         char const* p = text.data() + eq + 3;
-        while (p < text.data() + text.size() && *p == ' ') ++p;
-        v.instruction_shape = intern_shape(ba.shapes, p, text.data() + text.size(), this->file, this->begin);
+        char const* const end = text.data() + text.size();
+        while (p < end && *p == ' ') ++p;
+        v.instruction_shape = intern_shape(ba.shapes, p, end, this->file, this->begin);
+        // The opcode follows the shape: `... = f32[8]{0} fusion(...)`.
+        while (p < end && *p == ' ') ++p;
+        char const* op_end = p;
+        while (op_end < end && ((*op_end >= 'a' && *op_end <= 'z') || (*op_end >= '0' && *op_end <= '9') || *op_end == '-')) {
+            ++op_end;
+        }
+        v.instruction_opcode = base::str(std::string_view(p, static_cast<std::size_t>(op_end - p)));
+        std::string_view const rest(op_end, static_cast<std::size_t>(end - op_end));
+        if (auto const k = rest.find(", kind="); k != std::string_view::npos) {
+            std::size_t const from = k + 7;
+            std::size_t to = from;
+            while (to < rest.size() && ((rest[to] >= 'a' && rest[to] <= 'z') || (rest[to] >= 'A' && rest[to] <= 'Z'))) ++to;
+            v.fusion_kind = base::str(rest.substr(from, to - from));
+        }
+        static constexpr std::string_view aliasing = "output_to_operand_aliasing=";
+        if (auto const k = rest.find(aliasing); k != std::string_view::npos) {
+            char const* first = op_end + k + aliasing.size();
+            std::vector<alias_entry> entries;
+            parse_state state;
+            x3::phrase_parse(first, end, x3::with<state_tag>(state)[x3::eps > aliasing_rule], blank_skipper, entries);
+            for (auto const& e : entries) {
+                v.output_to_operand_aliasing.push_back(
+                    basic_operand_alias<P>{base::to_index(e.output), e.operand, base::to_index(e.operand_index)});
+            }
+        }
     }
 
     /// Sorts values by id (XLA's canonical order) and attaches the live ranges.
