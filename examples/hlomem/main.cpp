@@ -2,10 +2,14 @@
 //
 //   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, contradictions
+//   hlomem check [--json] FILE          is a buffer assignment sound?
+//   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
+#include "check_command.hpp"
+#include "graph_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
 
@@ -18,6 +22,8 @@ constexpr char const* usage =
     "  shape [--json] SHAPE...     parse XLA shapes; print sizes, padding, physical shape\n"
     "  report [--json] [FILE]      read a buffer-assignment dump, live-range text or memory-usage\n"
     "                              report: allocations, peak live bytes, XLA's peak, contradictions\n"
+    "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
+    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -29,6 +35,8 @@ struct command {
 constexpr command commands[] = {
     {"shape", hlomem_cli::run_shape},
     {"report", hlomem_cli::run_report},
+    {"check", hlomem_cli::run_check},
+    {"graph", hlomem_cli::run_graph},
 };
 
 }  // namespace

@@ -29,10 +29,19 @@ struct buffer_assignment_facts {
     std::optional<hlomem::xla_peak> peak;
     std::vector<hlomem::color_live_bytes> colors;
     std::vector<std::string> notes;  // where extra inputs came from
+    hlomem::size_function_kind sizing = hlomem::size_function_kind::xla;
+    std::vector<hlomem::shared_buffer> buffers;
+    std::vector<hlomem::color_bounds> bounds;
+    std::vector<hlomem::color_padding> padding;
+    std::size_t violations = 0;
 };
 
 inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba) {
-    buffer_assignment_facts f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}};
+    buffer_assignment_facts f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0};
+    f.buffers = hlomem::shared_buffers(ba);
+    f.bounds = hlomem::lower_bounds(ba, f.buffers);
+    f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing);
+    f.violations = hlomem::check_soundness(ba).size();
     if (ba.live_range && !ba.live_range->not_available) {
         f.peak = hlomem::compute_xla_peak(ba);
         for (auto& d : hlomem::compare_stated_peak(ba, *f.peak)) f.warnings.push_back(std::move(d));
@@ -128,6 +137,34 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
         }
     }
 
+    if (!f.bounds.empty() && ba.live_range) {
+        out << "\nlower bound for any allocator (most bytes live at once; shared buffers counted once)\n";
+        out << "  color" << pad_left("XLA temp", 16) << pad_left("bound", 16) << pad_left("XLA above bound", 26)
+            << pad_left("time", 7) << "   all allocations" << pad_left("bound", 16) << '\n';
+        for (auto const& b : f.bounds) {
+            std::string gap = "-";
+            if (b.temp_allocated_bytes > 0) {
+                std::int64_t const above = b.temp_allocated_bytes - b.temp.bytes;
+                gap = hlomem::human_bytes(above) + " (" +
+                      fixed2(100.0 * static_cast<double>(above) / static_cast<double>(b.temp_allocated_bytes)) + "%)";
+            }
+            out << "  " << pad_left(std::to_string(b.color), 5) << pad_left(hlomem::human_bytes(b.temp_allocated_bytes), 16)
+                << pad_left(hlomem::human_bytes(b.temp.bytes), 16) << pad_left(gap, 26) << pad_left(std::to_string(b.temp.time), 7)
+                << pad_left(hlomem::human_bytes(b.allocated_bytes), 18) << pad_left(hlomem::human_bytes(b.all.bytes), 16) << '\n';
+        }
+    }
+
+    bool any_padding = std::any_of(f.padding.begin(), f.padding.end(),
+                                   [](auto const& p) { return p.padded_bytes != p.unpadded_bytes; });
+    out << "\npadding (" << hlomem::to_string(f.sizing) << " size function against unpadded shapes)\n";
+    if (!any_padding) out << "  none: every array's padded size equals its unpadded size\n";
+    for (auto const& p : f.padding) {
+        if (p.padded_bytes == p.unpadded_bytes) continue;
+        out << "  color " << p.color << ": " << hlomem::human_bytes(p.padded_bytes - p.unpadded_bytes) << " of "
+            << hlomem::human_bytes(p.padded_bytes) << " is padding; at the peak (time " << p.peak_time << ") "
+            << hlomem::human_bytes(p.peak_padded_bytes - p.peak_unpadded_bytes) << '\n';
+    }
+
     for (auto const& c : f.colors) {
         auto const live = hlomem::values_live_at(ba, c.color, c.peak_time);
         if (live.empty()) continue;
@@ -146,6 +183,9 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
         }
     }
 
+    out << "\nsoundness: " << (f.violations == 0 ? std::string("no violations")
+                                                  : std::to_string(f.violations) + " violations (run hlomem check)")
+        << '\n';
     out << "\nwarnings\n";
     if (f.warnings.empty()) out << "  none: the dump agrees with itself\n";
     for (auto const& w : f.warnings) {
@@ -263,9 +303,22 @@ inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_fac
         } else {
             json.key("peak_live_bytes").null();
         }
+        for (auto const& b : f.bounds) {
+            if (b.color != color) continue;
+            json.member("temp_allocated_bytes", b.temp_allocated_bytes);
+            json.member("temp_lower_bound_bytes", b.temp.bytes);
+            json.member("lower_bound_bytes", b.all.bytes);
+        }
+        for (auto const& p : f.padding) {
+            if (p.color != color) continue;
+            json.member("padded_bytes", p.padded_bytes);
+            json.member("unpadded_bytes", p.unpadded_bytes);
+        }
         json.end_object();
     }
     json.end_array();
+    json.member("size_function", hlomem::to_string(f.sizing));
+    json.member("soundness_violations", f.violations);
     json.key("notes").begin_array();
     for (auto const& n : f.notes) json.value(n);
     json.end_array();
