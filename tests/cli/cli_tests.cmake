@@ -22,3 +22,11 @@ hlomem_cli_test("report on a memory-usage report" 0 report_memory_usage.out -
   report data/corpus/lorrax/lorrax_psum_4gpu.memory_usage_report.txt)
 hlomem_cli_test("report on a malformed dump exits 2 with line and column" 2 - report_malformed.err
   report data/synthetic/malformed_flag.txt)
+hlomem_cli_test("check on a sound seed dump exits 0" 0 check_tpu_seed.out -
+  check data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("check reports overlaps and color mismatches and exits 1" 1 check_unsound.out -
+  check data/synthetic/unsound.txt)
+hlomem_cli_test("graph writes the interference graph of one memory space" 0 graph_tpu_color1.dot -
+  graph --color 1 data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("graph --allocations writes the allocation-level graph" 0 graph_psum_allocations.dot -
+  graph --allocations data/corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -428,4 +429,47 @@ TEST_CASE("a seed dump truncated at any line boundary is an error or a reported 
     // The cuts after `Total bytes used` and after the last Used-values block (and the blank lines
     // that follow each) leave complete older-style dumps.
     CHECK(shorter_dumps <= 6);
+}
+
+TEST_CASE("every real dump prints back byte for byte", "[buffer_assignment][printer]") {
+    auto file = GENERATE(as<std::string>{}, "seeds/000_5960cad812240b69.txt", "seeds/002_b0117d631587537a.txt",
+                         "seeds/003_3a38346822a50a7e.txt", "corpus/lorrax/lorrax_apply_H_sparse.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_bse_full_run_large.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_conditional.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_cpu_broadcast_in_dim.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_cpu_true_divide.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_donated_param_output_alias.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_iota_tiny.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_post_kpath_customcall_tuple.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_reshard_xfirst_async_collectives.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt",
+                         "corpus/lorrax/lorrax_svd_param_maybe_live_out.buffer_assignment.txt",
+                         "synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
+                         "synthetic/newest_simple-buffer-assignment.txt");
+    CAPTURE(file);
+    std::string const text = read_data(file);
+    auto const ba = hlomem::parse_buffer_assignment(text, file);
+    std::string const printed = hlomem::to_string(ba);
+    if (printed != text) {
+        // Show the first differing line.
+        std::size_t at = 0;
+        while (at < printed.size() && at < text.size() && printed[at] == text[at]) ++at;
+        std::size_t const line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+        CAPTURE(text.substr(line_start == std::string::npos ? 0 : line_start, 200));
+        CAPTURE(printed.substr(line_start == std::string::npos ? 0 : line_start, 200));
+        CHECK(printed == text);
+    }
+    // And the printed text parses to the same model.
+    auto const again = hlomem::parse_buffer_assignment(printed, file);
+    CHECK(hlomem::to_string(again) == printed);
+}
+
+TEST_CASE("a separate live-range file prints back byte for byte", "[buffer_assignment][printer]") {
+    std::string const text = read_data("synthetic/newest_simple-live-range.txt");
+    std::ostringstream os;
+    hlomem::print_live_range(os, hlomem::parse_live_range(text));
+    CHECK(os.str() == text);
 }
