@@ -1,0 +1,54 @@
+// measure_dump: times each step of reading and analysing one buffer-assignment dump, for the
+// scaling figures (benchmarks/run_benchmarks.sh runs it over generated dumps of 10^3..10^6 values).
+//
+//   measure_dump DUMP.txt      -> one line of `key=value` figures
+#include <hlomem/hlomem.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+namespace {
+
+template <class F>
+double seconds(F&& f) {
+    auto const start = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: measure_dump DUMP.txt\n";
+        return 2;
+    }
+    std::ifstream in(argv[1], std::ios::binary);
+    std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    hlomem::basic_buffer_assignment<hlomem::view_policy> ba;
+    double const parse = seconds([&] { ba = hlomem::parse_buffer_assignment<hlomem::view_policy>(text, argv[1]); });
+    std::size_t violations = 0, edges = 0, csr_edges = 0, view_degree = 0;
+    double const check = seconds([&] { violations = hlomem::check_soundness(ba).size(); });
+    double peak_time = seconds([&] { (void)hlomem::compute_xla_peak(ba); });
+    double const live = seconds([&] { (void)hlomem::assigned_live_bytes(ba); });
+    std::int64_t bound = 0;
+    double const bounds = seconds([&] {
+        auto const buffers = hlomem::shared_buffers(ba);
+        for (auto const& c : hlomem::lower_bounds(ba, buffers)) bound += c.temp.bytes;
+    });
+    double const graph = seconds([&] { edges = num_edges(hlomem::make_interference_graph(ba)); });
+    double const csr = seconds([&] { csr_edges = num_edges(hlomem::make_interference_csr(ba)) / 2; });
+    double const view = seconds([&] {
+        auto const v = hlomem::make_interval_graph_view(ba);
+        for (std::size_t u = 0; u < num_vertices(v.graph); ++u) view_degree += out_degree(u, v.graph);
+    });
+    std::cout << "values=" << ba.values.size() << " bytes=" << text.size() << " edges=" << edges << " parse_s=" << parse
+              << " parse_MBps=" << (static_cast<double>(text.size()) / 1e6 / parse) << " check_s=" << check
+              << " violations=" << violations << " xla_peak_s=" << peak_time << " live_bytes_s=" << live
+              << " bounds_s=" << bounds << " adjacency_list_s=" << graph << " csr_s=" << csr << " csr_edges=" << csr_edges
+              << " view_s=" << view << " view_degree_sum=" << view_degree << '\n';
+    return violations == 0 ? 0 : 1;
+}
