@@ -5,6 +5,8 @@
 #define HLOMEM_MODEL_HPP
 
 #include <hlomem/error.hpp>
+#include <hlomem/hlo_module.hpp>
+#include <hlomem/hlo_opcode.hpp>
 #include <hlomem/human_bytes.hpp>
 #include <hlomem/layout.hpp>
 #include <hlomem/policy.hpp>
