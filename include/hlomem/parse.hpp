@@ -3,6 +3,7 @@
 #define HLOMEM_PARSE_HPP
 
 #include <hlomem/parser/common.hpp>
+#include <hlomem/parser/hlo_module.hpp>
 #include <hlomem/parser/shape.hpp>
 
 #endif  // HLOMEM_PARSE_HPP
