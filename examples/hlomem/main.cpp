@@ -1,10 +1,12 @@
 // hlomem: the command-line face of the library. Each subcommand lives in its own header.
 //
 //   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
+//   hlomem report [--json] FILE          what an HLO module dump holds and what its entry costs
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
+#include "report_hlo_module.hpp"
 #include "shape_command.hpp"
 
 namespace {
@@ -14,6 +16,7 @@ constexpr char const* usage =
     "\n"
     "Commands:\n"
     "  shape [--json] SHAPE...     parse XLA shapes; print sizes, padding, physical shape\n"
+    "  report [--json] FILE        summarize an HLO module: computations, entry sizes, aliasing\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -24,6 +27,7 @@ struct command {
 
 constexpr command commands[] = {
     {"shape", hlomem_cli::run_shape},
+    {"report", hlomem_cli::run_report_hlo_module},
 };
 
 }  // namespace
