@@ -10,7 +10,6 @@
 #ifndef HLOMEM_HLO_OPCODE_HPP
 #define HLOMEM_HLO_OPCODE_HPP
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -43,7 +42,8 @@ enum class hlo_opcode : std::uint8_t {
 
 namespace detail {
 
-/// Text names, indexed by enumerator, in strictly increasing byte order (checked below).
+/// Text names, indexed by enumerator, in strictly increasing byte order (checked below), so
+/// that the enumerators list the opcodes alphabetically.
 inline constexpr std::array<std::string_view, 136> hlo_opcode_names{{
     "abs", "acos", "acosh", "add", "add-dependency", "after-all", "all-gather", "all-gather-done",
     "all-gather-start", "all-reduce", "all-reduce-done", "all-reduce-start", "all-to-all", "and", "asin",
@@ -72,7 +72,7 @@ constexpr bool hlo_opcode_names_are_sorted() noexcept {
     }
     return true;
 }
-static_assert(hlo_opcode_names_are_sorted(), "hlo_opcode_names must be sorted for binary search");
+static_assert(hlo_opcode_names_are_sorted(), "hlo_opcode_names must be sorted");
 static_assert(static_cast<std::size_t>(hlo_opcode::unknown) == hlo_opcode_names.size(),
               "one name per opcode");
 
@@ -86,13 +86,43 @@ constexpr std::string_view to_string(hlo_opcode op) noexcept {
 
 inline std::ostream& operator<<(std::ostream& os, hlo_opcode op) { return os << to_string(op); }
 
-/// The opcode whose text name is `name`, or nullopt.
-inline std::optional<hlo_opcode> hlo_opcode_from_string(std::string_view name) noexcept {
-    auto const& names = detail::hlo_opcode_names;
-    auto const it = std::lower_bound(names.begin(), names.end(), name);
-    if (it == names.end() || *it != name) return std::nullopt;
-    return static_cast<hlo_opcode>(it - names.begin());
+namespace detail {
+
+/// FNV-1a: the hash of the opcode lookup table.
+constexpr std::uint32_t hlo_opcode_hash(std::string_view s) noexcept {
+    std::uint32_t h = 2166136261u;
+    for (char c : s) h = (h ^ static_cast<std::uint8_t>(c)) * 16777619u;
+    return h;
 }
+
+/// An open-addressing table from name hashes to opcodes (linear probing, 0xff = empty), built at
+/// compile time: a lookup is one hash and usually one comparison.
+inline constexpr std::size_t hlo_opcode_slots = 512;
+constexpr std::array<std::uint8_t, hlo_opcode_slots> make_hlo_opcode_index() noexcept {
+    std::array<std::uint8_t, hlo_opcode_slots> index{};
+    for (auto& slot : index) slot = 0xff;
+    for (std::size_t op = 0; op < hlo_opcode_names.size(); ++op) {
+        std::size_t i = hlo_opcode_hash(hlo_opcode_names[op]) % hlo_opcode_slots;
+        while (index[i] != 0xff) i = (i + 1) % hlo_opcode_slots;
+        index[i] = static_cast<std::uint8_t>(op);
+    }
+    return index;
+}
+inline constexpr std::array<std::uint8_t, hlo_opcode_slots> hlo_opcode_index = make_hlo_opcode_index();
+
+}  // namespace detail
+
+/// The opcode whose text name is `name`, or nullopt.
+constexpr std::optional<hlo_opcode> hlo_opcode_from_string(std::string_view name) noexcept {
+    for (std::size_t i = detail::hlo_opcode_hash(name) % detail::hlo_opcode_slots;;
+         i = (i + 1) % detail::hlo_opcode_slots) {
+        std::uint8_t const op = detail::hlo_opcode_index[i];
+        if (op == 0xff) return std::nullopt;
+        if (detail::hlo_opcode_names[op] == name) return static_cast<hlo_opcode>(op);
+    }
+}
+static_assert(hlo_opcode_from_string("get-tuple-element") == hlo_opcode::get_tuple_element);
+static_assert(!hlo_opcode_from_string("get-tuple-elements").has_value());
 
 /// Opcodes that start an asynchronous operation; the matching `*-done` takes the start as its
 /// operand 0 (for `async-start`, possibly through `async-update` instructions).

@@ -151,6 +151,16 @@ inline char const* scan_raw(char const* p, char const* last, char const* text_be
     return p;
 }
 
+/// The number of lines of [p, last): its line ends plus one.
+inline std::size_t count_lines(char const* p, char const* last) noexcept {
+    std::size_t lines = 1;
+    while ((p = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)))) != nullptr) {
+        ++lines;
+        ++p;
+    }
+    return lines;
+}
+
 inline std::string quote(std::string_view s) {
     return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'");
 }
@@ -240,7 +250,7 @@ public:
     using string_type = typename P::string_type;
     using metadata_type = basic_hlo_metadata<P>;
 
-    hlo_module_builder(std::string_view file, char const* begin) : file_(file), begin_(begin) {}
+    hlo_module_builder(std::string_view file, char const* begin, char const* end) : file_(file), begin_(begin), end_(end) {}
 
     std::vector<module_type>& modules() noexcept { return modules_; }
     /// Where each module's `HloModule` keyword is.
@@ -250,6 +260,13 @@ public:
 
     void begin_module(char const* where) {
         module_ = module_type{};
+        // Each instruction takes a line, so the lines up to the next module bound the number of
+        // instructions: reserving that much saves the regrowth of the big vectors and their slack.
+        std::string_view const rest(where + 1, static_cast<std::size_t>(end_ - where - 1));
+        std::size_t const next = rest.find("\nHloModule");
+        lines_ = hlo_lex::count_lines(where, next == std::string_view::npos ? end_ : rest.data() + next);
+        module_.instructions_.reserve(lines_);
+        module_.lists_.reserve(lines_);
         module_starts_.push_back(where);
         computation_names_.clear();
         pending_calls_.clear();
@@ -561,6 +578,7 @@ public:
     }
 
     void begin_metadata() {
+        if (module_.metadata_.empty()) module_.metadata_.reserve(lines_);  // only dumps with metadata pay
         module_.lists_.back().metadata = static_cast<std::uint32_t>(module_.metadata_.size());
         module_.metadata_.emplace_back();
     }
@@ -729,6 +747,8 @@ private:
 
     std::string_view file_;
     char const* begin_;
+    char const* end_;
+    std::size_t lines_ = 0;  // lines of the current module
     std::vector<module_type> modules_;
     std::vector<char const*> module_starts_;
     module_type module_;
@@ -1317,7 +1337,7 @@ parse_result<std::vector<basic_hlo_module<P>>> parse_hlo_text(std::string_view t
     using result_type = std::vector<basic_hlo_module<P>>;
     try {
         return run_parse<result_type>(file, begin, end, [&] {
-            hlo_module_builder<P> builder(file, begin);
+            hlo_module_builder<P> builder(file, begin, end);
             char const* first = begin;
             x3::phrase_parse(first, end, x3::with<hlo_builder_tag>(builder)[hlo_grammar::file], skipper);
             starts = builder.module_starts();
