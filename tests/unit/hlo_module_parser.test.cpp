@@ -759,3 +759,24 @@ TEST_CASE("deeply nested attribute values are an error, not a stack overflow", "
     CHECK(t.rfind("m.hlo:3:", 0) == 0);
     CHECK(t.find("error: nesting deeper than 256 levels") != std::string::npos);
 }
+
+TEST_CASE("a module cut at any byte parses or fails at a position inside the text", "[hlo][parser][errors]") {
+    std::string const text = classic_module;
+    std::size_t parsed = 0;
+    for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+        std::string const part = text.substr(0, cut);
+        auto const r = hlomem::try_parse_hlo_modules(part, "cut.hlo");
+        if (r) {
+            ++parsed;
+            continue;
+        }
+        CAPTURE(cut, r.error().to_string());
+        REQUIRE(r.error().line >= 1);
+        REQUIRE(r.error().column >= 1);
+        REQUIRE(r.error().column <= part.size() + 1);
+        REQUIRE_FALSE(r.error().message.empty());
+    }
+    // Only cuts after a whole computation (and before ENTRY's) leave a complete module.
+    CHECK(parsed > 0);
+    CHECK(parsed < text.size() / 10);
+}

@@ -51,6 +51,55 @@ std::vector<std::string> shape_mismatches(std::string const& text, Module const&
     return out;
 }
 
+/// The corpus modules with figures counted by grep:
+///   computations  grep -cE '^(ENTRY )?%?[A-Za-z_][A-Za-z0-9_.-]* .*\{$'
+///   instructions  grep -cE '^\s+(ROOT )?%?[A-Za-z_][A-Za-z0-9_.-]* = '
+///   entry params  lines ' parameter(N)' between '^ENTRY' and the next '^}'
+struct corpus_row {
+    char const* file;
+    std::size_t computations, instructions, entry_parameters;
+};
+corpus_row const corpus_rows[] = {
+    {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_1024_2x4_f64_fft.hlo", 6, 29, 1},
+    {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_256_2x4_f32_ifft.hlo", 5, 26, 1},
+    {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_512_4x4_f32_fft_16dev.hlo", 6, 29, 1},
+    {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_pfft3d_customcall_1024_2x4_f32_fft.hlo", 3, 9, 1},
+    {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_pfft3d_v100_256_2x2_f32_ifft_noncont.hlo", 4, 14, 1},
+    {"lorrax/lorrax_apply_H_sparse.after_opt.hlo", 16, 238, 9},
+    {"lorrax/lorrax_apply_H_sparse.before_opt.hlo", 8, 342, 9},
+    {"lorrax/lorrax_bse_full_run_large.after_opt.hlo", 108, 2132, 8},
+    {"lorrax/lorrax_conditional.after_opt.hlo", 8, 116, 8},
+    {"lorrax/lorrax_conditional.before_opt.hlo", 3, 104, 8},
+    {"lorrax/lorrax_cpu_broadcast_in_dim.after_opt.hlo", 2, 4, 1},
+    {"lorrax/lorrax_cpu_broadcast_in_dim.before_opt.hlo", 1, 2, 1},
+    {"lorrax/lorrax_cpu_true_divide.after_opt.hlo", 3, 12, 2},
+    {"lorrax/lorrax_cpu_true_divide.before_opt.hlo", 1, 7, 2},
+    {"lorrax/lorrax_donated_param_output_alias.after_opt.hlo", 3, 19, 1},
+    {"lorrax/lorrax_donated_param_output_alias.before_opt.hlo", 4, 30, 1},
+    {"lorrax/lorrax_fft_cublas_while.after_opt.hlo", 14, 158, 10},
+    {"lorrax/lorrax_fft_cublas_while.before_opt.hlo", 14, 514, 10},
+    {"lorrax/lorrax_iota_tiny.after_opt.hlo", 2, 2, 0},
+    {"lorrax/lorrax_iota_tiny.before_opt.hlo", 1, 1, 0},
+    {"lorrax/lorrax_post_kpath_customcall_tuple.after_opt.hlo", 9, 146, 6},
+    {"lorrax/lorrax_post_kpath_customcall_tuple.before_opt.hlo", 17, 205, 6},
+    {"lorrax/lorrax_psum_4gpu.after_opt.hlo", 3, 10, 1},
+    {"lorrax/lorrax_psum_4gpu.before_opt.hlo", 2, 7, 1},
+    {"lorrax/lorrax_reshard_xfirst_async_collectives.after_opt.hlo", 5, 22, 1},
+    {"lorrax/lorrax_reshard_xfirst_async_collectives.before_opt.hlo", 2, 13, 1},
+    {"lorrax/lorrax_scan_while_phi.after_opt.hlo", 7, 112, 3},
+    {"lorrax/lorrax_scan_while_phi.before_opt.hlo", 13, 171, 3},
+    {"lorrax/lorrax_scatter_while_threadlocal.after_opt.hlo", 8, 73, 3},
+    {"lorrax/lorrax_scatter_while_threadlocal.before_opt.hlo", 2, 6, 3},
+    {"lorrax/lorrax_svd_param_maybe_live_out.after_opt.hlo", 5, 45, 1},
+    {"lorrax/lorrax_svd_param_maybe_live_out.after_sharding_propagation.hlo", 1, 27, 1},
+    {"lorrax/lorrax_svd_param_maybe_live_out.before_opt.hlo", 2, 43, 1},
+    {"rudrite/cpu_no_percent_rudrite_kernels_specimen_before_opt.hlo", 3, 37, 4},
+    {"rudrite/cpu_scheduled_no_percent_rudrite_kernels_specimen_after_opt.hlo", 6, 41, 4},
+    {"rudrite/tpu_v6e_scheduled_rudrite_kernels_attention.hlo", 4, 18, 3},
+    {"rudrite/tpu_v6e_scheduled_rudrite_kernels_mlp.hlo", 6, 52, 4},
+    {"rudrite/tpu_v6e_scheduled_rudrite_kernels_softmax.hlo", 5, 35, 1},
+};
+
 }  // namespace
 
 TEST_CASE("seed 001 (torch_xla, GPU) parses completely", "[hlo][seeds]") {
@@ -200,11 +249,9 @@ TEST_CASE("seed 004: every asynchronous start has its done", "[hlo][seeds]") {
 }
 
 TEST_CASE("every instruction's result shape prints back as the dump wrote it", "[hlo][seeds]") {
-    auto const file = GENERATE(as<std::string>{}, "seeds/001_a0c5460ce1af2dbe.txt", "seeds/004_c00fd3afea504246.txt",
-                               "corpus/rudrite/tpu_v6e_scheduled_rudrite_kernels_attention.hlo",
-                               "corpus/rudrite/cpu_scheduled_no_percent_rudrite_kernels_specimen_after_opt.hlo",
-                               "corpus/jaxdecomp/gpu_scheduled_spmd_jaxdecomp_pfft3d_customcall_1024_2x4_f32_fft.hlo",
-                               "corpus/lorrax/lorrax_bse_full_run_large.after_opt.hlo");
+    std::vector<std::string> files{"seeds/001_a0c5460ce1af2dbe.txt", "seeds/004_c00fd3afea504246.txt"};
+    for (auto const& row : corpus_rows) files.push_back(std::string("corpus/") + row.file);
+    auto const file = GENERATE_COPY(from_range(files));
     CAPTURE(file);
     std::string const text = read_data(file);
     auto const m = hlomem::parse_hlo_module<hlomem::view_policy>(text, file);
@@ -213,54 +260,7 @@ TEST_CASE("every instruction's result shape prints back as the dump wrote it", "
 }
 
 TEST_CASE("every module of the corpus parses", "[hlo][corpus]") {
-    // Counted with grep:
-    //   computations  grep -cE '^(ENTRY )?%?[A-Za-z_][A-Za-z0-9_.-]* .*\{$'
-    //   instructions  grep -cE '^\s+(ROOT )?%?[A-Za-z_][A-Za-z0-9_.-]* = '
-    //   entry params  lines ' parameter(N)' between '^ENTRY' and the next '^}'
-    struct row {
-        char const* file;
-        std::size_t computations, instructions, entry_parameters;
-    };
-    auto const r = GENERATE(values<row>({
-        {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_1024_2x4_f64_fft.hlo", 6, 29, 1},
-        {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_256_2x4_f32_ifft.hlo", 5, 26, 1},
-        {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_512_4x4_f32_fft_16dev.hlo", 6, 29, 1},
-        {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_pfft3d_customcall_1024_2x4_f32_fft.hlo", 3, 9, 1},
-        {"jaxdecomp/gpu_scheduled_spmd_jaxdecomp_pfft3d_v100_256_2x2_f32_ifft_noncont.hlo", 4, 14, 1},
-        {"lorrax/lorrax_apply_H_sparse.after_opt.hlo", 16, 238, 9},
-        {"lorrax/lorrax_apply_H_sparse.before_opt.hlo", 8, 342, 9},
-        {"lorrax/lorrax_bse_full_run_large.after_opt.hlo", 108, 2132, 8},
-        {"lorrax/lorrax_conditional.after_opt.hlo", 8, 116, 8},
-        {"lorrax/lorrax_conditional.before_opt.hlo", 3, 104, 8},
-        {"lorrax/lorrax_cpu_broadcast_in_dim.after_opt.hlo", 2, 4, 1},
-        {"lorrax/lorrax_cpu_broadcast_in_dim.before_opt.hlo", 1, 2, 1},
-        {"lorrax/lorrax_cpu_true_divide.after_opt.hlo", 3, 12, 2},
-        {"lorrax/lorrax_cpu_true_divide.before_opt.hlo", 1, 7, 2},
-        {"lorrax/lorrax_donated_param_output_alias.after_opt.hlo", 3, 19, 1},
-        {"lorrax/lorrax_donated_param_output_alias.before_opt.hlo", 4, 30, 1},
-        {"lorrax/lorrax_fft_cublas_while.after_opt.hlo", 14, 158, 10},
-        {"lorrax/lorrax_fft_cublas_while.before_opt.hlo", 14, 514, 10},
-        {"lorrax/lorrax_iota_tiny.after_opt.hlo", 2, 2, 0},
-        {"lorrax/lorrax_iota_tiny.before_opt.hlo", 1, 1, 0},
-        {"lorrax/lorrax_post_kpath_customcall_tuple.after_opt.hlo", 9, 146, 6},
-        {"lorrax/lorrax_post_kpath_customcall_tuple.before_opt.hlo", 17, 205, 6},
-        {"lorrax/lorrax_psum_4gpu.after_opt.hlo", 3, 10, 1},
-        {"lorrax/lorrax_psum_4gpu.before_opt.hlo", 2, 7, 1},
-        {"lorrax/lorrax_reshard_xfirst_async_collectives.after_opt.hlo", 5, 22, 1},
-        {"lorrax/lorrax_reshard_xfirst_async_collectives.before_opt.hlo", 2, 13, 1},
-        {"lorrax/lorrax_scan_while_phi.after_opt.hlo", 7, 112, 3},
-        {"lorrax/lorrax_scan_while_phi.before_opt.hlo", 13, 171, 3},
-        {"lorrax/lorrax_scatter_while_threadlocal.after_opt.hlo", 8, 73, 3},
-        {"lorrax/lorrax_scatter_while_threadlocal.before_opt.hlo", 2, 6, 3},
-        {"lorrax/lorrax_svd_param_maybe_live_out.after_opt.hlo", 5, 45, 1},
-        {"lorrax/lorrax_svd_param_maybe_live_out.after_sharding_propagation.hlo", 1, 27, 1},
-        {"lorrax/lorrax_svd_param_maybe_live_out.before_opt.hlo", 2, 43, 1},
-        {"rudrite/cpu_no_percent_rudrite_kernels_specimen_before_opt.hlo", 3, 37, 4},
-        {"rudrite/cpu_scheduled_no_percent_rudrite_kernels_specimen_after_opt.hlo", 6, 41, 4},
-        {"rudrite/tpu_v6e_scheduled_rudrite_kernels_attention.hlo", 4, 18, 3},
-        {"rudrite/tpu_v6e_scheduled_rudrite_kernels_mlp.hlo", 6, 52, 4},
-        {"rudrite/tpu_v6e_scheduled_rudrite_kernels_softmax.hlo", 5, 35, 1},
-    }));
+    auto const r = GENERATE(from_range(std::begin(corpus_rows), std::end(corpus_rows)));
     CAPTURE(r.file);
     std::string const text = read_data(std::string("corpus/") + r.file);
     auto const parsed = hlomem::try_parse_hlo_module<hlomem::view_policy>(text, r.file);
