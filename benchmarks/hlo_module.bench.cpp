@@ -67,6 +67,12 @@ void parse_module(benchmark::State& state, char const* seed) {
 /// The fastest repetition: on a shared machine the least disturbed run (--benchmark_repetitions=N).
 double fastest(std::vector<double> const& v) { return *std::min_element(v.begin(), v.end()); }
 
+/// Milliseconds, and the fastest repetition next to mean and median.
+void configure(benchmark::internal::Benchmark* b) {
+    b->Unit(benchmark::kMillisecond);
+    b->ComputeStatistics("min", fastest);
+}
+
 void parse_owning(benchmark::State& state, char const* seed) { parse_module<hlomem::default_policy>(state, seed); }
 void parse_view(benchmark::State& state, char const* seed) { parse_module<hlomem::view_policy>(state, seed); }
 
@@ -79,17 +85,9 @@ void operator delete[](void* p) noexcept { counted_free(p); }
 void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
 
-BENCHMARK_CAPTURE(parse_owning, seed_001, "001_a0c5460ce1af2dbe.txt")
-    ->Unit(benchmark::kMillisecond)
-    ->ComputeStatistics("min", fastest);
-BENCHMARK_CAPTURE(parse_view, seed_001, "001_a0c5460ce1af2dbe.txt")
-    ->Unit(benchmark::kMillisecond)
-    ->ComputeStatistics("min", fastest);
-BENCHMARK_CAPTURE(parse_owning, seed_004, "004_c00fd3afea504246.txt")
-    ->Unit(benchmark::kMillisecond)
-    ->ComputeStatistics("min", fastest);
-BENCHMARK_CAPTURE(parse_view, seed_004, "004_c00fd3afea504246.txt")
-    ->Unit(benchmark::kMillisecond)
-    ->ComputeStatistics("min", fastest);
+BENCHMARK_CAPTURE(parse_owning, seed_001, "001_a0c5460ce1af2dbe.txt")->Apply(configure);
+BENCHMARK_CAPTURE(parse_view, seed_001, "001_a0c5460ce1af2dbe.txt")->Apply(configure);
+BENCHMARK_CAPTURE(parse_owning, seed_004, "004_c00fd3afea504246.txt")->Apply(configure);
+BENCHMARK_CAPTURE(parse_view, seed_004, "004_c00fd3afea504246.txt")->Apply(configure);
 
 BENCHMARK_MAIN();

@@ -141,22 +141,6 @@ constexpr bool is_async_start(hlo_opcode op) noexcept {
     }
 }
 
-/// Opcodes that finish an asynchronous operation.
-constexpr bool is_async_done(hlo_opcode op) noexcept {
-    switch (op) {
-        case hlo_opcode::async_done:
-        case hlo_opcode::all_gather_done:
-        case hlo_opcode::all_reduce_done:
-        case hlo_opcode::collective_permute_done:
-        case hlo_opcode::copy_done:
-        case hlo_opcode::send_done:
-        case hlo_opcode::recv_done:
-            return true;
-        default:
-            return false;
-    }
-}
-
 /// The start opcode that a done opcode finishes (`all-gather-done` → `all-gather-start`), or
 /// nullopt for opcodes that are not `*-done`.
 constexpr std::optional<hlo_opcode> async_start_opcode_of(hlo_opcode done) noexcept {
@@ -171,6 +155,9 @@ constexpr std::optional<hlo_opcode> async_start_opcode_of(hlo_opcode done) noexc
         default: return std::nullopt;
     }
 }
+
+/// Opcodes that finish an asynchronous operation.
+constexpr bool is_async_done(hlo_opcode op) noexcept { return async_start_opcode_of(op).has_value(); }
 
 }  // namespace hlomem
 

@@ -50,6 +50,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -800,78 +801,82 @@ struct keyword_parser : x3::parser<keyword_parser> {
 };
 constexpr keyword_parser hlo_keyword(char const* word) { return keyword_parser(word); }
 
-/// `[A-Za-z_][A-Za-z0-9_.-]*`, as a view into the input.
-struct identifier_parser : x3::parser<identifier_parser> {
+/// Where a token lies: its text [first, last), and where the input continues after it (which
+/// is past `last` for a string's closing quote or a name's '%'). `next == nullptr`: no token.
+struct token {
+    char const* first = nullptr;
+    char const* last = nullptr;
+    char const* next = nullptr;
+};
+
+/// A token read by `Lexer::scan(p, last, ctx)` at p (after blanks), whose attribute is its text
+/// as a view into the input; `Lexer::expectation` names it in "expected ..." messages.
+template <class Lexer>
+struct token_parser : x3::parser<token_parser<Lexer>> {
+    static constexpr char const* hlo_expectation = Lexer::expectation;
     using attribute_type = std::string_view;
     static bool const has_attribute = true;
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
         x3::skip_over(first, last, ctx);
-        char const* const end = hlo_lex::scan_identifier(first, last);
-        if (end == first) return false;
-        x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(end - first)), attr);
-        first = end;
+        token const t = Lexer::scan(first, last, ctx);
+        if (t.next == nullptr) return false;
+        x3::traits::move_to(std::string_view(t.first, static_cast<std::size_t>(t.last - t.first)), attr);
+        first = t.next;
         return true;
     }
 };
-inline constexpr identifier_parser hlo_identifier{};
+
+/// `[A-Za-z_][A-Za-z0-9_.-]*`.
+struct identifier_lexer {
+    static constexpr char const* expectation = "an identifier";
+    template <class Context>
+    static token scan(char const* p, char const* last, Context const&) {
+        char const* const end = hlo_lex::scan_identifier(p, last);
+        return end == p ? token{} : token{p, end, end};
+    }
+};
+inline constexpr token_parser<identifier_lexer> hlo_identifier{};
 
 /// An instruction or computation name, with or without XLA's `%` sigil; the view excludes it.
-struct name_parser : x3::parser<name_parser> {
-    using attribute_type = std::string_view;
-    static bool const has_attribute = true;
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        char const* start = first;
-        if (start != last && *start == '%') ++start;
+struct name_lexer {
+    static constexpr char const* expectation = "a name";
+    template <class Context>
+    static token scan(char const* p, char const* last, Context const&) {
+        char const* const start = p != last && *p == '%' ? p + 1 : p;
         char const* const end = hlo_lex::scan_identifier(start, last);
-        if (end == start) return false;
-        x3::traits::move_to(std::string_view(start, static_cast<std::size_t>(end - start)), attr);
-        first = end;
-        return true;
+        return end == start ? token{} : token{start, end, end};
     }
 };
-inline constexpr name_parser hlo_name{};
+inline constexpr token_parser<name_lexer> hlo_name{};
 
-/// `"..."`; the attribute is the text between the quotes, escapes left as written.
-struct string_parser : x3::parser<string_parser> {
-    using attribute_type = std::string_view;
-    static bool const has_attribute = true;
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        if (first == last || *first != '"') return false;
-        char const* const end = hlo_lex::skip_string(first, last);
-        x3::traits::move_to(std::string_view(first + 1, static_cast<std::size_t>(end - first - 2)), attr);
-        first = end;
-        return true;
+/// `"..."`; the view is the text between the quotes, escapes left as written.
+struct string_lexer {
+    static constexpr char const* expectation = "a string in double quotes";
+    template <class Context>
+    static token scan(char const* p, char const* last, Context const&) {
+        if (p == last || *p != '"') return token{};
+        char const* const end = hlo_lex::skip_string(p, last);
+        return token{p + 1, end - 1, end};
     }
 };
-inline constexpr string_parser hlo_string{};
+inline constexpr token_parser<string_lexer> hlo_string{};
 
 /// An attribute value kept as text (hlo_lex::scan_raw); never empty.
-struct raw_value_parser : x3::parser<raw_value_parser> {
-    using attribute_type = std::string_view;
-    static bool const has_attribute = true;
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        char const* const end = hlo_lex::scan_raw(first, last, builder_of(ctx).text_begin());
-        if (end == first) return false;
-        x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(end - first)), attr);
-        first = end;
-        return true;
+struct raw_value_lexer {
+    static constexpr char const* expectation = "an attribute value";
+    template <class Context>
+    static token scan(char const* p, char const* last, Context const& ctx) {
+        char const* const end = hlo_lex::scan_raw(p, last, builder_of(ctx).text_begin());
+        return end == p ? token{} : token{p, end, end};
     }
 };
-inline constexpr raw_value_parser hlo_raw_value{};
+inline constexpr token_parser<raw_value_lexer> hlo_raw_value{};
 
 /// A shape, interned in the module's shape table; the attribute is its shape_id.
 struct interned_shape_parser : x3::parser<interned_shape_parser> {
+    static constexpr char const* hlo_expectation = "a shape";  // for "expected ..." messages
     using attribute_type = shape_id;
     static bool const has_attribute = true;
 
@@ -1054,6 +1059,35 @@ std::string_view attribute_key(Iterator& first, Iterator const& last, Context co
     return std::string_view(start, static_cast<std::size_t>(end - start));
 }
 
+/// Reads `item {',' item}` up to `close` (an empty list is allowed) and consumes `close`;
+/// `item()` reads one item from `first` or throws.
+template <class Iterator, class Context, class Item>
+void comma_list(Iterator& first, Iterator const& last, Context const& ctx, char close, Item item) {
+    x3::skip_over(first, last, ctx);
+    if (first != last && *first != close) {
+        item();
+        for (;;) {
+            x3::skip_over(first, last, ctx);
+            if (first == last || *first != ',') break;
+            ++first;
+            item();
+        }
+    }
+    x3::skip_over(first, last, ctx);
+    if (first == last || *first != close) {
+        std::string const expected = std::string("',' or '") + close + "'";
+        throw failure(first, "expected " + expected, expected);
+    }
+    ++first;
+}
+
+/// The base of the parsers below, which build the model and have no attribute of their own.
+template <class Derived>
+struct building_parser : x3::parser<Derived> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+};
+
 /// Runs `p` from `first` and turns a soft failure into an error: `expected <what>`.
 template <class Parser, class Iterator, class Context, class RContext>
 void expect(Parser const& p, char const* what, Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx) {
@@ -1062,9 +1096,8 @@ void expect(Parser const& p, char const* what, Iterator& first, Iterator const& 
 }
 
 /// One `key=value` of the `HloModule` line.
-struct header_attribute_parser : x3::parser<header_attribute_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct header_attribute_parser : building_parser<header_attribute_parser> {
+    static constexpr char const* hlo_expectation = "a module attribute";  // for "expected ..." messages
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
@@ -1105,9 +1138,8 @@ struct header_attribute_parser : x3::parser<header_attribute_parser> {
 inline constexpr header_attribute_parser hlo_header_attribute{};
 
 /// `(...)` after an opcode: the operands, the literal of a constant, the number of a parameter.
-struct operands_parser : x3::parser<operands_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct operands_parser : building_parser<operands_parser> {
+    static constexpr char const* hlo_expectation = "'('";  // for "expected ..." messages
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
@@ -1134,20 +1166,11 @@ struct operands_parser : x3::parser<operands_parser> {
                 break;
             }
             default:
-                x3::skip_over(first, last, ctx);
-                if (first != last && *first != ')') {
-                    operand(first, last, ctx);
-                    for (;;) {
-                        x3::skip_over(first, last, ctx);
-                        if (first == last || *first != ',') break;
-                        ++first;
-                        operand(first, last, ctx);
-                    }
-                }
-                break;
+                comma_list(first, last, ctx, ')', [&] { operand(first, last, ctx); });
+                return true;
         }
         x3::skip_over(first, last, ctx);
-        if (first == last || *first != ')') throw failure(first, "expected ',' or ')'", "',' or ')'");
+        if (first == last || *first != ')') throw failure(first, "expected ')'", "')'");
         ++first;
         return true;
     }
@@ -1183,9 +1206,8 @@ struct operands_parser : x3::parser<operands_parser> {
 inline constexpr operands_parser hlo_operands{};
 
 /// `{key=value ...}` of metadata=: strings and bare values, separated by blanks.
-struct metadata_parser : x3::parser<metadata_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct metadata_parser : building_parser<metadata_parser> {
+    static constexpr char const* hlo_expectation = "'{'";  // for "expected ..." messages
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
@@ -1225,9 +1247,8 @@ inline constexpr metadata_parser hlo_metadata{};
 
 /// One `key=value` after an instruction's operands. Keys that memory analysis needs get their
 /// grammar; every other value is kept raw, so attributes of newer XLA versions still parse.
-struct instruction_attribute_parser : x3::parser<instruction_attribute_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+struct instruction_attribute_parser : building_parser<instruction_attribute_parser> {
+    static constexpr char const* hlo_expectation = "an attribute";  // for "expected ..." messages
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
@@ -1242,19 +1263,7 @@ struct instruction_attribute_parser : x3::parser<instruction_attribute_parser> {
             x3::skip_over(first, last, ctx);
             if (first != last && *first == '{') {
                 ++first;
-                x3::skip_over(first, last, ctx);
-                if (first != last && *first != '}') {
-                    computation(key, first, last, ctx);
-                    for (;;) {
-                        x3::skip_over(first, last, ctx);
-                        if (first == last || *first != ',') break;
-                        ++first;
-                        computation(key, first, last, ctx);
-                    }
-                }
-                x3::skip_over(first, last, ctx);
-                if (first == last || *first != '}') throw failure(first, "expected ',' or '}'", "',' or '}'");
-                ++first;
+                comma_list(first, last, ctx, '}', [&] { computation(key, first, last, ctx); });
             } else {
                 computation(key, first, last, ctx);
             }
@@ -1396,56 +1405,24 @@ using parser::try_parse_hlo_module;
 using parser::try_parse_hlo_modules;
 }  // namespace hlomem
 
+namespace hlomem::parser {
+/// Whether an hlomem parser names what it expects through a static `hlo_expectation`.
+template <class Parser, class = void>
+struct names_its_expectation : std::false_type {};
+template <class Parser>
+struct names_its_expectation<Parser, std::void_t<decltype(Parser::hlo_expectation)>> : std::true_type {};
+}  // namespace hlomem::parser
+
 namespace boost::spirit::x3 {
+template <class Parser>
+struct get_info<Parser, std::enable_if_t<hlomem::parser::names_its_expectation<Parser>::value>> {
+    using result_type = std::string;
+    std::string operator()(Parser const&) const { return Parser::hlo_expectation; }
+};
 template <>
 struct get_info<hlomem::parser::keyword_parser> {
     using result_type = std::string;
     std::string operator()(hlomem::parser::keyword_parser const& p) const { return std::string("'") + p.word + "'"; }
-};
-template <>
-struct get_info<hlomem::parser::identifier_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::identifier_parser const&) const { return "an identifier"; }
-};
-template <>
-struct get_info<hlomem::parser::name_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::name_parser const&) const { return "a name"; }
-};
-template <>
-struct get_info<hlomem::parser::string_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::string_parser const&) const { return "a string in double quotes"; }
-};
-template <>
-struct get_info<hlomem::parser::raw_value_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::raw_value_parser const&) const { return "an attribute value"; }
-};
-template <>
-struct get_info<hlomem::parser::interned_shape_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::interned_shape_parser const&) const { return "a shape"; }
-};
-template <>
-struct get_info<hlomem::parser::operands_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::operands_parser const&) const { return "'('"; }
-};
-template <>
-struct get_info<hlomem::parser::header_attribute_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::header_attribute_parser const&) const { return "a module attribute"; }
-};
-template <>
-struct get_info<hlomem::parser::instruction_attribute_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::instruction_attribute_parser const&) const { return "an attribute"; }
-};
-template <>
-struct get_info<hlomem::parser::metadata_parser> {
-    using result_type = std::string;
-    std::string operator()(hlomem::parser::metadata_parser const&) const { return "'{'"; }
 };
 }  // namespace boost::spirit::x3
 
