@@ -1310,24 +1310,34 @@ inline constexpr instruction_attribute_parser hlo_instruction_attribute{};
 
 namespace hlo_grammar {
 
+// The three rules give the grammar function boundaries: each is compiled once, and the
+// expression types stay small, which shortens the compilation of a parse.
+struct instruction_rule_id;
+struct computation_rule_id;
+struct module_rule_id;
+inline constexpr x3::rule<instruction_rule_id> instruction{"an instruction"};
+inline constexpr x3::rule<computation_rule_id> computation{"a computation"};
+inline constexpr x3::rule<module_rule_id> module{"'HloModule'"};
+
 inline auto const instruction_start = (on_match(hlo_keyword("ROOT"), a::mark_root) > on_match(hlo_name, a::begin_instruction)) |
                                       on_match(hlo_name, a::begin_instruction);
-inline auto const instruction = instruction_start > '=' > on_match(named("a shape", interned_shape), a::set_shape) >
-                                on_match(named("an opcode", hlo_identifier), a::set_opcode) > hlo_operands >
-                                *(',' > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
+inline auto const instruction_def = instruction_start > '=' > on_match(named("a shape", interned_shape), a::set_shape) >
+                                    on_match(named("an opcode", hlo_identifier), a::set_opcode) > hlo_operands >
+                                    *(',' > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
 
 inline auto const computation_start = (on_match(hlo_keyword("ENTRY"), a::mark_entry) > on_match(hlo_name, a::begin_computation)) |
                                       on_match(hlo_name, a::begin_computation);
-inline auto const computation = (!hlo_keyword("HloModule") >> computation_start) > -signature > '{' > *instruction >
-                                on_match(named("an instruction or '}'", lit('}')), a::end_computation) >
-                                -(',' > hlo_keyword("execution_thread") > '=' > on_match(hlo_string, a::set_execution_thread));
+inline auto const computation_def = (!hlo_keyword("HloModule") >> computation_start) > -signature > '{' > *instruction >
+                                    on_match(named("an instruction or '}'", lit('}')), a::end_computation) >
+                                    -(',' > hlo_keyword("execution_thread") > '=' > on_match(hlo_string, a::set_execution_thread));
 
-inline auto const module = on_match(hlo_keyword("HloModule"), a::begin_module) > -on_match(hlo_identifier, a::module_name) >
-                           *(',' > hlo_header_attribute) > -stack_frames > named("a computation", computation) >
-                           *computation > on_match(x3::eps, a::end_module);
+inline auto const module_def = on_match(hlo_keyword("HloModule"), a::begin_module) > -on_match(hlo_identifier, a::module_name) >
+                               *(',' > hlo_header_attribute) > -stack_frames > computation > *computation >
+                               on_match(x3::eps, a::end_module);
 
-inline auto const file = x3::eps > named("'HloModule'", module) > *module >
-                         named("a computation, 'HloModule' or the end of the input", end_of_input);
+BOOST_SPIRIT_DEFINE(instruction, computation, module)
+
+inline auto const file = x3::eps > module > *module > named("a computation, 'HloModule' or the end of the input", end_of_input);
 
 }  // namespace hlo_grammar
 
