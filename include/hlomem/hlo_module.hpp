@@ -21,7 +21,8 @@
 // With hlomem::view_policy every name and every piece of raw text is a std::string_view into
 // the parsed text, which must then outlive the module; with the default policy they are owned
 // strings. String values (op_name, custom_call_target, ...) are the text between the quotes with
-// XLA's C escapes left as written.
+// XLA's C escapes left as written. The policy's vector_type must store its elements contiguously
+// (std::vector does): the lists are handed out as views into it.
 //
 // This header does not include Spirit; the parser is <hlomem/parser/hlo_module.hpp>.
 #ifndef HLOMEM_HLO_MODULE_HPP

@@ -504,6 +504,36 @@ ENTRY %main (x: f32[4], k: s32[]) -> (f32[4], s8[64]) {
     CHECK(m.computation(0).root == id_of(m, "p0"));
 }
 
+TEST_CASE("execution threads and signatures without parameter names", "[hlo][parser]") {
+    // A computation on another thread ends with `}, execution_thread="..."`; ProgramShape prints
+    // `(unknown)` for a parameter without a name, and nothing when names are not printed.
+    auto const m = hlomem::parse_hlo_module(R"(HloModule threads
+
+%host_computation ((unknown): f32[4], : s32[]) -> f32[4] {
+  %p0 = f32[4]{0} parameter(0)
+  %p1 = s32[] parameter(1)
+  ROOT %copy = f32[4]{0} copy(f32[4]{0} %p0)
+}, execution_thread="host"
+
+ENTRY %main (x: f32[4], n: s32[]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  %n = s32[] parameter(1)
+  %start = ((f32[4]{0}, s32[]), f32[4]{0}, u32[]) async-start(f32[4]{0} %x, s32[] %n), async_execution_thread="host", calls=%host_computation
+  ROOT %done = f32[4]{0} async-done(((f32[4]{0}, s32[]), f32[4]{0}, u32[]) %start)
+}
+)");
+    REQUIRE(m.computation_count() == 2);
+    CHECK(m.computation(0).execution_thread == "host");
+    CHECK(m.computation(1).execution_thread.empty());
+    REQUIRE(m.signature_parameters(0).size() == 2);
+    CHECK(hlomem::to_string(m.shape(m.signature_parameters(0)[1])) == "s32[]");
+    auto const start = *m.find_instruction("start");
+    CHECK(m.attribute(start, "async_execution_thread") == std::string_view("\"host\""));
+    REQUIRE(m.calls(start).size() == 1);
+    CHECK(m.calls(start)[0].kind == call_kind::async);
+    CHECK(m.callers(0).size() == 1);
+}
+
 TEST_CASE("a module without ENTRY takes its last computation as the entry, as XLA does", "[hlo][parser]") {
     auto const m = hlomem::parse_hlo_module("HloModule no_entry\n\n%a {\n  ROOT %x = f32[] parameter(0)\n}\n\n%b {\n"
                                             "  %y = f32[] parameter(0)\n  %z = f32[] negate(%y)\n}\n");
