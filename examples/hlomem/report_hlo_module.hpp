@@ -1,17 +1,17 @@
 // report_hlo_module.hpp: `hlomem report [--json] FILE` for an HLO module dump — what the module
 // holds and what its entry computation costs in memory.
 //
-//   $ hlomem report module.txt
-//   HLO module jit_train_step (module.txt)
-//     scheduled           yes
-//     partitions          16
-//     computations        569
+//   $ hlomem report tests/data/seeds/004_c00fd3afea504246.txt
+//   HLO module jit_train_step (tests/data/seeds/004_c00fd3afea504246.txt)
+//     scheduled             yes
+//     partitions            16
+//     computations          569
 //       entry               1
-//       fusion            507
+//       fusion              507
 //       ...
-//     instructions        9917, 888 of them in the entry computation
-//     entry               main.5687_spmd
-//       parameters        76: 2.98GiB unpadded, 2.98GiB padded
+//     instructions          9917, 888 of them in the entry computation
+//     entry                 main.5687_spmd
+//       parameters          76: unpadded 7815516172 bytes (7.28GiB), padded 7815516172 bytes (7.28GiB)
 //       ...
 //
 // Sizes are exact byte counts next to XLA's human-readable form. "Padded" is what the layouts

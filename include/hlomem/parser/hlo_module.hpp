@@ -37,7 +37,7 @@
 // not yet defined is resolved when its computation ends. Errors name file:line:column, say what
 // was expected or what is wrong, and show the line:
 //
-//   m.hlo:4:26: error: operand 'y' is not defined in computation 'main'
+//   m.hlo:5:27: error: operand 'y' is not defined in computation 'main'
 //     ROOT %r = f32[] add(%x, %y)
 //                             ^
 #ifndef HLOMEM_PARSER_HLO_MODULE_HPP
