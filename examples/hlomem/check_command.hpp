@@ -82,8 +82,7 @@ inline int run_check(arguments const& args, std::ostream& out, std::ostream& err
         } else if (a == "--live-range" && i + 1 < args.size()) {
             live_range_file = std::string(args[++i]);
         } else if ((a.size() > 1 && a[0] == '-' && a != "-") || file) {
-            err << "hlomem check: unexpected argument '" << a << "'\n" << check_usage;
-            return exit_error;
+            return usage_error(err, "check", "unexpected argument '" + std::string(a) + "'");
         } else {
             file = std::string(a);
         }

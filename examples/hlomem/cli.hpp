@@ -44,6 +44,16 @@ inline std::optional<std::string> read_input(std::string_view path, std::ostream
     return text;
 }
 
+/// A mistake on the command line: one line that names it and where to read the options, rather
+/// than the whole usage text burying the message. Returns exit_error.
+///   hlomem report: unknown option '--bogus'
+///   Run 'hlomem report --help' for its options.
+inline int usage_error(std::ostream& err, std::string_view command, std::string_view message) {
+    err << "hlomem " << command << ": " << message << "\nRun 'hlomem " << command
+        << " --help' for its options.\n";
+    return exit_error;
+}
+
 /// Percentages and ratios as the tool prints them: two decimals.
 inline std::string fixed2(double v) {
     char buf[64];

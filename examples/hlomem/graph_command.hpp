@@ -72,8 +72,7 @@ inline int run_graph(arguments const& args, std::ostream& out, std::ostream& err
             out << graph_usage;
             return exit_ok;
         } else if ((a.size() > 1 && a[0] == '-' && a != "-") || file) {
-            err << "hlomem graph: unexpected argument '" << a << "'\n" << graph_usage;
-            return exit_error;
+            return usage_error(err, "graph", "unexpected argument '" + std::string(a) + "'");
         } else {
             file = std::string(a);
         }

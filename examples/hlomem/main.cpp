@@ -1,7 +1,7 @@
 // hlomem: the command-line face of the library. Each subcommand lives in its own header.
 //
 //   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
-//   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, contradictions
+//   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
 #include <iostream>
@@ -20,8 +20,8 @@ constexpr char const* usage =
     "\n"
     "Commands:\n"
     "  shape [--json] SHAPE...     parse XLA shapes; print sizes, padding, physical shape\n"
-    "  report [--json] [FILE]      read a buffer-assignment dump, live-range text or memory-usage\n"
-    "                              report: allocations, peak live bytes, XLA's peak, contradictions\n"
+    "  report [--json] [FILE]      read an HLO module, buffer-assignment dump, live-range text or\n"
+    "                              memory-usage report and summarize it\n"
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
     "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
     "\n"

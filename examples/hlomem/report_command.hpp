@@ -14,6 +14,7 @@
 
 #include "cli.hpp"
 #include "report_buffer_assignment.hpp"
+#include "report_hlo_module.hpp"
 
 #ifndef HLOMEM_DEFAULT_DUMP
 #define HLOMEM_DEFAULT_DUMP "tests/data/seeds/002_b0117d631587537a.txt"
@@ -25,6 +26,9 @@ inline constexpr char const* report_usage =
     "usage: hlomem report [--json] [--top N] [--live-range FILE] [--memory-usage-report FILE] [FILE]\n"
     "\n"
     "Reads an XLA dump and tells what is in it. The kind of file is read from its content:\n"
+    "  HLO module text           computations by kind, instructions, the entry's parameter and\n"
+    "                            result sizes, the largest instructions, input/output aliasing\n"
+    "                            (several modules in one file are reported one after another)\n"
     "  *-buffer-assignment.txt   allocations by color and kind, totals, the peak live bytes of each\n"
     "                            color and the values live there, XLA's own peak recomputed and\n"
     "                            compared with the one the dump states, and every place where the\n"
@@ -80,11 +84,9 @@ inline int run_report(arguments const& args, std::ostream& out, std::ostream& er
         } else if (a == "--memory-usage-report") {
             if (!(report_file = value())) return exit_error;
         } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-            err << "hlomem report: unknown option '" << a << "'\n" << report_usage;
-            return exit_error;
+            return usage_error(err, "report", "unknown option '" + std::string(a) + "'");
         } else if (file) {
-            err << "hlomem report: one FILE at a time\n" << report_usage;
-            return exit_error;
+            return usage_error(err, "report", "one FILE at a time");
         } else {
             file = std::string(a);
         }
@@ -156,12 +158,13 @@ inline int run_report(arguments const& args, std::ostream& out, std::ostream& er
             return exit_ok;
         }
         case hlomem::dump_kind::hlo_module:
+            return report_hlo_module(*text, path == "-" ? "<stdin>" : path, as_json, out, err);
         case hlomem::dump_kind::unknown:
             break;
     }
     err << "hlomem report: " << path
-        << ": not a buffer-assignment dump, live-range text or memory-usage report (the first line should be "
-           "'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N (...)')\n";
+        << ": not an HLO module, buffer-assignment dump, live-range text or memory-usage report (the first line should "
+           "be 'HloModule name, ...', 'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N (...)')\n";
     return exit_error;
 }
 

@@ -143,8 +143,7 @@ inline int run_shape(arguments const& args, std::ostream& out, std::ostream& err
                 inputs.emplace_back("<stdin line " + std::to_string(n) + ">", line);
             }
         } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
-            err << "hlomem shape: unknown option '" << a << "'\n" << shape_usage;
-            return exit_error;
+            return usage_error(err, "shape", "unknown option '" + std::string(a) + "'");
         } else {
             inputs.emplace_back("<argument " + std::to_string(inputs.size() + 1) + ">", std::string(a));
         }

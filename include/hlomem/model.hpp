@@ -7,6 +7,8 @@
 #include <hlomem/buffer_assignment.hpp>
 #include <hlomem/dump_printer.hpp>
 #include <hlomem/error.hpp>
+#include <hlomem/hlo_module.hpp>
+#include <hlomem/hlo_opcode.hpp>
 #include <hlomem/human_bytes.hpp>
 #include <hlomem/interval_sweep.hpp>
 #include <hlomem/layout.hpp>

@@ -30,3 +30,21 @@ hlomem_cli_test("graph writes the interference graph of one memory space" 0 grap
   graph --color 1 data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("graph --allocations writes the allocation-level graph" 0 graph_psum_allocations.dot -
   graph --allocations data/corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt)
+
+# hlomem report on HLO modules. The figures were checked against the dumps with a separate
+# script: entry parameter and result bytes (sums of element counts × widths over the ENTRY
+# parameter lines and the ROOT tuple), the 72 aliases of 004 and the bytes of parameters 0..71,
+# computations by kind (distinct calls= / to_apply= targets), and the ten largest array results
+# (bf16[8,8192,32768] = 4 GiB first in 004). The TPU-tiled bf16[3,5]{1,0:T(8,128)(2,1)} pads to
+# one 8×128 tile of 2-byte elements: 2048 bytes (docs/xla-formats.md 4.5).
+hlomem_cli_test("report on seed 001" 0 report_001.out -
+  report data/seeds/001_a0c5460ce1af2dbe.txt)
+hlomem_cli_test("report --json on seed 004" 0 report_004_json.out -
+  report --json data/seeds/004_c00fd3afea504246.txt)
+hlomem_cli_test("report on a file with two modules" 0 report_two_modules.out -
+  report data/hand/two_modules.hlo)
+hlomem_cli_test("report --json on a file with two modules prints an array" 0 report_two_modules_json.out -
+  report --json data/hand/two_modules.hlo)
+hlomem_cli_test("report shows a parse error with its position and exits 2" 2 - report_error.err
+  report data/hand/undefined_operand.hlo)
+hlomem_cli_test("report with an unknown option exits 2" 2 - report_unknown_option.err report --bogus data/seeds/001_a0c5460ce1af2dbe.txt)

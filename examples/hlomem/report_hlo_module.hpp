@@ -1,0 +1,322 @@
+// report_hlo_module.hpp: `hlomem report [--json] FILE` for an HLO module dump — what the module
+// holds and what its entry computation costs in memory.
+//
+//   $ hlomem report tests/data/seeds/004_c00fd3afea504246.txt
+//   HLO module jit_train_step (tests/data/seeds/004_c00fd3afea504246.txt)
+//     scheduled             yes
+//     partitions            16
+//     computations          569
+//       entry               1
+//       fusion              507
+//       ...
+//     instructions          9917, 888 of them in the entry computation
+//     entry                 main.5687_spmd
+//       parameters          76: unpadded 7815516172 bytes (7.28GiB), padded 7815516172 bytes (7.28GiB)
+//       ...
+//
+// Sizes are exact byte counts next to XLA's human-readable form. "Padded" is what the layouts
+// take (XLA's ShapeUtil::ArraySize, tiles included); "unpadded" is what XProf calls the
+// unpadded size. Tuples count their arrays; their pointer tables are listed separately.
+#ifndef HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP
+#define HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+
+#include "cli.hpp"
+#include "json_writer.hpp"
+
+namespace hlomem_cli {
+
+inline constexpr char const* report_hlo_module_usage =
+    "usage: hlomem report [--json] FILE | -\n"
+    "\n"
+    "Reads an HLO module as XLA dumps it (module.txt, *.after_optimizations.txt; several\n"
+    "modules in one file are reported one after the other) and prints its name, its\n"
+    "computations by how they are called, its instruction count, the entry computation's\n"
+    "parameter and result sizes (padded and unpadded), the largest array results, and the\n"
+    "input/output aliasing. The largest results are ranked by padded size among the\n"
+    "instructions that run outside fusion and reducer bodies; views of other values (bitcast,\n"
+    "get-tuple-element, the parameters of called computations) and tuples, whose elements are\n"
+    "defined elsewhere, are left out.\n"
+    "\n"
+    "  --json   print one JSON object per module (an array when there are several) with the\n"
+    "           keys kind (\"hlo_module\"), name, is_scheduled, num_partitions, replica_count,\n"
+    "           computations, computations_by_kind, instructions, entry, entry_parameters,\n"
+    "           entry_signature, largest_instructions, input_output_aliases, buffer_donors\n"
+    "Exit status: 0, or 2 when FILE cannot be read or parsed (the error goes to standard error).\n";
+
+namespace report_detail {
+
+using module_type = hlomem::basic_hlo_module<hlomem::view_policy>;
+
+/// Sizes of a shape, or nothing when it has none (an unbounded dynamic dimension).
+struct sizes {
+    std::int64_t unpadded = 0;
+    std::int64_t padded = 0;
+    std::int64_t tuple_tables = 0;
+    bool known = true;
+
+    sizes& operator+=(sizes const& o) {
+        unpadded += o.unpadded;
+        padded += o.padded;
+        tuple_tables += o.tuple_tables;
+        known = known && o.known;
+        return *this;
+    }
+};
+
+inline sizes sizes_of(hlomem::basic_shape<hlomem::view_policy> const& s) {
+    try {
+        auto const t = hlomem::totals_of(s);
+        return {t.unpadded_bytes, t.padded_bytes, t.tuple_table_bytes, true};
+    } catch (hlomem::shape_error const&) {
+        return {0, 0, 0, false};
+    }
+}
+
+/// "entry", the way the first caller calls it ("fusion", "while_body", ...), or "unreferenced".
+inline std::string kind_of(module_type const& m, hlomem::computation_id c) {
+    if (c == m.entry()) return "entry";
+    auto const callers = m.callers(c);
+    if (callers.empty()) return "unreferenced";
+    return std::string(hlomem::to_string(callers[0].kind));
+}
+
+/// A computation whose values get buffers of their own: the entry and what it reaches through
+/// control flow (while, conditional, call, async), not fusion bodies or reducers.
+inline bool allocates(module_type const& m, hlomem::computation_id c) {
+    if (c == m.entry()) return true;
+    auto const callers = m.callers(c);
+    return std::any_of(callers.begin(), callers.end(), [](hlomem::hlo_call const& k) { return hlomem::is_control_flow(k.kind); });
+}
+
+/// An array result that is not a view of another value: what the "largest results" rank.
+inline bool ranks(module_type const& m, hlomem::instruction_id i) {
+    auto const& inst = m.instruction(i);
+    if (!m.shape_of(i).is_array()) return false;
+    switch (inst.opcode) {
+        case hlomem::hlo_opcode::bitcast:
+        case hlomem::hlo_opcode::get_tuple_element:
+            return false;
+        case hlomem::hlo_opcode::parameter:
+            return inst.computation == m.entry();
+        default:
+            return true;
+    }
+}
+
+struct ranked_instruction {
+    hlomem::instruction_id id;
+    sizes bytes;
+};
+
+struct module_facts {
+    std::vector<std::pair<std::string, std::size_t>> computations_by_kind;  // in a fixed order
+    sizes parameters;
+    sizes result;
+    std::vector<ranked_instruction> largest;
+    std::size_t must_alias = 0;
+    sizes aliased;  // the parameter buffers the aliases name
+};
+
+inline constexpr std::size_t largest_count = 10;
+
+inline module_facts facts_of(module_type const& m) {
+    module_facts f;
+    std::map<std::string, std::size_t> kinds;
+    for (hlomem::computation_id c = 0; c < m.computation_count(); ++c) ++kinds[kind_of(m, c)];
+    for (char const* k : {"entry", "fusion", "while_body", "while_condition", "conditional_branch", "call", "async",
+                          "to_apply", "unreferenced"}) {
+        if (auto it = kinds.find(k); it != kinds.end()) f.computations_by_kind.emplace_back(it->first, it->second);
+    }
+    for (auto p : m.parameters(m.entry())) f.parameters += sizes_of(m.shape_of(p));
+    f.result = sizes_of(m.shape_of(m.entry_computation().root));
+
+    for (hlomem::computation_id c = 0; c < m.computation_count(); ++c) {
+        if (!allocates(m, c)) continue;
+        for (auto i : m.computation(c).instructions()) {
+            if (!ranks(m, i)) continue;
+            sizes const s = sizes_of(m.shape_of(i));
+            if (s.known) f.largest.push_back({i, s});
+        }
+    }
+    auto const by_size = [](ranked_instruction const& a, ranked_instruction const& b) {
+        return a.bytes.padded != b.bytes.padded ? a.bytes.padded > b.bytes.padded : a.id < b.id;
+    };
+    std::size_t const keep = std::min(largest_count, f.largest.size());
+    std::partial_sort(f.largest.begin(), f.largest.begin() + static_cast<std::ptrdiff_t>(keep), f.largest.end(), by_size);
+    f.largest.resize(keep);
+
+    auto const params = m.parameters(m.entry());
+    for (auto const& a : m.input_output_aliases()) {
+        if (a.kind == hlomem::alias_kind::must_alias) ++f.must_alias;
+        auto const& shape = m.shape_of(params[static_cast<std::size_t>(a.parameter_number)]);
+        try {
+            f.aliased += sizes_of(shape.subshape(a.parameter_index));
+        } catch (hlomem::shape_error const&) {
+            f.aliased.known = false;
+        }
+    }
+    return f;
+}
+
+inline std::string bytes_text(std::int64_t b) { return std::to_string(b) + " bytes (" + hlomem::human_bytes(b) + ")"; }
+
+/// `f32[8]{0}`, or `(44-element tuple)` for tuples, whose text can run to kilobytes.
+inline std::string short_shape(hlomem::basic_shape<hlomem::view_policy> const& s) {
+    if (s.is_tuple()) return "(" + std::to_string(s.tuple_shapes_size()) + "-element tuple)";
+    return hlomem::to_string(s);
+}
+
+inline std::string sizes_text(sizes const& s) {
+    if (!s.known) return "unknown (unbounded dynamic dimensions)";
+    std::string out = "unpadded " + bytes_text(s.unpadded) + ", padded " + bytes_text(s.padded);
+    if (s.tuple_tables > 0) out += ", tuple tables " + bytes_text(s.tuple_tables);
+    return out;
+}
+
+inline void print_text(module_type const& m, module_facts const& f, std::string const& file, std::ostream& out) {
+    // Labels indented by `indent`, values from column 25.
+    auto row = [&](std::size_t indent, std::string_view label, auto const& value) {
+        std::size_t const used = indent + label.size();
+        out << std::string(indent, ' ') << label << std::string(used < 24 ? 24 - used : 1, ' ') << value << '\n';
+    };
+    out << "HLO module " << (m.name().empty() ? "(unnamed)" : std::string(m.name())) << " (" << file << ")\n";
+    row(2, "scheduled", m.is_scheduled() ? "yes" : "no");
+    if (m.num_partitions() != 1) row(2, "partitions", m.num_partitions());
+    if (m.replica_count() != 1) row(2, "replicas", m.replica_count());
+    row(2, "computations", m.computation_count());
+    for (auto const& [kind, count] : f.computations_by_kind) row(4, kind, count);
+    auto const& entry = m.entry_computation();
+    row(2, "instructions", std::to_string(m.instruction_count()) + ", " + std::to_string(entry.instruction_count) +
+                               " of them in the entry computation");
+    row(2, "entry", std::string(entry.name));
+    row(4, "parameters", std::to_string(m.parameters(m.entry()).size()) + ": " + sizes_text(f.parameters));
+    row(4, "result", short_shape(m.shape_of(entry.root)) + ": " + sizes_text(f.result));
+
+    out << "  largest array results, by padded size\n";
+    for (std::size_t k = 0; k < f.largest.size(); ++k) {
+        auto const& r = f.largest[k];
+        auto const& inst = m.instruction(r.id);
+        out << "    " << (k + 1) << ". " << inst.name << " = " << m.opcode_name(r.id) << ' ' << short_shape(m.shape_of(r.id))
+            << ": " << bytes_text(r.bytes.padded);
+        if (r.bytes.unpadded != r.bytes.padded) out << ", unpadded " << bytes_text(r.bytes.unpadded);
+        out << " in " << m.computation(inst.computation).name << '\n';
+    }
+
+    auto const& aliases = m.input_output_aliases();
+    out << "  aliasing\n";
+    std::string alias_text = std::to_string(aliases.size());
+    if (!aliases.empty()) {
+        alias_text += " (" + std::to_string(aliases.size() - f.must_alias) + " may-alias, " + std::to_string(f.must_alias) +
+                      " must-alias); the parameters they name: " + sizes_text(f.aliased);
+    }
+    row(4, "input_output_alias", alias_text);
+    row(4, "buffer_donor", m.buffer_donors().size());
+}
+
+inline void write_sizes(json_writer& json, sizes const& s) {
+    json.begin_object();
+    if (s.known) {
+        json.member("unpadded_bytes", s.unpadded);
+        json.member("padded_bytes", s.padded);
+        json.member("tuple_table_bytes", s.tuple_tables);
+    } else {
+        json.key("unpadded_bytes").null();
+        json.key("padded_bytes").null();
+        json.key("tuple_table_bytes").null();
+    }
+    json.end_object();
+}
+
+inline void print_json(module_type const& m, module_facts const& f, json_writer& json) {
+    auto const& entry = m.entry_computation();
+    json.begin_object();
+    json.member("kind", "hlo_module");
+    json.member("name", std::string_view(m.name()));
+    json.member("is_scheduled", m.is_scheduled());
+    json.member("num_partitions", m.num_partitions());
+    json.member("replica_count", m.replica_count());
+    json.member("computations", m.computation_count());
+    json.key("computations_by_kind").begin_object();
+    for (auto const& [kind, count] : f.computations_by_kind) json.member(kind, count);
+    json.end_object();
+    json.member("instructions", m.instruction_count());
+    json.member("entry", std::string_view(entry.name));
+    json.member("entry_parameters", m.parameters(m.entry()).size());
+    json.key("entry_signature").begin_object();
+    json.member("instructions", static_cast<std::size_t>(entry.instruction_count));
+    json.key("parameters");
+    write_sizes(json, f.parameters);
+    json.member("result_shape", hlomem::to_string(m.shape_of(entry.root)));
+    json.key("result");
+    write_sizes(json, f.result);
+    json.end_object();
+    json.key("largest_instructions").begin_array();
+    for (auto const& r : f.largest) {
+        auto const& inst = m.instruction(r.id);
+        json.begin_object();
+        json.member("name", std::string_view(inst.name));
+        json.member("computation", std::string_view(m.computation(inst.computation).name));
+        json.member("opcode", m.opcode_name(r.id));
+        json.member("shape", hlomem::to_string(m.shape_of(r.id)));
+        json.member("unpadded_bytes", r.bytes.unpadded);
+        json.member("padded_bytes", r.bytes.padded);
+        json.end_object();
+    }
+    json.end_array();
+    json.key("input_output_aliases").begin_array();
+    for (auto const& a : m.input_output_aliases()) {
+        json.begin_object();
+        json.member("output_index", hlomem::to_string(a.output_index));
+        json.member("parameter", a.parameter_number);
+        json.member("parameter_index", hlomem::to_string(a.parameter_index));
+        json.member("kind", hlomem::to_string(a.kind));
+        json.end_object();
+    }
+    json.end_array();
+    json.member("buffer_donors", m.buffer_donors().size());
+    json.end_object();
+}
+
+}  // namespace report_detail
+
+/// Reports every module of `text` (named `file` in messages) on `out`, as text or JSON. Returns
+/// exit_ok, or exit_error with the parse error on `err`.
+inline int report_hlo_module(std::string const& text, std::string const& file, bool as_json, std::ostream& out,
+                             std::ostream& err) {
+    auto parsed = hlomem::try_parse_hlo_modules<hlomem::view_policy>(text, file);
+    if (!parsed) {
+        err << parsed.error() << '\n';
+        return exit_error;
+    }
+    auto const& modules = *parsed;
+    if (as_json) {
+        json_writer json(out);
+        if (modules.size() > 1) json.begin_array();
+        for (auto const& m : modules) report_detail::print_json(m, report_detail::facts_of(m), json);
+        if (modules.size() > 1) json.end_array();
+        json.finish();
+        return exit_ok;
+    }
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+        if (i > 0) out << '\n';
+        report_detail::print_text(modules[i], report_detail::facts_of(modules[i]), file, out);
+    }
+    return exit_ok;
+}
+
+/// `hlomem report [--json] FILE`: the command-line face of report_hlo_module.
+}  // namespace hlomem_cli
+
+#endif  // HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP
