@@ -4,6 +4,7 @@
 #ifndef HLOMEM_MODEL_HPP
 #define HLOMEM_MODEL_HPP
 
+#include <hlomem/allocation.hpp>
 #include <hlomem/buffer_assignment.hpp>
 #include <hlomem/dump_printer.hpp>
 #include <hlomem/error.hpp>
