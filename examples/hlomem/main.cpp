@@ -4,12 +4,14 @@
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
+//   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
 #include "check_command.hpp"
 #include "graph_command.hpp"
+#include "repack_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
 
@@ -24,6 +26,9 @@ constexpr char const* usage =
     "                              memory-usage report and summarize it\n"
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
     "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
+    "  repack [--json] [--algorithm NAME|all] FILE\n"
+    "                              place each temp arena of a dump (or a MiniMalloc CSV) again with\n"
+    "                              hlomem's allocators; compare with XLA's arena and the lower bound\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -37,6 +42,7 @@ constexpr command commands[] = {
     {"report", hlomem_cli::run_report},
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
+    {"repack", hlomem_cli::run_repack},
 };
 
 }  // namespace

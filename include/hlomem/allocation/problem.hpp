@@ -341,19 +341,16 @@ struct placement_error {
     std::string message;
 };
 
-/// Checks a placement: every buffer has an aligned, non-negative offset, ends within `capacity`
-/// when one is given, and no two buffers that live at the same time share a byte (buffers of size
-/// 0 share nothing). Overlaps come from an endpoint sweep, O(n log n + E). Empty when valid.
-template <class Problem, class OffsetMap,
-          std::enable_if_t<!std::is_convertible_v<OffsetMap, std::optional<std::int64_t>>, int> = 0>
-std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets,
-                                             std::optional<std::int64_t> capacity = std::nullopt) {
+namespace detail {
+
+template <class Problem, class OffsetMap, class Name>
+std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets, std::optional<std::int64_t> capacity,
+                                             Name name) {
     using boost::get;
     std::size_t const n = num_buffers(p);
     std::vector<placement_error> out;
     std::vector<std::int64_t> at(n, 0);
     std::vector<std::size_t> placed;
-    auto name = [](std::size_t i) { return "buffer " + std::to_string(i); };
     for (std::size_t i = 0; i < n; ++i) {
         std::optional<std::int64_t> const o = get(offsets, i);
         if (!o) {
@@ -390,10 +387,24 @@ std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets
     return out;
 }
 
-/// check_placement on a problem's own offsets.
+}  // namespace detail
+
+/// Checks a placement: every buffer has an aligned, non-negative offset, ends within `capacity`
+/// when one is given, and no two buffers that live at the same time share a byte (buffers of size
+/// 0 share nothing). Overlaps come from an endpoint sweep, O(n log n + E). Empty when valid.
+/// Messages name buffers by index: `buffer 0 [0, 2) and buffer 1 [1, 4) share bytes [3, 4)`.
+template <class Problem, class OffsetMap,
+          std::enable_if_t<!std::is_convertible_v<OffsetMap, std::optional<std::int64_t>>, int> = 0>
+std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets,
+                                             std::optional<std::int64_t> capacity = std::nullopt) {
+    return detail::check_placement(p, offsets, capacity, [](std::size_t i) { return "buffer " + std::to_string(i); });
+}
+
+/// check_placement on a problem's own offsets; messages name buffers by id: `buffer 'b2' [3, 9)`.
 inline std::vector<placement_error> check_placement(allocation_problem const& p,
                                                     std::optional<std::int64_t> capacity = std::nullopt) {
-    return check_placement(p, offset_map(p), capacity);
+    return detail::check_placement(p, offset_map(p), capacity,
+                                   [&](std::size_t i) { return "buffer '" + p.buffers[i].id + "'"; });
 }
 
 }  // namespace hlomem
