@@ -13,6 +13,7 @@
 #include <hlomem/peak.hpp>
 #include <hlomem/policy.hpp>
 #include <hlomem/primitive_type.hpp>
+#include <hlomem/printed_size.hpp>
 #include <hlomem/shape.hpp>
 #include <hlomem/shape_size.hpp>
 #include <hlomem/shape_table.hpp>
