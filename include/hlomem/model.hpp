@@ -10,6 +10,7 @@
 #include <hlomem/layout.hpp>
 #include <hlomem/live_range.hpp>
 #include <hlomem/memory_usage_report.hpp>
+#include <hlomem/oom_report.hpp>
 #include <hlomem/padding.hpp>
 #include <hlomem/peak.hpp>
 #include <hlomem/policy.hpp>

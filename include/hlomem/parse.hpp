@@ -4,6 +4,7 @@
 
 #include <hlomem/parser/buffer_assignment.hpp>
 #include <hlomem/parser/common.hpp>
+#include <hlomem/parser/oom_report.hpp>
 #include <hlomem/parser/shape.hpp>
 
 #endif  // HLOMEM_PARSE_HPP
