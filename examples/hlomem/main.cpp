@@ -2,10 +2,12 @@
 //
 //   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, contradictions
+//   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
+#include "explain_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
 
@@ -18,6 +20,8 @@ constexpr char const* usage =
     "  shape [--json] SHAPE...     parse XLA shapes; print sizes, padding, physical shape\n"
     "  report [--json] [FILE]      read a buffer-assignment dump, live-range text or memory-usage\n"
     "                              report: allocations, peak live bytes, XLA's peak, contradictions\n"
+    "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
+    "                              recomputed from each shape, padding explained\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -29,6 +33,7 @@ struct command {
 constexpr command commands[] = {
     {"shape", hlomem_cli::run_shape},
     {"report", hlomem_cli::run_report},
+    {"explain", hlomem_cli::run_explain},
 };
 
 }  // namespace
