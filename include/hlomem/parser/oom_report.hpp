@@ -40,6 +40,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <hlomem/oom_report.hpp>
@@ -185,19 +186,6 @@ inline bool report_continues_after(char const* p, char const* end, oom_report_ki
 
 struct builder_tag;
 
-/// A log header in front of a line (see skip_log_header); matches nothing when there is none.
-struct log_header_parser : token<log_header_parser, x3::unused_type> {
-    static constexpr char const* expected = "a log header";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
-        x3::skip_over(first, last, ctx);
-        first = skip_log_header(first, last);
-        return true;
-    }
-};
-inline constexpr log_header_parser line_start{};
-
 /// A value that may be cut off: what was read, or (when `cut`) the text that was there.
 template <class Value>
 struct field_value {
@@ -306,104 +294,113 @@ struct shape_value_parser : token<shape_value_parser<P>, field_value<basic_shape
     }
 };
 
-/// `2. Size:` (TPU): the entry number.
-struct tpu_entry_head_parser : token<tpu_entry_head_parser, std::int64_t> {
-    static constexpr char const* expected = "an entry such as '1. Size: 570.00M'";
+/// A leaf parser made of a plain function: `Scan::scan(first, last, value)` returns the end of
+/// what it matched at `first` (after blanks) and sets `value`, or nullptr for no match.
+template <class Scan, class Attribute>
+struct scanned : token<scanned<Scan, Attribute>, Attribute> {
+    static constexpr char const* expected = Scan::expected;
 
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute& attr) const {
+    template <class Iterator, class Context, class RContext, class Attr>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attr& attr) const {
         x3::skip_over(first, last, ctx);
-        if (!is_tpu_entry_head(first, last)) return false;
-        std::int64_t number = 0;
-        uint64_.parse(first, last, x3::unused, rctx, number);
-        first = skip_blanks(first + 1, last) + std::strlen("Size:");
-        x3::traits::move_to(number, attr);
+        Attribute value{};
+        char const* const end = Scan::scan(first, last, value);
+        if (!end) return false;
+        if constexpr (!std::is_same_v<Attribute, x3::unused_type>) x3::traits::move_to(std::move(value), attr);
+        first = end;
         return true;
     }
 };
-inline constexpr tpu_entry_head_parser tpu_entry_head{};
+
+/// A log header in front of a line (see skip_log_header); matches nothing when there is none.
+struct log_header_scan {
+    static constexpr char const* expected = "a log header";
+    static char const* scan(char const* first, char const* last, x3::unused_type&) { return skip_log_header(first, last); }
+};
+inline constexpr scanned<log_header_scan, x3::unused_type> line_start{};
+
+/// Reads the decimal number at `p` into `out`; nullptr when there is none or it overflows.
+inline char const* scan_count(char const* p, char const* last, std::int64_t& out) {
+    char const* const start = p;
+    out = 0;
+    for (; p < last && is_digit(*p); ++p) {
+        if (!::hlomem::detail::checked_mul(out, 10, &out) || !::hlomem::detail::checked_add(out, *p - '0', &out)) return nullptr;
+    }
+    return p == start ? nullptr : p;
+}
+
+/// `2. Size:` (TPU): the entry number.
+struct tpu_entry_head_scan {
+    static constexpr char const* expected = "an entry such as '1. Size: 570.00M'";
+    static char const* scan(char const* first, char const* last, std::int64_t& number) {
+        if (!is_tpu_entry_head(first, last)) return nullptr;
+        char const* p = scan_count(first, last, number);
+        return p ? skip_blanks(p + 1, last) + std::strlen("Size:") : nullptr;
+    }
+};
+inline constexpr scanned<tpu_entry_head_scan, std::int64_t> tpu_entry_head{};
 
 /// `Buffer 2:` (GPU): the buffer number.
-struct gpu_entry_head_parser : token<gpu_entry_head_parser, std::int64_t> {
+struct gpu_entry_head_scan {
     static constexpr char const* expected = "a buffer such as 'Buffer 1:'";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        if (!is_gpu_entry_head(first, last)) return false;
-        char const* p = skip_blanks(first + 6, last);
-        std::int64_t number = 0;
-        uint64_.parse(p, last, x3::unused, rctx, number);
-        first = p + 1;
-        x3::traits::move_to(number, attr);
-        return true;
+    static char const* scan(char const* first, char const* last, std::int64_t& number) {
+        if (!is_gpu_entry_head(first, last)) return nullptr;
+        char const* p = scan_count(skip_blanks(first + std::strlen("Buffer"), last), last, number);
+        return p ? p + 1 : nullptr;
     }
 };
-inline constexpr gpu_entry_head_parser gpu_entry_head{};
+inline constexpr scanned<gpu_entry_head_scan, std::int64_t> gpu_entry_head{};
 
 /// A GPU stats label and its colon, `maybe_live_out allocation:`: lower-case words.
-struct stat_name_parser : token<stat_name_parser, std::string_view> {
+struct stat_name_scan {
     static constexpr char const* expected = "a statistic such as 'total allocation:'";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+    static char const* scan(char const* first, char const* last, std::string_view& name) {
         char const* p = first;
         while (p < last && ((*p >= 'a' && *p <= 'z') || *p == '_' || *p == '-' || (*p == ' ' && p != first))) ++p;
-        if (p == first || p == last || *p != ':') return false;
+        if (p == first || p == last || *p != ':') return nullptr;
         char const* name_end = p;
         while (name_end > first && name_end[-1] == ' ') --name_end;
-        x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(name_end - first)), attr);
-        first = p + 1;
-        return true;
+        name = std::string_view(first, static_cast<std::size_t>(name_end - first));
+        return p + 1;
     }
 };
-inline constexpr stat_name_parser stat_name{};
+inline constexpr scanned<stat_name_scan, std::string_view> stat_name{};
 
-/// `(0.00%)` after a stats size: the text inside the parentheses.
-struct percent_parser : token<percent_parser, std::string_view> {
+/// `(0.00%)` after a stats size: the text inside the parentheses. Once `(` is there, the rest
+/// must follow.
+struct percent_scan {
     static constexpr char const* expected = "a percentage such as (0.00%)";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        if (first == last || *first != '(') return false;
+    static char const* scan(char const* first, char const* last, std::string_view& text) {
+        if (first == last || *first != '(') return nullptr;
         char const* p = first + 1;
         while (p < last && (is_digit(*p) || *p == '.')) ++p;
-        if (p == first + 1 || !starts_with(p, last, "%)")) throw failure(first, "expected a percentage such as (0.00%)", expected);
-        x3::traits::move_to(std::string_view(first + 1, static_cast<std::size_t>(p + 1 - (first + 1))), attr);
-        first = p + 2;
-        return true;
+        if (p == first + 1 || !starts_with(p, last, "%)")) throw failure(first, std::string("expected ") + expected, expected);
+        text = std::string_view(first + 1, static_cast<std::size_t>(p - first));
+        return p + 2;
     }
 };
-inline constexpr percent_parser percent{};
+inline constexpr scanned<percent_scan, std::string_view> percent{};
 
 /// The `====` line that ends an entry (any number of `=`: cut-off pastes shorten it).
-struct separator_parser : token<separator_parser, x3::unused_type> {
+struct separator_scan {
     static constexpr char const* expected = "a line of '='";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
-        x3::skip_over(first, last, ctx);
-        if (first == last || *first != '=') return false;
-        while (first != last && *first == '=') ++first;
-        return true;
+    static char const* scan(char const* first, char const* last, x3::unused_type&) {
+        char const* p = first;
+        while (p < last && *p == '=') ++p;
+        return p == first ? nullptr : p;
     }
 };
-inline constexpr separator_parser separator{};
+inline constexpr scanned<separator_scan, x3::unused_type> separator{};
 
 /// The name of a field hlomem does not know, with its colon: capitalized words such as
 /// `Source file:`; a single word must be one capital and lower-case letters (`Operator:`), so that
 /// `XlaRuntimeError: ...` in a log is not taken for a field.
-struct unknown_field_parser : token<unknown_field_parser, std::string_view> {
+struct unknown_field_scan {
     static constexpr char const* expected = "a field such as 'Shape:'";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+    static char const* scan(char const* first, char const* last, std::string_view& name) {
         auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
         auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
-        if (first == last || !upper(*first)) return false;
+        if (first == last || !upper(*first)) return nullptr;
         char const* p = first;
         int words = 1;
         bool inner_capital = false;
@@ -415,27 +412,23 @@ struct unknown_field_parser : token<unknown_field_parser, std::string_view> {
                 inner_capital = true;
             }
         }
-        if (p == last || *p != ':' || (words == 1 && inner_capital)) return false;
-        if (p + 1 < last && !is_blank(p[1]) && p[1] != '\n' && p[1] != '\r') return false;
-        x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(p - first)), attr);
-        first = p + 1;
-        return true;
+        if (p == last || *p != ':' || (words == 1 && inner_capital)) return nullptr;
+        if (p + 1 < last && !is_blank(p[1]) && p[1] != '\n' && p[1] != '\r') return nullptr;
+        name = std::string_view(first, static_cast<std::size_t>(p - first));
+        return p + 1;
     }
 };
-inline constexpr unknown_field_parser unknown_field{};
+inline constexpr scanned<unknown_field_scan, std::string_view> unknown_field{};
 
-/// A whole line of text outside any report, with its line end; fails at the end of the input.
-struct other_line_parser : token<other_line_parser, x3::unused_type> {
+/// A whole line of text outside any report, with its line end; no match at the end of the input.
+/// (Blanks before it are skipped like any token's; the line is consumed whole either way.)
+struct other_line_scan {
     static constexpr char const* expected = "a line";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
-        if (first == last) return false;
-        first = next_line(first, last);
-        return true;
+    static char const* scan(char const* first, char const* last, x3::unused_type&) {
+        return first == last ? nullptr : next_line(first, last);
     }
 };
-inline constexpr other_line_parser other_line{};
+inline constexpr scanned<other_line_scan, x3::unused_type> other_line{};
 
 // ---------------------------------------------------------------------------------------------
 // The builder: turns what the rules read into the model, and decides about cut-off reports
@@ -449,27 +442,12 @@ struct builder {
     char const* begin;
     char const* end;
     basic_oom_log<P>& log;
-    char const* counted;
-    std::size_t line_ = 1;
+    line_counter lines;
 
     builder(std::string_view f, char const* b, char const* e, basic_oom_log<P>& l)
-        : file(f), begin(b), end(e), log(l), counted(b) {}
+        : file(f), begin(b), end(e), log(l), lines(b) {}
 
-    std::size_t line_of(char const* where) {
-        if (where < counted) {
-            counted = begin;
-            line_ = 1;
-        }
-        for (; counted < where; ++counted) {
-            if (*counted == '\n') ++line_;
-        }
-        return line_;
-    }
-    std::size_t column_of(char const* where) {
-        char const* line = where;
-        while (line > begin && line[-1] != '\n') --line;
-        return static_cast<std::size_t>(where - line) + 1;
-    }
+    std::size_t line_of(char const* where) { return lines.line_of(where); }
     static string_type str(std::string_view s) { return string_type(s); }
 
     oom_report_kind kind() const { return log.reports.empty() ? oom_report_kind::tpu : log.reports.back().kind; }
@@ -479,7 +457,7 @@ struct builder {
         return (kind() == oom_report_kind::tpu ? "entry " : "buffer ") + std::to_string(entry().number);
     }
     void note(char const* where, std::string message) {
-        report().notes.push_back(oom_note{line_of(where), column_of(where), std::move(message)});
+        report().notes.push_back(oom_note{line_of(where), lines.column_of(where), std::move(message)});
     }
     [[noreturn]] void fail(char const* where, std::string message) { throw failure(where, std::move(message)); }
 
