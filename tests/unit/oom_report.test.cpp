@@ -312,6 +312,7 @@ TEST_CASE("lenient reading: log headers, indentation, tabs, CRLF, fields in any 
         CHECK(hlomem::analyze(e, hlomem::oom_report_kind::tpu).size.agrees);
     }
     SECTION("a field hlomem does not know is kept, with a note") {
+        // No real report is known to print `Source file:`; a newer runtime may add fields.
         auto const log = hlomem::parse_oom_reports(tpu_report("  1. Size: 8.0K\n"
                                                               "     Source file: /home/user/model.py:212\n"
                                                               "     Shape: f32[16,2]{1,0:T(8,128)}\n"
@@ -435,4 +436,18 @@ TEST_CASE("log headers: glog and TensorFlow forms, and text that only looks like
         CAPTURE(text);
         CHECK(rest(text) == text);
     }
+}
+
+TEST_CASE("with the view policy, the report's strings are views into the input", "[oom_report]") {
+    std::string const text = read_data("oom/tpu_oom_pytorch_xla_3041.txt");
+    auto const log = hlomem::parse_oom_reports<hlomem::view_policy>(text, "tpu.txt");
+    auto const& e = log.reports.at(0).entries.at(1);
+    CHECK(e.size->text == "570.00M");
+    CHECK(e.size->text.data() >= text.data());
+    CHECK(e.size->text.data() < text.data() + text.size());
+    CHECK(e.label_instruction->name == "fusion.10.remat3");
+    auto const a = hlomem::analyze(e, hlomem::oom_report_kind::tpu);
+    CHECK(a.padded_bytes == 597688320);
+    CHECK(a.unpadded_bytes == 298844160);
+    CHECK(a.agrees());
 }
