@@ -394,6 +394,13 @@ TEST_CASE("exact messages for damage inside a report", "[oom_report][errors]") {
           "log.txt:4:21: error: expected ',' or ']'\n"
           "     Shape: f32[16,2{1,0}\n"
           "                    ^");
+    // An expansion that does not read.
+    CHECK(error_of(tpu_report("  1. Size: 8.0K\n"
+                              "     Extra memory due to padding: 7.9K (64.0 x expansion)\n"
+                              "     Shape: f32[16,2]{1,0:T(8,128)}\n")) ==
+          "log.txt:4:40: error: expected an expansion such as (2.0x expansion)\n"
+          "     Extra memory due to padding: 7.9K (64.0 x expansion)\n"
+          "                                       ^");
     // Two Shapes in one entry.
     CHECK(error_of(tpu_report("  1. Size: 8.0K\n"
                               "     Shape: f32[16,2]{1,0:T(8,128)}\n"
