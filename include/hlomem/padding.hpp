@@ -6,8 +6,9 @@
 //   // b.dimensions: {0}: 29184 untiled | {1}: 1 -> 2 under tile entry 2 | {2}: 2560 -> 2560 under 128
 //   // b.padded_bytes 597688320 (= array_size), b.unpadded_bytes 298844160, b.expansion() 2.0
 //   for (auto const& fix : hlomem::padding_fixes(s)) ...
+//   // relayout: f32[29184,1,2560]{2,0,1:T(2,128)}, 298844160 bytes
 //   // drop_unit_dimension 1: f32[29184,2560]{1,0:T(2,128)}, 298844160 bytes
-//   // relayout {2,0,1}: f32[29184,1,2560]{2,0,1:T(2,128)}, 298844160 bytes
+//   // round_up_extent 1 -> 2: f32[29184,2,2560]{2,1,0:T(2,128)}, the same 597688320 bytes
 //   hlomem::describe_padding(s, b, hlomem::size_style::tpu);   // the same in sentences
 //
 // Only the first tile pads (XLA's ArraySize); later tiles such as the (2,1) of T(8,128)(2,1)
@@ -17,7 +18,8 @@
 // extent 1 and are padded to the tile entry).
 //
 // `default_tpu_tiles` gives the tiling the TPU compiler uses when a report prints a shape without
-// one (older TPU runtimes): (8,128) for 32-bit types, as listed in XLA's docs/tiled_layout.md.
+// one (older TPU runtimes), as listed in XLA's docs/tiled_layout.md: (8,128) for 32-bit types,
+// (2,128) or (4,128) when the second-most-minor dimension is that short.
 #ifndef HLOMEM_PADDING_HPP
 #define HLOMEM_PADDING_HPP
 
