@@ -4,11 +4,13 @@
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
+//   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
 #include "check_command.hpp"
+#include "explain_command.hpp"
 #include "graph_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
@@ -24,6 +26,8 @@ constexpr char const* usage =
     "                              memory-usage report and summarize it\n"
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
     "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
+    "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
+    "                              recomputed from each shape, padding explained\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -37,6 +41,7 @@ constexpr command commands[] = {
     {"report", hlomem_cli::run_report},
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
+    {"explain", hlomem_cli::run_explain},
 };
 
 }  // namespace

@@ -755,22 +755,12 @@ struct builder_base {
     std::string_view file;
     char const* begin = nullptr;
     char const* end = nullptr;
-    char const* counted = nullptr;  // line_ is the line of this position
-    std::size_t line_ = 1;
+    line_counter lines;
 
-    builder_base(std::string_view f, char const* b, char const* e) : file(f), begin(b), end(e), counted(b) {}
+    builder_base(std::string_view f, char const* b, char const* e) : file(f), begin(b), end(e), lines(b) {}
 
     /// The 1-based line of `where`; positions come in increasing order, so this is amortized O(1).
-    std::size_t line_of(char const* where) {
-        if (where < counted) {
-            counted = begin;
-            line_ = 1;
-        }
-        for (; counted < where; ++counted) {
-            if (*counted == '\n') ++line_;
-        }
-        return line_;
-    }
+    std::size_t line_of(char const* where) { return lines.line_of(where); }
 
     static basic_shape_index<P> to_index(index_path const& path) {
         basic_shape_index<P> out;
