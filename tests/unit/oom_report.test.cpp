@@ -2,6 +2,7 @@
 // the synthetic variants of tests/data/oom/synthetic (log headers, indentation, several reports,
 // cut-off entries, shapes without tiles), what is lenient and what is an error, exact messages.
 #include <hlomem/hlomem.hpp>
+#include <hlomem/parser/oom_report.hpp>  // the log-header scanner is tested on its own
 
 #include <catch2/catch.hpp>
 

@@ -44,6 +44,7 @@
 #include <utility>
 
 #include <hlomem/oom_report.hpp>
+#include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>
 #include <hlomem/printed_size.hpp>
@@ -723,12 +724,9 @@ inline auto const log_def = [] {
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-/// Finds and reads every out-of-memory report in `text` (a log, an issue, a report alone).
-/// Never throws a parse_error: damage inside a report comes back as the error, with `file`, line
-/// and column. A text without any report reads as an empty log. With the view policy, strings
-/// are views into `text`, which must outlive the result.
-template <class P = default_policy>
-parse_result<basic_oom_log<P>> try_parse_oom_reports(std::string_view text, std::string_view file = "<oom report>") {
+// Declared with its default arguments and documentation in parser/api.hpp.
+template <class P>
+parse_result<basic_oom_log<P>> try_parse_oom_reports(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_oom_log<P>>(file, begin, end, [&] {
@@ -744,17 +742,7 @@ parse_result<basic_oom_log<P>> try_parse_oom_reports(std::string_view text, std:
     });
 }
 
-/// The same; throws hlomem::parse_error.
-template <class P = default_policy>
-basic_oom_log<P> parse_oom_reports(std::string_view text, std::string_view file = "<oom report>") {
-    return std::move(try_parse_oom_reports<P>(text, file).value());
-}
-
 }  // namespace hlomem::parser
 
-namespace hlomem {
-using parser::parse_oom_reports;
-using parser::try_parse_oom_reports;
-}  // namespace hlomem
 
 #endif  // HLOMEM_PARSER_OOM_REPORT_HPP
