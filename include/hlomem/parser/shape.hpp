@@ -397,7 +397,7 @@ inline auto const array_def = [] {
                     named("',' or ']'", lit(']')));
     // XLA reads `{` as a layout only when an integer or ':' follows; otherwise the brace belongs to
     // the surrounding text (a computation body after `-> f32[] {`).
-    auto const layout = &(lit('{') >> (x3::digit | ':')) >> on_match(layout_rule<P>, a::attach_layout);
+    auto const layout = &(lit('{') >> (x3::char_('0', '9') | ':')) >> on_match(layout_rule<P>, a::attach_layout);
     return on_match(element_type, a::array_start) > '[' > named("a dimension size or ']'", dimensions) > -layout >
            on_match(x3::eps, a::finish_array);
 }();
