@@ -4,12 +4,14 @@
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
+//   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
 #include "check_command.hpp"
 #include "graph_command.hpp"
+#include "liveness_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
 
@@ -23,7 +25,8 @@ constexpr char const* usage =
     "  report [--json] [FILE]      read an HLO module, buffer-assignment dump, live-range text or\n"
     "                              memory-usage report and summarize it\n"
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
-    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
+    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment or HLO module\n"
+    "  liveness [--json] FILE      XLA's live ranges and peak, from a scheduled HLO module alone\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -37,6 +40,7 @@ constexpr command commands[] = {
     {"report", hlomem_cli::run_report},
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
+    {"liveness", hlomem_cli::run_liveness},
 };
 
 }  // namespace
