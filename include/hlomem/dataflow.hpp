@@ -333,6 +333,24 @@ private:
         u.erase(std::unique(u.begin(), u.end()), u.end());
         return assign(dst, u);
     }
+    /// A `*-done`: the arrays its start holds under {1} (the result) become its own, united with
+    /// what the wrapped computation's `root` returns when there is one.
+    bool forward_result(instruction_id i, instruction_id start, instruction_id root) {
+        auto const& t = tree(i);
+        shape_node const result = tree(start).child(0, 1);
+        if (result == no_node || tree(start)[result].subtree_size != t.size()) return false;
+        if (root != no_instruction && !same_tree(i, root)) root = no_instruction;
+        bool changed = false;
+        for (shape_node n = 0; n < t.size(); ++n) {
+            if (!t[n].is_array) continue;
+            if (root != no_instruction) {
+                changed |= assign_union(set(i, n), {&set(start, result + n), &set(root, n)});
+            } else {
+                changed |= assign(set(i, n), set(start, result + n));
+            }
+        }
+        return changed;
+    }
     using inputs_type = std::vector<std::pair<instruction_id, shape_node>>;
     /// Where values reach `i` from several instructions (whole results): a phi where they differ
     /// (SSA form, while and conditional), else the union at each index (XLA's AssignUnionOf).
@@ -1014,23 +1032,8 @@ bool basic_hlo_dataflow<P>::update(instruction_id i) {
             }
             return changed;
         }
-        case hlo_opcode::async_done: {
-            if (ops.empty()) return false;
-            auto const& src = tree(ops[0]);
-            shape_node const result = src.child(0, 1);
-            if (result == no_node || src[result].subtree_size != t.size()) return false;
-            instruction_id root = root_of(async_wrapped_computation(i));
-            if (root != no_instruction && !same_tree(i, root)) root = no_instruction;
-            for (shape_node n = 0; n < t.size(); ++n) {
-                if (!src[result + n].is_array) continue;
-                if (root != no_instruction) {
-                    changed |= assign_union(set(i, n), {&set(ops[0], result + n), &set(root, n)});
-                } else {
-                    changed |= assign(set(i, n), set(ops[0], result + n));
-                }
-            }
-            return changed;
-        }
+        case hlo_opcode::async_done:
+            return !ops.empty() && forward_result(i, ops[0], root_of(async_wrapped_computation(i)));
         case hlo_opcode::all_gather_start:
             for (std::size_t k = 0; k < ops.size(); ++k) {
                 shape_node const dst = ops.size() > 1 ? t.find(std::initializer_list<std::int64_t>{0, static_cast<std::int64_t>(k)})
@@ -1038,16 +1041,8 @@ bool basic_hlo_dataflow<P>::update(instruction_id i) {
                 if (dst != no_node) changed |= assign(set(i, dst), set(ops[k], 0));
             }
             return changed;
-        case hlo_opcode::all_gather_done: {
-            if (ops.empty()) return false;
-            auto const& src = tree(ops[0]);
-            shape_node const result = src.child(0, 1);
-            if (result == no_node || src[result].subtree_size != t.size()) return false;
-            for (shape_node n = 0; n < t.size(); ++n) {
-                if (t[n].is_array) changed |= assign(set(i, n), set(ops[0], result + n));
-            }
-            return changed;
-        }
+        case hlo_opcode::all_gather_done:
+            return !ops.empty() && forward_result(i, ops[0], no_instruction);
         case hlo_opcode::all_reduce_done:
             if (ops.empty()) return false;
             return copy_subtree(i, 0, ops[0], 0);

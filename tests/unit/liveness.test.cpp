@@ -71,6 +71,14 @@ hlomem::hlo_value const* value_named(hlomem::basic_hlo_dataflow<P> const& df, st
     return nullptr;
 }
 
+/// The instructions of the flattened sequence, by name.
+template <class P>
+std::vector<std::string> sequence_names(hlomem::basic_hlo_liveness<P> const& live) {
+    std::vector<std::string> out;
+    for (hlomem::instruction_id i : live.sequence()) out.push_back(std::string(std::string_view(live.module().instruction(i).name)));
+    return out;
+}
+
 template <class P>
 std::vector<std::string> positions_of(hlomem::basic_hlo_dataflow<P> const& df, hlomem::hlo_value const& v) {
     std::vector<std::string> out;
@@ -138,9 +146,7 @@ TEST_CASE("a while loop: phi values for the loop state, one buffer per element, 
     hlomem::hlo_liveness const live(m);
     auto const& df = live.dataflow();
 
-    std::vector<std::string> names;
-    for (hlomem::instruction_id i : live.sequence()) names.push_back(m.instruction(i).name);
-    CHECK(names == std::vector<std::string>{"a", "zero", "init", "p.c", "i.c", "n", "lt", "p.b", "i.b", "x.b", "one",
+    CHECK(sequence_names(live) == std::vector<std::string>{"a", "zero", "init", "p.c", "i.c", "n", "lt", "p.b", "i.b", "x.b", "one",
                                             "next", "y", "t.b", "w", "r"});
     CHECK(live.max() == 16);
     REQUIRE(live.span_of(*m.find_computation("body")));
@@ -221,9 +227,7 @@ TEST_CASE("a conditional: phi values merge the branch results, branch roots shar
     auto const m = hlomem::parse_hlo_module(text, "liveness_conditional.hlo");
     hlomem::hlo_liveness const live(m);
     auto const& df = live.dataflow();
-    std::vector<std::string> names;
-    for (hlomem::instruction_id i : live.sequence()) names.push_back(m.instruction(i).name);
-    CHECK(names == std::vector<std::string>{"pred", "x", "arg", "t.p", "t.x", "t.neg", "t.r", "e.p", "e.r", "c", "out"});
+    CHECK(sequence_names(live) == std::vector<std::string>{"pred", "x", "arg", "t.p", "t.x", "t.neg", "t.r", "e.p", "e.r", "c", "out"});
 
     auto const* c0 = value_named(df, "c{0}");
     REQUIRE(c0);
@@ -266,9 +270,7 @@ TEST_CASE("asynchronous collectives: start/done pairs forward values, the async 
     hlomem::liveness_options options;
     hlomem::hlo_liveness const live(m, options);
     auto const& df = live.dataflow();
-    std::vector<std::string> names;
-    for (hlomem::instruction_id i : live.sequence()) names.push_back(m.instruction(i).name);
-    CHECK(names == std::vector<std::string>{"p", "ars", "ard", "ags", "w.p", "w.a2a", "as", "ad", "agd", "m", "t"});
+    CHECK(sequence_names(live) == std::vector<std::string>{"p", "ars", "ard", "ags", "w.p", "w.a2a", "as", "ad", "agd", "m", "t"});
     CHECK_FALSE(live.time_of(*m.find_instruction("s")));
 
     auto const* ars = value_named(df, "ars{}");
