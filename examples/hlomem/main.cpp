@@ -5,11 +5,13 @@
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
 //   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
+//   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
 #include "check_command.hpp"
+#include "explain_command.hpp"
 #include "graph_command.hpp"
 #include "liveness_command.hpp"
 #include "report_command.hpp"
@@ -27,6 +29,8 @@ constexpr char const* usage =
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
     "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment or HLO module\n"
     "  liveness [--json] FILE      XLA's live ranges and peak, from a scheduled HLO module alone\n"
+    "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
+    "                              recomputed from each shape, padding explained\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -41,6 +45,7 @@ constexpr command commands[] = {
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
     {"liveness", hlomem_cli::run_liveness},
+    {"explain", hlomem_cli::run_explain},
 };
 
 }  // namespace

@@ -18,9 +18,12 @@
 #include <hlomem/liveness.hpp>
 #include <hlomem/memory_analysis.hpp>
 #include <hlomem/memory_usage_report.hpp>
+#include <hlomem/oom_report.hpp>
+#include <hlomem/padding.hpp>
 #include <hlomem/peak.hpp>
 #include <hlomem/policy.hpp>
 #include <hlomem/primitive_type.hpp>
+#include <hlomem/printed_size.hpp>
 #include <hlomem/shape.hpp>
 #include <hlomem/shape_size.hpp>
 #include <hlomem/shape_table.hpp>

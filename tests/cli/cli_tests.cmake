@@ -61,3 +61,21 @@ hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_
 hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)
 hlomem_cli_test("graph on a bare module uses the derived values and live ranges" 0 graph_module_conditional.dot -
   graph data/hand/liveness_conditional.hlo)
+
+hlomem_cli_test("explain the real TPU report: sizes recomputed, padding explained" 0 explain_tpu_real.out -
+  explain data/oom/tpu_oom_pytorch_xla_3041.txt)
+hlomem_cli_test("explain --json the real GPU report, cut off in its third buffer" 0 explain_gpu_real.json -
+  explain --json data/oom/gpu_oom_jax_13428.txt)
+hlomem_cli_test("explain a TPU report behind glog headers" 0 explain_tpu_glog.out -
+  explain data/oom/synthetic/tpu_glog_prefixed.txt)
+hlomem_cli_test("explain --json TPU shapes printed without tiles" 0 explain_tpu_untiled.json -
+  explain --json data/oom/synthetic/tpu_untiled_indented.txt)
+hlomem_cli_test("explain two GPU reports behind TensorFlow headers" 0 explain_gpu_two_reports.out -
+  explain data/oom/synthetic/gpu_tf_prefixed_two_reports.txt)
+hlomem_cli_stdin_test("explain - reads standard input" data/oom/synthetic/tpu_cut_mid_shape.txt 0 explain_stdin.out -
+  explain -)
+hlomem_cli_test("explain a malformed shape inside a report exits 2 with line and column" 2 - explain_malformed.err
+  explain data/oom/synthetic/tpu_malformed_shape.txt)
+hlomem_cli_test("explain a file without a report exits 2" 2 - explain_no_report.err
+  explain data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("explain without a file prints usage and exits 2" 2 - explain_usage.err explain)

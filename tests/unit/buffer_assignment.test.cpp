@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_data.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -15,11 +17,7 @@
 
 namespace {
 
-std::string read_data(std::string const& relative) {
-    std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
-    REQUIRE(in);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hlomem_test::read_data;
 
 /// The report of a parse error of `text`, or "ok".
 std::string error_of(std::string const& text) {

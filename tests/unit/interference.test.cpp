@@ -5,6 +5,8 @@
 #include <boost/graph/topological_sort.hpp>
 #include <catch2/catch.hpp>
 
+#include "test_data.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -23,11 +25,7 @@ BOOST_CONCEPT_ASSERT((boost::AdjacencyMatrixConcept<hlomem::interval_graph_view>
 
 namespace {
 
-std::string read_data(std::string const& relative) {
-    std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
-    REQUIRE(in);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hlomem_test::read_data;
 
 std::vector<std::string> const real_dumps = {
     "seeds/000_5960cad812240b69.txt",

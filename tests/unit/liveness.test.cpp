@@ -10,8 +10,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_data.hpp"
+
 #include <algorithm>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
@@ -21,11 +22,7 @@
 
 namespace {
 
-std::string read_data(std::string const& path) {
-    std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/" + path, std::ios::binary);
-    REQUIRE(in);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hlomem_test::read_data;
 
 /// "name{index}" -> "start-end" for every BufferLiveRange line.
 template <class P>

@@ -52,6 +52,7 @@
 #include <hlomem/buffer_assignment.hpp>
 #include <hlomem/live_range.hpp>
 #include <hlomem/memory_usage_report.hpp>
+#include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>
 
@@ -755,22 +756,12 @@ struct builder_base {
     std::string_view file;
     char const* begin = nullptr;
     char const* end = nullptr;
-    char const* counted = nullptr;  // line_ is the line of this position
-    std::size_t line_ = 1;
+    line_counter lines;
 
-    builder_base(std::string_view f, char const* b, char const* e) : file(f), begin(b), end(e), counted(b) {}
+    builder_base(std::string_view f, char const* b, char const* e) : file(f), begin(b), end(e), lines(b) {}
 
     /// The 1-based line of `where`; positions come in increasing order, so this is amortized O(1).
-    std::size_t line_of(char const* where) {
-        if (where < counted) {
-            counted = begin;
-            line_ = 1;
-        }
-        for (; counted < where; ++counted) {
-            if (*counted == '\n') ++line_;
-        }
-        return line_;
-    }
+    std::size_t line_of(char const* where) { return lines.line_of(where); }
 
     static basic_shape_index<P> to_index(index_path const& path) {
         basic_shape_index<P> out;
@@ -1081,42 +1072,10 @@ void run(Builder& builder, Rule const& rule) {
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-/// Which XLA text a dump holds, judged by its first non-blank line.
-enum class dump_kind : std::uint8_t {
-    buffer_assignment,    ///< `BufferAssignment:`
-    live_range,           ///< `HloLiveRange (max N):` (a separate `-live-range.txt`)
-    memory_usage_report,  ///< `Total bytes used:` first (the older `-memory-usage-report.txt`)
-    hlo_module,           ///< `HloModule name, ...`
-    unknown,
-};
+// The entry points, declared with their default arguments and documentation in parser/api.hpp.
 
-inline std::string_view to_string(dump_kind k) {
-    switch (k) {
-        case dump_kind::buffer_assignment: return "buffer_assignment";
-        case dump_kind::live_range: return "live_range";
-        case dump_kind::memory_usage_report: return "memory_usage_report";
-        case dump_kind::hlo_module: return "hlo_module";
-        case dump_kind::unknown: return "unknown";
-    }
-    return "unknown";
-}
-
-inline dump_kind detect_dump_kind(std::string_view text) {
-    std::size_t p = 0;
-    while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\r' || text[p] == '\n')) ++p;
-    auto starts = [&](std::string_view s) { return text.substr(p, s.size()) == s; };
-    if (starts("BufferAssignment:")) return dump_kind::buffer_assignment;
-    if (starts("HloLiveRange")) return dump_kind::live_range;
-    if (starts("Total bytes used:")) return dump_kind::memory_usage_report;
-    if (starts("HloModule ")) return dump_kind::hlo_module;
-    return dump_kind::unknown;
-}
-
-/// Reads a `*-buffer-assignment.txt` dump (with or without its live ranges appended). With the
-/// view policy, names are views into `text`, which must outlive the result.
-template <class P = default_policy>
-parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text,
-                                                                      std::string_view file = "<buffer assignment>") {
+template <class P>
+parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_buffer_assignment<P>>(file, begin, end, [&] {
@@ -1128,14 +1087,8 @@ parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string
         return ba;
     });
 }
-template <class P = default_policy>
-basic_buffer_assignment<P> parse_buffer_assignment(std::string_view text, std::string_view file = "<buffer assignment>") {
-    return std::move(try_parse_buffer_assignment<P>(text, file).value());
-}
-
-/// Reads a separate `*-live-range.txt`; attach it to its dump with attach_live_range.
-template <class P = default_policy>
-parse_result<basic_hlo_live_range<P>> try_parse_live_range(std::string_view text, std::string_view file = "<live range>") {
+template <class P>
+parse_result<basic_hlo_live_range<P>> try_parse_live_range(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_hlo_live_range<P>>(file, begin, end, [&] {
@@ -1145,15 +1098,8 @@ parse_result<basic_hlo_live_range<P>> try_parse_live_range(std::string_view text
         return std::move(*result);
     });
 }
-template <class P = default_policy>
-basic_hlo_live_range<P> parse_live_range(std::string_view text, std::string_view file = "<live range>") {
-    return std::move(try_parse_live_range<P>(text, file).value());
-}
-
-/// Reads the older text `*-memory-usage-report.txt`.
-template <class P = default_policy>
-parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::string_view text,
-                                                                          std::string_view file = "<memory usage report>") {
+template <class P>
+parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_memory_usage_report<P>>(file, begin, end, [&] {
@@ -1164,24 +1110,8 @@ parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::st
         return report;
     });
 }
-template <class P = default_policy>
-basic_memory_usage_report<P> parse_memory_usage_report(std::string_view text,
-                                                       std::string_view file = "<memory usage report>") {
-    return std::move(try_parse_memory_usage_report<P>(text, file).value());
-}
-
 }  // namespace hlomem::parser
 
-namespace hlomem {
-using parser::detect_dump_kind;
-using parser::dump_kind;
-using parser::parse_buffer_assignment;
-using parser::parse_live_range;
-using parser::parse_memory_usage_report;
-using parser::try_parse_buffer_assignment;
-using parser::try_parse_live_range;
-using parser::try_parse_memory_usage_report;
-}  // namespace hlomem
 
 
 #endif  // HLOMEM_PARSER_BUFFER_ASSIGNMENT_HPP

@@ -227,6 +227,37 @@ struct name_parser : token<name_parser, std::string_view> {
 };
 inline constexpr name_parser name{};
 
+/// 1-based line and column numbers of positions in one text, for builders that record where each
+/// part of a model was read. Positions asked for in increasing order cost amortized O(1); an
+/// earlier one restarts the count from the beginning.
+class line_counter {
+public:
+    explicit line_counter(char const* begin) : begin_(begin), counted_(begin) {}
+
+    std::size_t line_of(char const* where) {
+        if (where < counted_) {
+            counted_ = begin_;
+            line_ = 1;
+        }
+        for (; counted_ < where; ++counted_) {
+            if (*counted_ == '\n') ++line_;
+        }
+        return line_;
+    }
+
+    /// Counted in bytes from the start of the line.
+    std::size_t column_of(char const* where) const {
+        char const* line = where;
+        while (line > begin_ && line[-1] != '\n') --line;
+        return static_cast<std::size_t>(where - line) + 1;
+    }
+
+private:
+    char const* begin_;
+    char const* counted_;  // line_ is the line of this position
+    std::size_t line_ = 1;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Integers
 // ---------------------------------------------------------------------------------------------
