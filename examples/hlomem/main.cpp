@@ -4,6 +4,7 @@
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
+//   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
 //   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
 #include <iostream>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "check_command.hpp"
 #include "explain_command.hpp"
 #include "graph_command.hpp"
+#include "liveness_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
 
@@ -25,7 +27,8 @@ constexpr char const* usage =
     "  report [--json] [FILE]      read an HLO module, buffer-assignment dump, live-range text or\n"
     "                              memory-usage report and summarize it\n"
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
-    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
+    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment or HLO module\n"
+    "  liveness [--json] FILE      XLA's live ranges and peak, from a scheduled HLO module alone\n"
     "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
     "                              recomputed from each shape, padding explained\n"
     "\n"
@@ -41,6 +44,7 @@ constexpr command commands[] = {
     {"report", hlomem_cli::run_report},
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
+    {"liveness", hlomem_cli::run_liveness},
     {"explain", hlomem_cli::run_explain},
 };
 

@@ -4,7 +4,9 @@
 #ifndef HLOMEM_MODEL_HPP
 #define HLOMEM_MODEL_HPP
 
+#include <hlomem/alias_analysis.hpp>
 #include <hlomem/buffer_assignment.hpp>
+#include <hlomem/dataflow.hpp>
 #include <hlomem/dump_printer.hpp>
 #include <hlomem/error.hpp>
 #include <hlomem/hlo_module.hpp>
@@ -13,6 +15,7 @@
 #include <hlomem/interval_sweep.hpp>
 #include <hlomem/layout.hpp>
 #include <hlomem/live_range.hpp>
+#include <hlomem/liveness.hpp>
 #include <hlomem/memory_analysis.hpp>
 #include <hlomem/memory_usage_report.hpp>
 #include <hlomem/oom_report.hpp>

@@ -49,6 +49,19 @@ hlomem_cli_test("report shows a parse error with its position and exits 2" 2 - r
   report data/hand/undefined_operand.hlo)
 hlomem_cli_test("report with an unknown option exits 2" 2 - report_unknown_option.err report --bogus data/seeds/001_a0c5460ce1af2dbe.txt)
 
+# hlomem liveness: XLA's HloLiveRange from the module alone. The expected text of scan_while_phi is
+# the HloLiveRange section XLA appended to that module's buffer-assignment dump, copied byte for
+# byte; the conditional's ranges and peak were derived by hand (tests/unit/liveness.test.cpp).
+hlomem_cli_test("liveness prints the HloLiveRange text XLA wrote for the module" 0 liveness_scan_while_phi.out -
+  liveness data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
+hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
+  liveness --json data/hand/liveness_conditional.hlo)
+hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_module.err
+  liveness data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)
+hlomem_cli_test("graph on a bare module uses the derived values and live ranges" 0 graph_module_conditional.dot -
+  graph data/hand/liveness_conditional.hlo)
+
 hlomem_cli_test("explain the real TPU report: sizes recomputed, padding explained" 0 explain_tpu_real.out -
   explain data/oom/tpu_oom_pytorch_xla_3041.txt)
 hlomem_cli_test("explain --json the real GPU report, cut off in its third buffer" 0 explain_gpu_real.json -
