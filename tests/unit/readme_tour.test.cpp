@@ -72,5 +72,19 @@ TEST_CASE("the README tour: a dump, its soundness, its graphs, a module", "[read
     std::size_t operands = 0;
     for (hlomem::instruction_id i : m.entry_computation().instructions()) operands += m.operands(i).size();
     CHECK(m.entry_computation().instructions().size() == 124);
-    CHECK(operands == 126);  // counted in the text: the %names between each opcode's parentheses
+    CHECK(operands == 126);
+
+    // Live ranges from a module alone, checked against the peak the module's own buffer-assignment
+    // dump states: "Live ranges at 4 (peak): fft.2.0: 31457280 bytes, input_transpose_fusion:
+    // 31457280 bytes".
+    std::string const lorrax = hlomem_test::read_data("corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo");
+    auto lm = hlomem::parse_hlo_module<hlomem::view_policy>(lorrax, "module.txt");
+    hlomem::basic_hlo_liveness<hlomem::view_policy> live(lm);
+    auto derived = hlomem::derive_buffer_assignment(live);
+    auto derived_peak = hlomem::compute_xla_peak(derived);
+    CHECK(derived_peak.time == 4);
+    REQUIRE(derived_peak.values.size() == 2);
+    CHECK(std::string(derived.values[derived_peak.values[0]].name) == "fft.2.0");
+    CHECK(std::string(derived.values[derived_peak.values[1]].name) == "input_transpose_fusion");
+    CHECK(derived_peak.sizes == std::vector<std::int64_t>{31457280, 31457280});  // counted in the text: the %names between each opcode's parentheses
 }
