@@ -364,7 +364,7 @@ TEST_CASE("malformed and truncated dumps give exact line:column errors", "[buffe
          "dump.txt:2:24: error: expected an allocation flag (color, parameter, output shape is, constant, thread-local, "
          "maybe-live-out, preallocated-temp)\nallocation 0: size 32, bogus:\n                       ^"},
         {"BufferAssignment:\nallocation 0: size 32, maybe-live-out:\n value: <1 x @0> (size=32,off",
-         "dump.txt:3:27: error: expected \"offset=\"\n value: <1 x @0> (size=32,off\n                          ^"},
+         "dump.txt:3:27: error: expected 'offset='\n value: <1 x @0> (size=32,off\n                          ^"},
         {"BufferAssignment:\nallocation 0: size 32, maybe-live-out:\n value: <1 x @0> (size=32,offset=0): f32[8,1]{1,1}\n",
          "dump.txt:3:49: error: minor_to_major lists dimension 1 twice; it must be a permutation of 0..1\n value: <1 x @0> "
          "(size=32,offset=0): f32[8,1]{1,1}\n                                                ^"},

@@ -803,6 +803,12 @@ struct live_range_builder : builder_base<P> {
     }
     void sequence_name(std::string_view n) { lr().instruction_sequence.push_back(base::str(n)); }
     void range(range_line const& r) {
+        // XLA ends a live range at its definition at the earliest (HloLiveRange), so `x{}:5-3`
+        // is damage, not a range hlomem could reason about.
+        if (r.end < r.start) {
+            throw failure(r.where, "live range " + std::to_string(r.start) + "-" + std::to_string(r.end) +
+                                       " ends before it starts");
+        }
         basic_buffer_live_range<P> out;
         out.name = base::str(r.name);
         out.index = base::to_index(r.index);

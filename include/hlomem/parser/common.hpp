@@ -337,7 +337,14 @@ parse_result<T> run_parse(std::string_view file, char const* begin, char const* 
         // X3 reports the position before the blanks it would have skipped; point at the token.
         char const* where = e.where();
         while (where < end && (*where == ' ' || *where == '\t')) ++where;
-        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, where, "expected " + e.which(), e.which()));
+        // X3 names a literal string "offset=" and a literal character ']'; hlomem quotes every
+        // literal the same way: expected 'offset='.
+        std::string which = e.which();
+        if (which.size() >= 2 && which.front() == '"' && which.back() == '"') {
+            which.front() = '\'';
+            which.back() = '\'';
+        }
+        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, where, "expected " + which, which));
     } catch (failure const& e) {
         return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, e.where(), e.message(), e.expected()));
     } catch (parse_error const& e) {
