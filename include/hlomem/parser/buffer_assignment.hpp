@@ -856,12 +856,74 @@ struct live_range_builder : builder_base<P> {
     }
 };
 
+/// Value id -> index in ba.values. XLA numbers values 0..n-1, so ids index a flat table; an id
+/// far beyond the ids seen so far (more than twice their count, plus some slack) goes to a map,
+/// so that a dump naming value 10^15 costs one map entry, not a table of 10^15.
+class value_id_index {
+public:
+    /// The index stored for `id`, inserting `index` when there is none; true when inserted.
+    std::pair<std::size_t, bool> emplace(std::int64_t id, std::size_t index) {
+        if (!sparse_.empty()) {  // an id once sent to the map stays there
+            auto it = sparse_.find(id);
+            if (it != sparse_.end()) return {it->second, false};
+        }
+        if (std::size_t* slot = dense_slot(id, true)) {
+            if (*slot != npos) return {*slot, false};
+            *slot = index;
+            ++count_;
+            return {index, true};
+        }
+        sparse_.emplace(id, index);
+        ++count_;
+        return {index, true};
+    }
+    std::size_t find(std::int64_t id) {
+        if (!sparse_.empty()) {
+            auto it = sparse_.find(id);
+            if (it != sparse_.end()) return it->second;
+        }
+        std::size_t* slot = dense_slot(id, false);
+        return slot ? *slot : npos;
+    }
+    /// The stored indices in increasing order of id: linear when every id is in the flat table.
+    std::vector<std::size_t> in_id_order() const {
+        std::vector<std::size_t> out;
+        out.reserve(count_);
+        if (sparse_.empty()) {
+            for (std::size_t index : dense_) {
+                if (index != npos) out.push_back(index);
+            }
+            return out;
+        }
+        std::vector<std::pair<std::int64_t, std::size_t>> all(sparse_.begin(), sparse_.end());
+        for (std::size_t id = 0; id < dense_.size(); ++id) {
+            if (dense_[id] != npos) all.emplace_back(static_cast<std::int64_t>(id), dense_[id]);
+        }
+        std::sort(all.begin(), all.end());
+        for (auto const& entry : all) out.push_back(entry.second);
+        return out;
+    }
+
+private:
+    std::size_t* dense_slot(std::int64_t id, bool grow) {
+        if (id < 0) return nullptr;
+        auto const u = static_cast<std::uint64_t>(id);
+        if (u < dense_.size()) return &dense_[u];
+        if (!grow || u >= 2 * count_ + 4096) return nullptr;
+        dense_.resize(std::max<std::uint64_t>(u + 1, 2 * dense_.size()), npos);
+        return &dense_[u];
+    }
+    std::vector<std::size_t> dense_;
+    std::unordered_map<std::int64_t, std::size_t> sparse_;
+    std::size_t count_ = 0;
+};
+
 /// Reads a whole buffer-assignment dump.
 template <class P>
 struct buffer_assignment_builder : live_range_builder<P> {
     using base = builder_base<P>;
     basic_buffer_assignment<P>& ba;
-    std::unordered_map<std::int64_t, std::size_t> by_id;  // value id -> index in ba.values
+    value_id_index by_id;  // value id -> index in ba.values
     std::size_t current = npos;                            // the value whose block is being read
     std::optional<basic_hlo_live_range<P>> live;
 
@@ -895,7 +957,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     }
 
     std::size_t value_for(value_key const& k) {
-        auto [it, inserted] = by_id.emplace(k.id, ba.values.size());
+        auto const [index, inserted] = by_id.emplace(k.id, ba.values.size());
         if (inserted) {
             basic_logical_value<P> v;
             v.id = k.id;
@@ -906,15 +968,15 @@ struct buffer_assignment_builder : live_range_builder<P> {
             v.color = k.color;
             ba.values.push_back(std::move(v));
         }
-        return it->second;
+        return index;
     }
 
     void value(value_line const& line) {
-        auto it = by_id.find(line.key.id);
-        if (it != by_id.end() && ba.values[it->second].allocation != npos) {
+        std::size_t const seen = by_id.find(line.key.id);
+        if (seen != npos && ba.values[seen].allocation != npos) {
             throw failure(line.key.where, "value " + std::to_string(line.key.id) + " is already assigned to allocation " +
-                                              std::to_string(ba.allocations[ba.values[it->second].allocation].index) +
-                                              " on line " + std::to_string(ba.values[it->second].line));
+                                              std::to_string(ba.allocations[ba.values[seen].allocation].index) +
+                                              " on line " + std::to_string(ba.values[seen].line));
         }
         std::size_t const i = value_for(line.key);
         auto& v = ba.values[i];
@@ -995,9 +1057,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
 
     /// Sorts values by id (XLA's canonical order) and attaches the live ranges.
     void finish() {
-        std::vector<std::size_t> order(ba.values.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return ba.values[x].id < ba.values[y].id; });
+        std::vector<std::size_t> const order = by_id.in_id_order();
         std::vector<std::size_t> new_index(order.size());
         typename P::template vector_type<basic_logical_value<P>> sorted;
         sorted.reserve(order.size());
