@@ -5,6 +5,7 @@
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
 //   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
+//   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
 #include <iostream>
 #include <string_view>
 
@@ -14,6 +15,7 @@
 #include "graph_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
+#include "timeline_command.hpp"
 
 namespace {
 
@@ -28,6 +30,9 @@ constexpr char const* usage =
     "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
     "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
     "                              recomputed from each shape, padding explained\n"
+    "  timeline [-o OUT.html|OUT.svg] [--trace OUT.json] FILE\n"
+    "                              memory over program order, the peak marked, every buffer:\n"
+    "                              a self-contained page, an SVG picture, a Perfetto trace\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -42,6 +47,7 @@ constexpr command commands[] = {
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
     {"explain", hlomem_cli::run_explain},
+    {"timeline", hlomem_cli::run_timeline},
 };
 
 }  // namespace
