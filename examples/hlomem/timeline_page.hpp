@@ -678,8 +678,8 @@ inline constexpr char const* timeline_script = R"JS(
       var key = columns[state.column][1];
       entries.sort(function (a, b) {
         var x = key(data.values[a.k], a.rank), y = key(data.values[b.k], b.rank);
-        var d = x < y ? -1 : x > y ? 1 : a.rank - b.rank;
-        return state.descending ? -d : d;
+        var d = x < y ? -1 : x > y ? 1 : 0;
+        return d === 0 ? a.rank - b.rank : state.descending ? -d : d;  // ties keep the order by size
       });
       tbody.textContent = '';
       entries.forEach(function (en) {
