@@ -79,18 +79,7 @@ inline void print_timeline_json(std::ostream& out, hlomem::buffer_assignment con
     json.key("colors").begin_array();
     for (auto const& c : tl.colors) {
         json.begin_object();
-        json.member("color", c.color);
-        json.member("allocated_bytes", c.allocated_bytes);
-        json.member("peak_bytes", c.peak_bytes);
-        json.member("peak_time", c.peak_time);
-        json.member("peak_instruction", c.peak_instruction);
-        json.member("unpadded_bytes_at_peak", c.unpadded_at(c.peak_time));
-        json.member("live_at_peak", c.live_at_peak);
-        json.member("values", c.ranged_values);
-        json.member("drawn", c.buffers.size());
-        json.member("aggregated", c.aggregated_values);
-        json.member("bands", c.bands.size());
-        json.member("unranged_values", c.unranged_values);
+        write_color_members(json, c);
         json.end_object();
     }
     json.end_array();

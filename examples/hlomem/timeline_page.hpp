@@ -412,6 +412,23 @@ inline void write_instruction_members(json_writer& json, hlomem::logical_value c
     }
 }
 
+/// What the timeline of one color holds, as members of the object being written: its peak and
+/// what was drawn (`hlomem timeline --json` and the page's data).
+inline void write_color_members(json_writer& json, hlomem::timeline_color const& c) {
+    json.member("color", c.color);
+    json.member("allocated_bytes", c.allocated_bytes);
+    json.member("peak_bytes", c.peak_bytes);
+    json.member("peak_time", c.peak_time);
+    json.member("peak_instruction", c.peak_instruction);
+    json.member("unpadded_bytes_at_peak", c.unpadded_at(c.peak_time));
+    json.member("live_at_peak", c.live_at_peak);
+    json.member("values", c.ranged_values);
+    json.member("drawn", c.buffers.size());
+    json.member("aggregated", c.aggregated_values);
+    json.member("bands", c.bands.size());
+    json.member("unranged_values", c.unranged_values);
+}
+
 /// The page's JSON: allocations, the values drawn or listed at a peak, bands, and each color's
 /// peak and table. Values are referred to by their position in `values`.
 inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
@@ -524,16 +541,7 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
     json.key("colors").begin_array();
     for (auto const& c : tl.colors) {
         json.begin_object();
-        json.member("color", c.color);
-        json.member("allocated", c.allocated_bytes);
-        json.member("peak", c.peak_bytes);
-        json.member("peak_time", c.peak_time);
-        json.member("peak_instruction", c.peak_instruction);
-        json.member("unpadded_at_peak", c.unpadded_at(c.peak_time));
-        json.member("drawn", c.buffers.size());
-        json.member("bands", c.bands.size());
-        json.member("aggregated", c.aggregated_values);
-        json.member("live_at_peak", c.live_at_peak);
+        write_color_members(json, c);
         json.key("at_peak").begin_array();
         for (auto const& b : c.at_peak) json.value(data_index[b.value]);
         json.end_array();
@@ -726,7 +734,7 @@ inline constexpr char const* timeline_script = R"JS(
     drawn += n;
     var marker = svg.querySelector('g.peak');
     var peak = marker ? marker.getAttribute('data-peak-bytes') : 'none';
-    if (peak !== String(c.peak)) problems.push('color ' + c.color + ': the marker shows ' + peak + ', the data ' + c.peak);
+    if (peak !== String(c.peak_bytes)) problems.push('color ' + c.color + ': the marker shows ' + peak + ', the data ' + c.peak_bytes);
     peaks.push(c.color + ':' + peak);
   });
   body.setAttribute('data-rendered', String(drawn));

@@ -61,7 +61,8 @@ TEST_CASE("the timeline of each seed dump has the peaks hlomem report prints", "
 
     // The curve is peak.hpp's, and the peak table is values_live_at's order.
     auto const live = hlomem::assigned_live_bytes(ba);
-    auto const same = std::find_if(live.begin(), live.end(), [&](auto const& x) { return x.color == color; });
+    std::int64_t const wanted = color;  // structured bindings cannot be captured in C++17
+    auto const same = std::find_if(live.begin(), live.end(), [&](auto const& x) { return x.color == wanted; });
     REQUIRE(same != live.end());
     CHECK(c.live_bytes == same->bytes_at);
     CHECK(*std::max_element(c.live_bytes.begin(), c.live_bytes.end()) == peak);
