@@ -10,6 +10,7 @@
 //   data-table-rows="23"        rows of the peak tables
 //   data-errors=""              script errors (window.onerror) and inconsistencies it found
 //   data-card="exp"             the value whose card page.html#value=ID opened
+//   data-script-ms="12"         how long the script took
 #ifndef HLOMEM_EXAMPLES_TIMELINE_PAGE_HPP
 #define HLOMEM_EXAMPLES_TIMELINE_PAGE_HPP
 
@@ -556,6 +557,7 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
 inline constexpr char const* timeline_script = R"JS(
 (function () {
   'use strict';
+  var started = performance.now();
   var body = document.body;
   var data = JSON.parse(document.getElementById('timeline-data').textContent);
   data.values.forEach(function (v) {  // sizes left out of the data equal the assigned size
@@ -743,6 +745,7 @@ inline constexpr char const* timeline_script = R"JS(
   body.setAttribute('data-table-rows', String(tableRows));
   window.hlomemErrors = window.hlomemErrors.concat(problems);
   body.setAttribute('data-errors', window.hlomemErrors.join('; '));
+  body.setAttribute('data-script-ms', String(Math.round(performance.now() - started)));
 })();
 )JS";
 

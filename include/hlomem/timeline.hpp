@@ -170,7 +170,9 @@ bool on_time_axis(basic_logical_value<P> const& v, logical_time max) {
 /// (`height` bytes over times 0..max) is cut into a grid of `rows` × `columns` cells; each cell
 /// keeps the span [lowest, highest) of the bytes of the small values live in it, and neighbouring
 /// cells of a row with the same span become one band. A value counts in every band it meets, with
-/// its bytes inside the band's row. O(Σ cells each value meets).
+/// its bytes inside the band's row. O(Σ cells each value meets): for a sound dump, whose values
+/// share a place on the map only when they share memory on purpose, about the number of values
+/// plus the cells of the grid.
 template <class P>
 std::vector<timeline_band> aggregate_bands(basic_buffer_assignment<P> const& ba, std::vector<std::size_t> const& small,
                                            std::vector<std::int64_t> const& base, logical_time max, std::int64_t height,
