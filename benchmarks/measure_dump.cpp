@@ -3,6 +3,7 @@
 //
 //   measure_dump DUMP.txt      -> one line of `key=value` figures
 #include <hlomem/hlomem.hpp>
+#include <hlomem/timeline.hpp>
 
 #include "measure.hpp"
 
@@ -22,6 +23,14 @@ int main(int argc, char** argv) {
     double const check = seconds([&] { violations = hlomem::check_soundness(ba).size(); });
     double peak_time = seconds([&] { (void)hlomem::compute_xla_peak(ba); });
     double const live = seconds([&] { (void)hlomem::assigned_live_bytes(ba); });
+    std::size_t drawn = 0, bands = 0;
+    double const timeline = seconds([&] {
+        for (auto const& c : hlomem::make_timeline(ba).colors) {
+            drawn += c.buffers.size();
+            bands += c.bands.size();
+        }
+    });
+    double const trace = seconds([&] { (void)hlomem::trace_slices(ba); });
     std::int64_t bound = 0;
     double const bounds = seconds([&] {
         auto const buffers = hlomem::shared_buffers(ba);
@@ -37,7 +46,8 @@ int main(int argc, char** argv) {
               << " parse_MBps=" << (static_cast<double>(text.size()) / 1e6 / parse) << " model_bytes=" << model_bytes
               << " check_s=" << check
               << " violations=" << violations << " xla_peak_s=" << peak_time << " live_bytes_s=" << live
-              << " bounds_s=" << bounds << " adjacency_list_s=" << graph << " csr_s=" << csr << " csr_edges=" << csr_edges
+              << " timeline_s=" << timeline << " timeline_drawn=" << drawn << " timeline_bands=" << bands
+              << " trace_slices_s=" << trace << " bounds_s=" << bounds << " adjacency_list_s=" << graph << " csr_s=" << csr << " csr_edges=" << csr_edges
               << " view_s=" << view << " view_degree_sum=" << view_degree << '\n';
     return violations == 0 ? 0 : 1;
 }

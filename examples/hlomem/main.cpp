@@ -6,6 +6,7 @@
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
 //   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
 //   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
+//   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
 #include <iostream>
 #include <string_view>
 
@@ -16,6 +17,7 @@
 #include "liveness_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
+#include "timeline_command.hpp"
 
 namespace {
 
@@ -31,6 +33,9 @@ constexpr char const* usage =
     "  liveness [--json] FILE      XLA's live ranges and peak, from a scheduled HLO module alone\n"
     "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
     "                              recomputed from each shape, padding explained\n"
+    "  timeline [-o OUT.html|OUT.svg] [--trace OUT.json] FILE\n"
+    "                              memory over program order, the peak marked, every buffer:\n"
+    "                              a self-contained page, an SVG picture, a Perfetto trace\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -46,6 +51,7 @@ constexpr command commands[] = {
     {"graph", hlomem_cli::run_graph},
     {"liveness", hlomem_cli::run_liveness},
     {"explain", hlomem_cli::run_explain},
+    {"timeline", hlomem_cli::run_timeline},
 };
 
 }  // namespace

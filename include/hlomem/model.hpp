@@ -12,6 +12,7 @@
 #include <hlomem/hlo_module.hpp>
 #include <hlomem/hlo_opcode.hpp>
 #include <hlomem/human_bytes.hpp>
+#include <hlomem/instruction_metadata.hpp>
 #include <hlomem/interval_sweep.hpp>
 #include <hlomem/layout.hpp>
 #include <hlomem/live_range.hpp>
@@ -29,6 +30,7 @@
 #include <hlomem/shape_table.hpp>
 #include <hlomem/soundness.hpp>
 #include <hlomem/static_shape.hpp>
+#include <hlomem/timeline.hpp>
 #include <hlomem/version.hpp>
 
 #endif  // HLOMEM_MODEL_HPP
