@@ -79,7 +79,10 @@ TEST_CASE("random mutations that break a placement are all reported; ones that k
             // 1. Overlap: put y somewhere in x's allocation where it shares bytes with x, at a
             //    different offset (an identical slice can be XLA's own in-place sharing).
             if (!live_together.empty()) {
-                auto const [x, y] = live_together[static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(live_together.size()) - 1))];
+                // Plain variables, not a structured binding: Clang 14 cannot capture those in a lambda.
+                auto const& pair = live_together[static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(live_together.size()) - 1))];
+                auto const x = pair.first;
+                auto const y = pair.second;
                 auto ba = original;
                 auto const& vx = ba.values[x];
                 std::int64_t const alloc_size = ba.allocations[vx.allocation].size;
