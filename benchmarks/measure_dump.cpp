@@ -3,37 +3,34 @@
 //
 //   measure_dump DUMP.txt      -> one line of `key=value` figures
 #include <hlomem/hlomem.hpp>
+#include <hlomem/timeline.hpp>
 
-#include <chrono>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <string>
+#include "measure.hpp"
 
-namespace {
-
-template <class F>
-double seconds(F&& f) {
-    auto const start = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
+using hlomem_bench::seconds;
 
 int main(int argc, char** argv) {
     if (argc != 2) {
         std::cerr << "usage: measure_dump DUMP.txt\n";
         return 2;
     }
-    std::ifstream in(argv[1], std::ios::binary);
-    std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string const text = hlomem_bench::read_file(argv[1]);
+    long const rss_before = hlomem_bench::peak_rss_bytes();
     hlomem::basic_buffer_assignment<hlomem::view_policy> ba;
     double const parse = seconds([&] { ba = hlomem::parse_buffer_assignment<hlomem::view_policy>(text, argv[1]); });
+    long const model_bytes = hlomem_bench::peak_rss_bytes() - rss_before;
     std::size_t violations = 0, edges = 0, csr_edges = 0, view_degree = 0;
     double const check = seconds([&] { violations = hlomem::check_soundness(ba).size(); });
     double peak_time = seconds([&] { (void)hlomem::compute_xla_peak(ba); });
     double const live = seconds([&] { (void)hlomem::assigned_live_bytes(ba); });
+    std::size_t drawn = 0, bands = 0;
+    double const timeline = seconds([&] {
+        for (auto const& c : hlomem::make_timeline(ba).colors) {
+            drawn += c.buffers.size();
+            bands += c.bands.size();
+        }
+    });
+    double const trace = seconds([&] { (void)hlomem::trace_slices(ba); });
     std::int64_t bound = 0;
     double const bounds = seconds([&] {
         auto const buffers = hlomem::shared_buffers(ba);
@@ -46,9 +43,11 @@ int main(int argc, char** argv) {
         for (std::size_t u = 0; u < num_vertices(v.graph); ++u) view_degree += out_degree(u, v.graph);
     });
     std::cout << "values=" << ba.values.size() << " bytes=" << text.size() << " edges=" << edges << " parse_s=" << parse
-              << " parse_MBps=" << (static_cast<double>(text.size()) / 1e6 / parse) << " check_s=" << check
+              << " parse_MBps=" << (static_cast<double>(text.size()) / 1e6 / parse) << " model_bytes=" << model_bytes
+              << " check_s=" << check
               << " violations=" << violations << " xla_peak_s=" << peak_time << " live_bytes_s=" << live
-              << " bounds_s=" << bounds << " adjacency_list_s=" << graph << " csr_s=" << csr << " csr_edges=" << csr_edges
+              << " timeline_s=" << timeline << " timeline_drawn=" << drawn << " timeline_bands=" << bands
+              << " trace_slices_s=" << trace << " bounds_s=" << bounds << " adjacency_list_s=" << graph << " csr_s=" << csr << " csr_edges=" << csr_edges
               << " view_s=" << view << " view_degree_sum=" << view_degree << '\n';
     return violations == 0 ? 0 : 1;
 }

@@ -2,6 +2,8 @@
 # Installs hlomem's build and test dependencies from Debian 12 when they are missing:
 # cmake, g++, Boost 1.74 headers (Spirit X3, Graph) and Catch2 2.13. Nothing is downloaded
 # from anywhere else. Safe to run repeatedly; it only calls apt when something is absent.
+# Optional packages are named as arguments: `install-deps.sh clang chromium` (chromium renders
+# the pages of `hlomem timeline` in the browser tests, which are skipped without it).
 set -euo pipefail
 
 missing=()
@@ -10,7 +12,7 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 [ -f /usr/include/boost/spirit/home/x3.hpp ] || missing+=(libboost-dev)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
-# Extra packages a caller asks for, e.g. `install-deps.sh clang`.
+# Extra packages a caller asks for, e.g. `install-deps.sh clang chromium`.
 for pkg in "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done

@@ -23,8 +23,13 @@
 #include <vector>
 
 int main(int argc, char** argv) {
-    std::string const path = argc > 1 ? argv[1] : HLOMEM_EXAMPLE_DUMP;
+    // Run by ctest from its own folder, so the bundled dump is two levels up.
+    std::string const path = argc > 1 ? argv[1] : "../../tests/data/seeds/000_5960cad812240b69.txt";
     std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::cerr << "cannot open " << path << '\n';
+        return 1;
+    }
     std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto const ba = hlomem::parse_buffer_assignment(text, path);
 

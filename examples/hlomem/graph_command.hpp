@@ -13,8 +13,8 @@
 
 #include <hlomem/hlomem.hpp>
 
-#include "check_command.hpp"
 #include "cli.hpp"
+#include "derived_model.hpp"
 
 namespace hlomem_cli {
 
@@ -23,7 +23,10 @@ inline constexpr char const* graph_usage =
     "\n"
     "Writes the interference graph of a buffer-assignment dump to standard output: one vertex\n"
     "per logical value with a live range, an edge between two values of the same color whose\n"
-    "live ranges overlap. Vertices are filled by memory space (color).\n"
+    "live ranges overlap. Vertices are filled by memory space (color). FILE may also be a\n"
+    "scheduled HLO module: its values and live ranges are then derived as `hlomem liveness`\n"
+    "does, each HloBuffer (values XLA must keep in one buffer) is an allocation of its own, and\n"
+    "sizes are the layouts' padded sizes (TPU's when the layouts are tiled).\n"
     "\n"
     "  --dot            Graphviz (default)     --graphml        GraphML\n"
     "  --color N        only values of color N\n"
@@ -81,7 +84,7 @@ inline int run_graph(arguments const& args, std::ostream& out, std::ostream& err
         err << graph_usage;
         return exit_error;
     }
-    auto ba = load_buffer_assignment(*file, std::nullopt, err);
+    auto ba = load_assignment_or_module(*file, "graph", err);
     if (!ba) return exit_error;
 
     if (allocations) {

@@ -4,16 +4,22 @@
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
+//   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
+//   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
+//   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
 //   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
 #include "check_command.hpp"
+#include "explain_command.hpp"
 #include "graph_command.hpp"
+#include "liveness_command.hpp"
 #include "repack_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
+#include "timeline_command.hpp"
 
 namespace {
 
@@ -25,7 +31,13 @@ constexpr char const* usage =
     "  report [--json] [FILE]      read an HLO module, buffer-assignment dump, live-range text or\n"
     "                              memory-usage report and summarize it\n"
     "  check [--json] FILE         is a buffer assignment sound? exit 0 sound, 1 violations\n"
-    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment\n"
+    "  graph [--dot|--graphml] FILE  the interference graph of a buffer assignment or HLO module\n"
+    "  liveness [--json] FILE      XLA's live ranges and peak, from a scheduled HLO module alone\n"
+    "  explain [--json] FILE|-     read the TPU and GPU out-of-memory reports in a log: sizes\n"
+    "                              recomputed from each shape, padding explained\n"
+    "  timeline [-o OUT.html|OUT.svg] [--trace OUT.json] FILE\n"
+    "                              memory over program order, the peak marked, every buffer:\n"
+    "                              a self-contained page, an SVG picture, a Perfetto trace\n"
     "  repack [--json] [--algorithm NAME|all] FILE\n"
     "                              place each temp arena of a dump (or a MiniMalloc CSV) again with\n"
     "                              hlomem's allocators; compare with XLA's arena and the lower bound\n"
@@ -42,6 +54,9 @@ constexpr command commands[] = {
     {"report", hlomem_cli::run_report},
     {"check", hlomem_cli::run_check},
     {"graph", hlomem_cli::run_graph},
+    {"liveness", hlomem_cli::run_liveness},
+    {"explain", hlomem_cli::run_explain},
+    {"timeline", hlomem_cli::run_timeline},
     {"repack", hlomem_cli::run_repack},
 };
 

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/parser/buffer_assignment.hpp>
 #include <hlomem/peak.hpp>
 
 #include "cli.hpp"

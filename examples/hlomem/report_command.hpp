@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/parser/buffer_assignment.hpp>
 
 #include "cli.hpp"
 #include "report_buffer_assignment.hpp"

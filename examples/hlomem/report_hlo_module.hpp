@@ -33,6 +33,7 @@
 #include <hlomem/hlomem.hpp>
 
 #include "cli.hpp"
+#include "derived_model.hpp"
 #include "json_writer.hpp"
 
 namespace hlomem_cli {
@@ -47,12 +48,16 @@ inline constexpr char const* report_hlo_module_usage =
     "input/output aliasing. The largest results are ranked by padded size among the\n"
     "instructions that run outside fusion and reducer bodies; views of other values (bitcast,\n"
     "get-tuple-element, the parameters of called computations) and tuples, whose elements are\n"
-    "defined elsewhere, are left out.\n"
+    "defined elsewhere, are left out. Last comes the module's liveness, derived from the module\n"
+    "alone as `hlomem liveness` does: how many values get live ranges, XLA's own peak moment, and\n"
+    "for each memory space the peak bytes of live values (padded sizes, TPU's when the layouts\n"
+    "are tiled; values XLA must keep in one buffer counted once) with the largest values there.\n"
     "\n"
     "  --json   print one JSON object per module (an array when there are several) with the\n"
     "           keys kind (\"hlo_module\"), name, is_scheduled, num_partitions, replica_count,\n"
     "           computations, computations_by_kind, instructions, entry, entry_parameters,\n"
-    "           entry_signature, largest_instructions, input_output_aliases, buffer_donors\n"
+    "           entry_signature, largest_instructions, input_output_aliases, buffer_donors,\n"
+    "           liveness\n"
     "Exit status: 0, or 2 when FILE cannot be read or parsed (the error goes to standard error).\n";
 
 namespace report_detail {
@@ -120,6 +125,17 @@ struct ranked_instruction {
     sizes bytes;
 };
 
+/// What the module's own live ranges say (hlomem/liveness.hpp).
+struct liveness_facts {
+    derived_module<hlomem::view_policy> derived;
+    hlomem::value_sizes sizes = hlomem::value_sizes::padded;
+    std::size_t ranged_values = 0;
+    std::size_t buffers = 0;  // HloBuffers holding a value with a live range
+    std::vector<hlomem::color_live_bytes> colors;
+};
+
+inline constexpr std::size_t largest_at_peak_count = 5;
+
 struct module_facts {
     std::vector<std::pair<std::string, std::size_t>> computations_by_kind;  // in a fixed order
     sizes parameters;
@@ -127,7 +143,20 @@ struct module_facts {
     std::vector<ranked_instruction> largest;
     std::size_t must_alias = 0;
     sizes aliased;  // the parameter buffers the aliases name
+    std::optional<liveness_facts> liveness;
 };
+
+inline liveness_facts liveness_facts_of(module_type const& m) {
+    hlomem::value_sizes const sizes = value_sizes_of(m);
+    liveness_facts f{derive_module(m, sizes), sizes, 0, 0, {}};
+    auto const& ba = f.derived.ba;
+    for (auto const& v : ba.values) f.ranged_values += v.live_range ? 1 : 0;
+    for (auto const& a : ba.allocations) {
+        f.buffers += std::any_of(a.values.begin(), a.values.end(), [&](std::size_t k) { return ba.values[k].live_range.has_value(); });
+    }
+    f.colors = hlomem::assigned_live_bytes(ba);
+    return f;
+}
 
 inline constexpr std::size_t largest_count = 10;
 
@@ -167,7 +196,19 @@ inline module_facts facts_of(module_type const& m) {
             f.aliased.known = false;
         }
     }
+    if (m.entry() != hlomem::no_computation) f.liveness = liveness_facts_of(m);
     return f;
+}
+
+/// The instruction at logical time `t`, for "at 78 (fusion)".
+inline std::string_view instruction_at(liveness_facts const& f, hlomem::logical_time t) {
+    return f.derived.ba.live_range->instruction_at(t);
+}
+
+inline std::string value_name(hlomem::basic_logical_value<hlomem::view_policy> const& v) {
+    std::string s(v.name);
+    if (v.index_printed) s += hlomem::to_string(v.index);
+    return s;
 }
 
 inline std::string bytes_text(std::int64_t b) { return std::to_string(b) + " bytes (" + hlomem::human_bytes(b) + ")"; }
@@ -223,6 +264,31 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
     }
     row(4, "input_output_alias", alias_text);
     row(4, "buffer_donor", m.buffer_donors().size());
+    if (!f.liveness) return;
+
+    auto const& live = *f.liveness;
+    auto const& ba = live.derived.ba;
+    out << "  liveness, derived from the module (`hlomem liveness` prints XLA's HloLiveRange text)\n";
+    for (auto const& note : live.derived.notes) row(4, "note", note);
+    row(4, "sequence", std::to_string(ba.live_range->max) + " instructions, flattened");
+    row(4, "values", std::to_string(live.ranged_values) + " with live ranges, in " + std::to_string(live.buffers) +
+                         (live.buffers == 1 ? " buffer" : " buffers"));
+    if (live.derived.peak) {
+        auto const& p = *live.derived.peak;
+        row(4, "XLA's peak", "at " + std::to_string(p.time) + " (" + std::string(instruction_at(live, p.time)) + "): " +
+                                 bytes_text(p.bytes) + ", " + std::to_string(p.values.size()) + " values listed");
+    }
+    for (auto const& c : live.colors) {
+        row(4, "memory space " + std::to_string(c.color),
+            "peak " + bytes_text(c.peak_bytes) + " at " + std::to_string(c.peak_time) + " (" +
+                std::string(instruction_at(live, c.peak_time)) + "), " + std::string(hlomem::to_string(live.sizes)) +
+                " sizes");
+        auto const at_peak = hlomem::values_live_at(ba, c.color, c.peak_time);
+        for (std::size_t k = 0; k < at_peak.size() && k < largest_at_peak_count; ++k) {
+            auto const& v = ba.values[at_peak[k]];
+            out << "      " << (k + 1) << ". " << value_name(v) << ": " << bytes_text(v.size) << '\n';
+        }
+    }
 }
 
 inline void write_sizes(json_writer& json, sizes const& s) {
@@ -286,6 +352,53 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
     }
     json.end_array();
     json.member("buffer_donors", m.buffer_donors().size());
+    if (f.liveness) {
+        auto const& live = *f.liveness;
+        auto const& ba = live.derived.ba;
+        json.key("liveness").begin_object();
+        json.member("scheduled", live.derived.scheduled);
+        json.member("max", static_cast<std::int64_t>(ba.live_range->max));
+        json.member("values_with_live_ranges", live.ranged_values);
+        json.member("buffers", live.buffers);
+        json.member("sizes", hlomem::to_string(live.sizes));
+        json.key("xla_peak");
+        if (live.derived.peak) {
+            auto const& p = *live.derived.peak;
+            json.begin_object();
+            json.member("time", static_cast<std::int64_t>(p.time));
+            json.member("instruction", instruction_at(live, p.time));
+            json.member("bytes", p.bytes);
+            json.member("values_listed", p.values.size());
+            json.end_object();
+        } else {
+            json.null();
+        }
+        json.key("memory_spaces").begin_array();
+        for (auto const& c : live.colors) {
+            json.begin_object();
+            json.member("memory_space", c.color);
+            json.member("peak_bytes", c.peak_bytes);
+            json.member("peak_time", static_cast<std::int64_t>(c.peak_time));
+            json.member("instruction", instruction_at(live, c.peak_time));
+            json.key("largest_at_peak").begin_array();
+            auto const at_peak = hlomem::values_live_at(ba, c.color, c.peak_time);
+            for (std::size_t k = 0; k < at_peak.size() && k < largest_at_peak_count; ++k) {
+                auto const& v = ba.values[at_peak[k]];
+                json.begin_object();
+                json.member("name", std::string_view(v.name));
+                json.member("index", hlomem::to_string(v.index));
+                json.member("bytes", v.size);
+                json.end_object();
+            }
+            json.end_array();
+            json.end_object();
+        }
+        json.end_array();
+        json.key("notes").begin_array();
+        for (auto const& n : live.derived.notes) json.value(std::string_view(n));
+        json.end_array();
+        json.end_object();
+    }
     json.end_object();
 }
 

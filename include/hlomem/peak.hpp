@@ -189,11 +189,14 @@ struct color_live_bytes {
 };
 
 /// For each color, the bytes that live values occupy at each time, measured as the union of
-/// their assigned slices (allocations never overlap; within one, shared slices count once).
-/// Values without a live range (thread-local reducers) are not on the time axis; their count
-/// and bytes are reported. Empty when the dump has no live ranges. O(n log n + max · colors).
-template <class P>
-std::vector<color_live_bytes> assigned_live_bytes(basic_buffer_assignment<P> const& ba) {
+/// slices [offset, offset + slice_bytes(i)) of the values i (allocations never overlap; within
+/// one, shared slices count once). `slice_bytes(i)` (i an index into ba.values) is normally the
+/// assigned size (assigned_live_bytes); a smaller one measures part of each slice, e.g. its
+/// bytes without tiling padding (timeline.hpp). Values without a live range (thread-local
+/// reducers) are not on the time axis; their count and bytes are reported. Empty when the dump
+/// has no live ranges. O(n log n + max · colors).
+template <class P, class SliceBytes>
+std::vector<color_live_bytes> live_slice_bytes(basic_buffer_assignment<P> const& ba, SliceBytes slice_bytes) {
     std::map<std::int64_t, color_live_bytes> by_color;
     std::map<std::int64_t, std::int64_t> next_base;    // allocations of a color placed end to end
     std::vector<std::int64_t> base(ba.allocations.size(), 0);
@@ -215,20 +218,23 @@ std::vector<color_live_bytes> assigned_live_bytes(basic_buffer_assignment<P> con
         };
         std::vector<item> items;
         std::vector<std::int64_t> coordinates;
-        for (auto const& v : ba.values) {
-            if (v.allocation == npos || ba.allocations[v.allocation].color != color || v.size <= 0) continue;
+        for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            auto const& v = ba.values[i];
+            if (v.allocation == npos || ba.allocations[v.allocation].color != color) continue;
+            std::int64_t const bytes = slice_bytes(i);
+            if (bytes <= 0) continue;
             if (!v.live_range) {
                 ++result.unranged_values;
-                result.unranged_bytes += v.size;
+                result.unranged_bytes += bytes;
                 continue;
             }
             if (v.live_range->start > v.live_range->end || v.live_range->end < 0) continue;  // reported by check_consistency
             std::int64_t const begin = base[v.allocation] + v.offset;
             live_interval range = *v.live_range;
             range.start = std::max<logical_time>(range.start, 0);
-            items.push_back({begin, begin + v.size, range});
+            items.push_back({begin, begin + bytes, range});
             coordinates.push_back(begin);
-            coordinates.push_back(begin + v.size);
+            coordinates.push_back(begin + bytes);
         }
         std::vector<std::size_t> by_start(items.size()), by_end(items.size());
         for (std::size_t i = 0; i < items.size(); ++i) by_start[i] = by_end[i] = i;
@@ -258,6 +264,13 @@ std::vector<color_live_bytes> assigned_live_bytes(basic_buffer_assignment<P> con
         out.push_back(std::move(result));
     }
     return out;
+}
+
+/// For each color, the bytes that live values occupy at each time: the union of their assigned
+/// slices [offset, offset + size) (live_slice_bytes with the assigned sizes).
+template <class P>
+std::vector<color_live_bytes> assigned_live_bytes(basic_buffer_assignment<P> const& ba) {
+    return live_slice_bytes(ba, [&](std::size_t i) { return ba.values[i].size; });
 }
 
 /// The values of `color` live at time `t`, largest assigned size first (ties by id).

@@ -49,6 +49,93 @@ hlomem_cli_test("report shows a parse error with its position and exits 2" 2 - r
   report data/hand/undefined_operand.hlo)
 hlomem_cli_test("report with an unknown option exits 2" 2 - report_unknown_option.err report --bogus data/seeds/001_a0c5460ce1af2dbe.txt)
 
+# hlomem liveness: XLA's HloLiveRange from the module alone. The expected text of scan_while_phi is
+# the HloLiveRange section XLA appended to that module's buffer-assignment dump, copied byte for
+# byte; the conditional's ranges and peak were derived by hand (tests/unit/liveness.test.cpp).
+hlomem_cli_test("liveness prints the HloLiveRange text XLA wrote for the module" 0 liveness_scan_while_phi.out -
+  liveness data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
+hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
+  liveness --json data/hand/liveness_conditional.hlo)
+hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_module.err
+  liveness data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)
+hlomem_cli_test("graph on a bare module uses the derived values and live ranges" 0 graph_module_conditional.dot -
+  graph data/hand/liveness_conditional.hlo)
+
+hlomem_cli_test("explain the real TPU report: sizes recomputed, padding explained" 0 explain_tpu_real.out -
+  explain data/oom/tpu_oom_pytorch_xla_3041.txt)
+hlomem_cli_test("explain --json the real GPU report, cut off in its third buffer" 0 explain_gpu_real.json -
+  explain --json data/oom/gpu_oom_jax_13428.txt)
+hlomem_cli_test("explain a TPU report behind glog headers" 0 explain_tpu_glog.out -
+  explain data/oom/synthetic/tpu_glog_prefixed.txt)
+hlomem_cli_test("explain --json TPU shapes printed without tiles" 0 explain_tpu_untiled.json -
+  explain --json data/oom/synthetic/tpu_untiled_indented.txt)
+hlomem_cli_test("explain two GPU reports behind TensorFlow headers" 0 explain_gpu_two_reports.out -
+  explain data/oom/synthetic/gpu_tf_prefixed_two_reports.txt)
+hlomem_cli_stdin_test("explain - reads standard input" data/oom/synthetic/tpu_cut_mid_shape.txt 0 explain_stdin.out -
+  explain -)
+hlomem_cli_test("explain a malformed shape inside a report exits 2 with line and column" 2 - explain_malformed.err
+  explain data/oom/synthetic/tpu_malformed_shape.txt)
+hlomem_cli_test("explain a file without a report exits 2" 2 - explain_no_report.err
+  explain data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("explain without a file prints usage and exits 2" 2 - explain_usage.err explain)
+
+# hlomem timeline. The peaks are those `hlomem report` prints for each color (report_tpu_seed.out:
+# 2.52GiB at 78 (fusion) for seed 002); the trace of the small tiled dump shows the assigned and
+# unpadded counters (4096 + 4096 + 6144 at 2; f32[3,100]{1,0:T(8,128)} holds 1200 bytes of data).
+hlomem_cli_test("timeline prints each color's peak and what it drew" 0 timeline_tpu_seed.out -
+  timeline data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("timeline --json on seed 000" 0 timeline_000.json -
+  timeline --json data/seeds/000_5960cad812240b69.txt)
+hlomem_cli_test("timeline --trace - writes a Chrome/Perfetto trace of a tiled dump" 0 timeline_trace_padded.json -
+  timeline --trace - data/synthetic/tpu_padded-buffer-assignment.txt)
+hlomem_cli_test("timeline --max-rectangles aggregates small values into bands" 0 timeline_bands.out -
+  timeline --max-rectangles 10 data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("timeline -o - --format svg finds the separate live-range file" 0 timeline_newest_simple.svg -
+  timeline -o - --format svg data/synthetic/newest_simple-buffer-assignment.txt)
+hlomem_cli_test("timeline of a dump without live ranges exits 2" 2 - timeline_no_live_range.err
+  timeline data/synthetic/legacy_address.txt)
+hlomem_cli_test("timeline -o with an unknown extension exits 2" 2 - timeline_bad_output.err
+  timeline -o out.png data/seeds/002_b0117d631587537a.txt)
+
+# The page of each dump with buffer assignments: self-contained (always), and rendered by headless
+# Chromium (skipped with a message when it is not installed; CI installs it): the rectangles drawn
+# (one per value with a live range: 132 of 135 in 000, whose 3 thread-local values have none), the
+# peaks, the rows of the peak tables (at most 50 values per color) and no script errors. The card
+# of a value opened by #value=ID shows its padding and the metadata of its instruction, escaped.
+find_program(HLOMEM_CHROMIUM NAMES chromium chromium-browser google-chrome-stable google-chrome)
+if(NOT HLOMEM_CHROMIUM)
+  message(STATUS "chromium not found: the browser tests of hlomem timeline will be skipped")
+endif()
+# hlomem_timeline_page_test(DUMP RECTANGLES PEAKS TABLE_ROWS [CARD_VALUE ID CARD_TEXTS TEXT...])
+function(hlomem_timeline_page_test dump rectangles peaks rows)
+  cmake_parse_arguments(PARSE_ARGV 4 page "" "CARD_VALUE" "CARD_TEXTS")
+  get_filename_component(name ${dump} NAME_WE)
+  set(common -DPROGRAM=$<TARGET_FILE:hlomem-cli> -DDUMP=${dump} -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}
+    -DEXPECTED_RECTANGLES=${rectangles} "-DEXPECTED_PEAKS=${peaks}" -DEXPECTED_TABLE_ROWS=${rows})
+  add_test(NAME "timeline: the page of ${name} is self-contained"
+    COMMAND ${CMAKE_COMMAND} ${common} -DMODE=structure -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/timeline/structure
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/timeline_page.cmake)
+  set(card)
+  if(DEFINED page_CARD_VALUE)
+    set(card -DCARD_VALUE=${page_CARD_VALUE} "-DCARD_TEXTS=${page_CARD_TEXTS}")
+  endif()
+  add_test(NAME "browser: the page of ${name} renders in headless Chromium"
+    COMMAND ${CMAKE_COMMAND} ${common} -DMODE=browser -DCHROMIUM=${HLOMEM_CHROMIUM} ${card}
+      -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/timeline/browser -DSCREENSHOT=${CMAKE_CURRENT_BINARY_DIR}/timeline/${name}.png
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/timeline_page.cmake)
+  set_tests_properties("browser: the page of ${name} renders in headless Chromium" PROPERTIES
+    SKIP_REGULAR_EXPRESSION "SKIPPED: chromium not found" TIMEOUT 120)
+endfunction()
+hlomem_timeline_page_test(data/seeds/000_5960cad812240b69.txt 132 "0:1092637220" 50)
+hlomem_timeline_page_test(data/seeds/002_b0117d631587537a.txt 83 "0:2709520384 1:58720256 2:52 4:4096" 24
+  CARD_VALUE 153 CARD_TEXTS "value 153: fusion.10{0}" "f32[32,512,14336]{2,1,0:T(8,128)}" "939,524,096 bytes (896.00MiB)"
+  "allocation 6 (preallocated-temp, 1.97GiB), offset 81,920" "24-78 (from fusion.10 to fusion)")
+hlomem_timeline_page_test(data/seeds/003_3a38346822a50a7e.txt 68 "0:1210" 7
+  CARD_VALUE 470 CARD_TEXTS "value 470: loop_pad_fusion" "<th>op_name</th><td>xla__update_slice</td>"
+  "xla_gpu_model_runner.py:1401")
+hlomem_timeline_page_test(data/synthetic/tpu_padded-buffer-assignment.txt 4 "0:16384" 3
+  CARD_VALUE 1 CARD_TEXTS "2,896 bytes (2.8KiB), 3.41x the unpadded size" "<td>jit(&lt;lambda&gt;)/exp</td>" "/src/model &amp; " ".py:12")
 # hlomem repack. XLA's arenas are reproduced exactly (the heap re-run with XLA's keys, the pointer
 # tables laid out as CombineTempAllocations does); --no-times keeps the output free of run times,
 # and the searches finish well within their time limits, so that the output is the same everywhere.

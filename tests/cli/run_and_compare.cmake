@@ -1,9 +1,15 @@
 # Runs PROGRAM with ARGS (a ;-list) in WORKING_DIRECTORY and checks its exit status against
 # EXPECTED_EXIT and its standard output and error against the files EXPECTED_STDOUT and
-# EXPECTED_STDERR (relative to this folder; "-" means the stream must be empty).
+# EXPECTED_STDERR (relative to this folder; "-" means the stream must be empty). With STDIN_FILE
+# (relative to WORKING_DIRECTORY), the program reads that file on its standard input.
+set(stdin_option)
+if(DEFINED STDIN_FILE)
+  set(stdin_option INPUT_FILE ${WORKING_DIRECTORY}/${STDIN_FILE})
+endif()
 execute_process(
   COMMAND ${PROGRAM} ${ARGS}
   WORKING_DIRECTORY ${WORKING_DIRECTORY}
+  ${stdin_option}
   OUTPUT_VARIABLE actual_stdout
   ERROR_VARIABLE actual_stderr
   RESULT_VARIABLE actual_exit)

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_data.hpp"
+
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -15,11 +17,7 @@
 
 namespace {
 
-std::string read_data(std::string const& path) {
-    std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/" + path, std::ios::binary);
-    REQUIRE(in);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hlomem_test::read_data;
 
 std::string const& seed_001() {
     static std::string const text = read_data("seeds/001_a0c5460ce1af2dbe.txt");

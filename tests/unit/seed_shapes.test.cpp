@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_data.hpp"
+
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -15,11 +17,7 @@
 
 namespace {
 
-std::string read_seed(std::string const& name) {
-    std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/seeds/" + name, std::ios::binary);
-    REQUIRE(in);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+std::string read_seed(std::string const& name) { return hlomem_test::read_data("seeds/" + name); }
 
 bool identifier_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||

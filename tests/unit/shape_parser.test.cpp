@@ -1,6 +1,9 @@
 // The shape/layout parser: canonical round trips, every syntactic form of
 // docs/xla-formats.md 2-3, exact error messages, entry points and policies.
 #include <hlomem/parse.hpp>
+// The grammar itself: one test reads shapes with a policy of its own (int32_policy), which
+// hlomem::parsers does not compile.
+#include <hlomem/parser/shape.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -317,4 +320,16 @@ TEST_CASE("parse(print(x)) == x for random valid shapes", "[parser][shape][round
 TEST_CASE("the view policy parses the same shapes", "[parser][policy]") {
     auto const v = parse_shape<hlomem::view_policy>("(bf16[4096,3584]{1,0:T(8,128)(2,1)S(1)}, s32[2]{0:S(4)})");
     CHECK(hlomem::to_string(v) == "(bf16[4096,3584]{1,0:T(8,128)(2,1)S(1)}, s32[2]{0:S(4)})");
+}
+
+TEST_CASE("bytes outside ASCII are errors at their position, never a character-class assertion", "[shape][parser][fuzz]") {
+    // Found by the shape fuzz target: Spirit's x3::digit asserts (and calls isdigit with a negative
+    // value) on a byte above 127, which a pasted UTF-8 dump can hold after a '{'.
+    auto r = hlomem::try_parse_shape("f32[0]{\x9a\xcc}");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().line == 1);
+    CHECK(r.error().column == 7);
+    auto u = hlomem::try_parse_shape("f32[8]{0}\xc3\xa9");
+    REQUIRE_FALSE(u);
+    CHECK(u.error().column == 10);
 }

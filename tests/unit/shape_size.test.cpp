@@ -160,3 +160,15 @@ TEST_CASE("sizes that have no answer throw shape_error", "[shape_size]") {
     CHECK_THROWS_WITH(hlomem::byte_size_of(huge), "byte size of f64[2147483648,2147483648] overflows int64");
     CHECK_THROWS_AS(hlomem::array_size(parse_shape("(f32[])")), hlomem::shape_error);
 }
+
+TEST_CASE("byte counts near int64's limit are computed without overflowing the bit count", "[shape_size][fuzz]") {
+    // Found by the shape fuzz target: s8[2147421474836483648] parses (2.1e18 bytes fit in int64)
+    // but its unpadded size was computed through the bit count, 8 times larger, and overflowed.
+    auto const s8 = hlomem::parse_shape("s8[2147421474836483648]");
+    CHECK(hlomem::unpadded_byte_size(s8) == 2147421474836483648);
+    CHECK(hlomem::byte_size_of(s8) == 2147421474836483648);
+    // Sub-byte elements: ceil(n·4 / 8) for n = 2^62 + 1 elements of 4 bits.
+    auto const s4 = hlomem::parse_shape("s4[4611686018427387905]{0:E(4)}");
+    CHECK(hlomem::byte_size_of(s4) == 2305843009213693953);
+    CHECK(hlomem::unpadded_byte_size(s4) == 2305843009213693953);
+}

@@ -60,9 +60,15 @@ constexpr size_result element_count(Dims const& dims) noexcept {
 constexpr size_result bytes_of_elements(std::int64_t n, primitive_type type, std::int64_t element_size_in_bits) noexcept {
     std::int64_t bytes = 0;
     if (element_size_in_bits > 0) {
-        std::int64_t bits = 0;
-        if (!checked_mul(n, element_size_in_bits, &bits)) return size_overflow();
-        return {ceil_div(bits, 8), size_status::ok};
+        // ceil(n·bits / 8) without forming n·bits, which overflows for byte counts that fit
+        // (s8[2^61] with E(8)): with n = 8q + r it is q·bits + ceil(r·bits / 8).
+        std::int64_t const q = n / 8, r = n % 8;
+        std::int64_t whole = 0;
+        if (!checked_mul(q, element_size_in_bits, &whole)) return size_overflow();
+        std::int64_t rest_bits = 0;
+        if (!checked_mul(r, element_size_in_bits, &rest_bits)) return size_overflow();
+        if (!checked_add(whole, ceil_div(rest_bits, 8), &bytes)) return size_overflow();
+        return {bytes, size_status::ok};
     }
     if (!checked_mul(n, byte_width(type), &bytes)) return size_overflow();
     return {bytes, size_status::ok};

@@ -52,6 +52,7 @@
 #include <hlomem/buffer_assignment.hpp>
 #include <hlomem/live_range.hpp>
 #include <hlomem/memory_usage_report.hpp>
+#include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>
 
@@ -755,22 +756,12 @@ struct builder_base {
     std::string_view file;
     char const* begin = nullptr;
     char const* end = nullptr;
-    char const* counted = nullptr;  // line_ is the line of this position
-    std::size_t line_ = 1;
+    line_counter lines;
 
-    builder_base(std::string_view f, char const* b, char const* e) : file(f), begin(b), end(e), counted(b) {}
+    builder_base(std::string_view f, char const* b, char const* e) : file(f), begin(b), end(e), lines(b) {}
 
     /// The 1-based line of `where`; positions come in increasing order, so this is amortized O(1).
-    std::size_t line_of(char const* where) {
-        if (where < counted) {
-            counted = begin;
-            line_ = 1;
-        }
-        for (; counted < where; ++counted) {
-            if (*counted == '\n') ++line_;
-        }
-        return line_;
-    }
+    std::size_t line_of(char const* where) { return lines.line_of(where); }
 
     static basic_shape_index<P> to_index(index_path const& path) {
         basic_shape_index<P> out;
@@ -812,6 +803,12 @@ struct live_range_builder : builder_base<P> {
     }
     void sequence_name(std::string_view n) { lr().instruction_sequence.push_back(base::str(n)); }
     void range(range_line const& r) {
+        // XLA ends a live range at its definition at the earliest (HloLiveRange), so `x{}:5-3`
+        // is damage, not a range hlomem could reason about.
+        if (r.end < r.start) {
+            throw failure(r.where, "live range " + std::to_string(r.start) + "-" + std::to_string(r.end) +
+                                       " ends before it starts");
+        }
         basic_buffer_live_range<P> out;
         out.name = base::str(r.name);
         out.index = base::to_index(r.index);
@@ -859,12 +856,74 @@ struct live_range_builder : builder_base<P> {
     }
 };
 
+/// Value id -> index in ba.values. XLA numbers values 0..n-1, so ids index a flat table; an id
+/// far beyond the ids seen so far (more than twice their count, plus some slack) goes to a map,
+/// so that a dump naming value 10^15 costs one map entry, not a table of 10^15.
+class value_id_index {
+public:
+    /// The index stored for `id`, inserting `index` when there is none; true when inserted.
+    std::pair<std::size_t, bool> emplace(std::int64_t id, std::size_t index) {
+        if (!sparse_.empty()) {  // an id once sent to the map stays there
+            auto it = sparse_.find(id);
+            if (it != sparse_.end()) return {it->second, false};
+        }
+        if (std::size_t* slot = dense_slot(id, true)) {
+            if (*slot != npos) return {*slot, false};
+            *slot = index;
+            ++count_;
+            return {index, true};
+        }
+        sparse_.emplace(id, index);
+        ++count_;
+        return {index, true};
+    }
+    std::size_t find(std::int64_t id) {
+        if (!sparse_.empty()) {
+            auto it = sparse_.find(id);
+            if (it != sparse_.end()) return it->second;
+        }
+        std::size_t* slot = dense_slot(id, false);
+        return slot ? *slot : npos;
+    }
+    /// The stored indices in increasing order of id: linear when every id is in the flat table.
+    std::vector<std::size_t> in_id_order() const {
+        std::vector<std::size_t> out;
+        out.reserve(count_);
+        if (sparse_.empty()) {
+            for (std::size_t index : dense_) {
+                if (index != npos) out.push_back(index);
+            }
+            return out;
+        }
+        std::vector<std::pair<std::int64_t, std::size_t>> all(sparse_.begin(), sparse_.end());
+        for (std::size_t id = 0; id < dense_.size(); ++id) {
+            if (dense_[id] != npos) all.emplace_back(static_cast<std::int64_t>(id), dense_[id]);
+        }
+        std::sort(all.begin(), all.end());
+        for (auto const& entry : all) out.push_back(entry.second);
+        return out;
+    }
+
+private:
+    std::size_t* dense_slot(std::int64_t id, bool grow) {
+        if (id < 0) return nullptr;
+        auto const u = static_cast<std::uint64_t>(id);
+        if (u < dense_.size()) return &dense_[u];
+        if (!grow || u >= 2 * count_ + 4096) return nullptr;
+        dense_.resize(std::max<std::uint64_t>(u + 1, 2 * dense_.size()), npos);
+        return &dense_[u];
+    }
+    std::vector<std::size_t> dense_;
+    std::unordered_map<std::int64_t, std::size_t> sparse_;
+    std::size_t count_ = 0;
+};
+
 /// Reads a whole buffer-assignment dump.
 template <class P>
 struct buffer_assignment_builder : live_range_builder<P> {
     using base = builder_base<P>;
     basic_buffer_assignment<P>& ba;
-    std::unordered_map<std::int64_t, std::size_t> by_id;  // value id -> index in ba.values
+    value_id_index by_id;  // value id -> index in ba.values
     std::size_t current = npos;                            // the value whose block is being read
     std::optional<basic_hlo_live_range<P>> live;
 
@@ -898,7 +957,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     }
 
     std::size_t value_for(value_key const& k) {
-        auto [it, inserted] = by_id.emplace(k.id, ba.values.size());
+        auto const [index, inserted] = by_id.emplace(k.id, ba.values.size());
         if (inserted) {
             basic_logical_value<P> v;
             v.id = k.id;
@@ -909,15 +968,15 @@ struct buffer_assignment_builder : live_range_builder<P> {
             v.color = k.color;
             ba.values.push_back(std::move(v));
         }
-        return it->second;
+        return index;
     }
 
     void value(value_line const& line) {
-        auto it = by_id.find(line.key.id);
-        if (it != by_id.end() && ba.values[it->second].allocation != npos) {
+        std::size_t const seen = by_id.find(line.key.id);
+        if (seen != npos && ba.values[seen].allocation != npos) {
             throw failure(line.key.where, "value " + std::to_string(line.key.id) + " is already assigned to allocation " +
-                                              std::to_string(ba.allocations[ba.values[it->second].allocation].index) +
-                                              " on line " + std::to_string(ba.values[it->second].line));
+                                              std::to_string(ba.allocations[ba.values[seen].allocation].index) +
+                                              " on line " + std::to_string(ba.values[seen].line));
         }
         std::size_t const i = value_for(line.key);
         auto& v = ba.values[i];
@@ -998,9 +1057,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
 
     /// Sorts values by id (XLA's canonical order) and attaches the live ranges.
     void finish() {
-        std::vector<std::size_t> order(ba.values.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return ba.values[x].id < ba.values[y].id; });
+        std::vector<std::size_t> const order = by_id.in_id_order();
         std::vector<std::size_t> new_index(order.size());
         typename P::template vector_type<basic_logical_value<P>> sorted;
         sorted.reserve(order.size());
@@ -1081,42 +1138,10 @@ void run(Builder& builder, Rule const& rule) {
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-/// Which XLA text a dump holds, judged by its first non-blank line.
-enum class dump_kind : std::uint8_t {
-    buffer_assignment,    ///< `BufferAssignment:`
-    live_range,           ///< `HloLiveRange (max N):` (a separate `-live-range.txt`)
-    memory_usage_report,  ///< `Total bytes used:` first (the older `-memory-usage-report.txt`)
-    hlo_module,           ///< `HloModule name, ...`
-    unknown,
-};
+// The entry points, declared with their default arguments and documentation in parser/api.hpp.
 
-inline std::string_view to_string(dump_kind k) {
-    switch (k) {
-        case dump_kind::buffer_assignment: return "buffer_assignment";
-        case dump_kind::live_range: return "live_range";
-        case dump_kind::memory_usage_report: return "memory_usage_report";
-        case dump_kind::hlo_module: return "hlo_module";
-        case dump_kind::unknown: return "unknown";
-    }
-    return "unknown";
-}
-
-inline dump_kind detect_dump_kind(std::string_view text) {
-    std::size_t p = 0;
-    while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\r' || text[p] == '\n')) ++p;
-    auto starts = [&](std::string_view s) { return text.substr(p, s.size()) == s; };
-    if (starts("BufferAssignment:")) return dump_kind::buffer_assignment;
-    if (starts("HloLiveRange")) return dump_kind::live_range;
-    if (starts("Total bytes used:")) return dump_kind::memory_usage_report;
-    if (starts("HloModule ")) return dump_kind::hlo_module;
-    return dump_kind::unknown;
-}
-
-/// Reads a `*-buffer-assignment.txt` dump (with or without its live ranges appended). With the
-/// view policy, names are views into `text`, which must outlive the result.
-template <class P = default_policy>
-parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text,
-                                                                      std::string_view file = "<buffer assignment>") {
+template <class P>
+parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_buffer_assignment<P>>(file, begin, end, [&] {
@@ -1128,14 +1153,8 @@ parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string
         return ba;
     });
 }
-template <class P = default_policy>
-basic_buffer_assignment<P> parse_buffer_assignment(std::string_view text, std::string_view file = "<buffer assignment>") {
-    return std::move(try_parse_buffer_assignment<P>(text, file).value());
-}
-
-/// Reads a separate `*-live-range.txt`; attach it to its dump with attach_live_range.
-template <class P = default_policy>
-parse_result<basic_hlo_live_range<P>> try_parse_live_range(std::string_view text, std::string_view file = "<live range>") {
+template <class P>
+parse_result<basic_hlo_live_range<P>> try_parse_live_range(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_hlo_live_range<P>>(file, begin, end, [&] {
@@ -1145,15 +1164,8 @@ parse_result<basic_hlo_live_range<P>> try_parse_live_range(std::string_view text
         return std::move(*result);
     });
 }
-template <class P = default_policy>
-basic_hlo_live_range<P> parse_live_range(std::string_view text, std::string_view file = "<live range>") {
-    return std::move(try_parse_live_range<P>(text, file).value());
-}
-
-/// Reads the older text `*-memory-usage-report.txt`.
-template <class P = default_policy>
-parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::string_view text,
-                                                                          std::string_view file = "<memory usage report>") {
+template <class P>
+parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::string_view text, std::string_view file) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<basic_memory_usage_report<P>>(file, begin, end, [&] {
@@ -1164,24 +1176,8 @@ parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::st
         return report;
     });
 }
-template <class P = default_policy>
-basic_memory_usage_report<P> parse_memory_usage_report(std::string_view text,
-                                                       std::string_view file = "<memory usage report>") {
-    return std::move(try_parse_memory_usage_report<P>(text, file).value());
-}
-
 }  // namespace hlomem::parser
 
-namespace hlomem {
-using parser::detect_dump_kind;
-using parser::dump_kind;
-using parser::parse_buffer_assignment;
-using parser::parse_live_range;
-using parser::parse_memory_usage_report;
-using parser::try_parse_buffer_assignment;
-using parser::try_parse_live_range;
-using parser::try_parse_memory_usage_report;
-}  // namespace hlomem
 
 
 #endif  // HLOMEM_PARSER_BUFFER_ASSIGNMENT_HPP

@@ -227,6 +227,44 @@ struct name_parser : token<name_parser, std::string_view> {
 };
 inline constexpr name_parser name{};
 
+/// 1-based line and column numbers of positions in one text, for builders that record where each
+/// part of a model was read. Positions asked for in increasing order cost amortized O(1); an
+/// earlier one restarts the count from the beginning.
+class line_counter {
+public:
+    explicit line_counter(char const* begin) : begin_(begin), counted_(begin) {}
+
+    std::size_t line_of(char const* where) {
+        if (where < counted_) {
+            counted_ = begin_;
+            line_ = 1;
+        }
+        // memchr finds line ends many bytes at a time; a dump's lines average some 40 bytes.
+        while (counted_ < where) {
+            auto const* nl = static_cast<char const*>(std::memchr(counted_, '\n', static_cast<std::size_t>(where - counted_)));
+            if (!nl) {
+                counted_ = where;
+                break;
+            }
+            ++line_;
+            counted_ = nl + 1;
+        }
+        return line_;
+    }
+
+    /// Counted in bytes from the start of the line.
+    std::size_t column_of(char const* where) const {
+        char const* line = where;
+        while (line > begin_ && line[-1] != '\n') --line;
+        return static_cast<std::size_t>(where - line) + 1;
+    }
+
+private:
+    char const* begin_;
+    char const* counted_;  // line_ is the line of this position
+    std::size_t line_ = 1;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Integers
 // ---------------------------------------------------------------------------------------------
@@ -306,7 +344,14 @@ parse_result<T> run_parse(std::string_view file, char const* begin, char const* 
         // X3 reports the position before the blanks it would have skipped; point at the token.
         char const* where = e.where();
         while (where < end && (*where == ' ' || *where == '\t')) ++where;
-        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, where, "expected " + e.which(), e.which()));
+        // X3 names a literal string "offset=" and a literal character ']'; hlomem quotes every
+        // literal the same way: expected 'offset='.
+        std::string which = e.which();
+        if (which.size() >= 2 && which.front() == '"' && which.back() == '"') {
+            which.front() = '\'';
+            which.back() = '\'';
+        }
+        return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, where, "expected " + which, which));
     } catch (failure const& e) {
         return parse_result<T>(::hlomem::detail::make_parse_error(file, begin, end, e.where(), e.message(), e.expected()));
     } catch (parse_error const& e) {

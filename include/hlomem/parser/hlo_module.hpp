@@ -55,6 +55,7 @@
 #include <vector>
 
 #include <hlomem/hlo_module.hpp>
+#include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>
 
@@ -1361,25 +1362,16 @@ parse_result<std::vector<basic_hlo_module<P>>> parse_hlo_text(std::string_view t
 
 }  // namespace impl
 
-/// Parses every module of `text` (a dump may hold several, one after the other). Never throws a
-/// parse_error; a failure comes back in the result. `file` names the input in messages. With
-/// view_policy the modules keep views into `text`, which must outlive them.
-template <class P = default_policy>
-parse_result<std::vector<basic_hlo_module<P>>> try_parse_hlo_modules(std::string_view text,
-                                                                     std::string_view file = "<hlo>") {
+// The entry points, declared with their default arguments and documentation in parser/api.hpp.
+
+template <class P>
+parse_result<std::vector<basic_hlo_module<P>>> try_parse_hlo_modules(std::string_view text, std::string_view file) {
     std::vector<char const*> starts;
     return impl::parse_hlo_text<P>(text, file, starts);
 }
 
-/// Parses every module of `text`; throws hlomem::parse_error.
-template <class P = default_policy>
-std::vector<basic_hlo_module<P>> parse_hlo_modules(std::string_view text, std::string_view file = "<hlo>") {
-    return std::move(try_parse_hlo_modules<P>(text, file).value());
-}
-
-/// Parses a text that holds exactly one module: `try_parse_hlo_module(text, "module.txt")`.
-template <class P = default_policy>
-parse_result<basic_hlo_module<P>> try_parse_hlo_module(std::string_view text, std::string_view file = "<hlo>") {
+template <class P>
+parse_result<basic_hlo_module<P>> try_parse_hlo_module(std::string_view text, std::string_view file) {
     std::vector<char const*> starts;
     auto r = impl::parse_hlo_text<P>(text, file, starts);
     if (!r) return parse_result<basic_hlo_module<P>>(r.error());
@@ -1392,19 +1384,7 @@ parse_result<basic_hlo_module<P>> try_parse_hlo_module(std::string_view text, st
     return parse_result<basic_hlo_module<P>>(std::move(r->front()));
 }
 
-/// Parses a text that holds exactly one module; throws hlomem::parse_error.
-template <class P = default_policy>
-basic_hlo_module<P> parse_hlo_module(std::string_view text, std::string_view file = "<hlo>") {
-    return std::move(try_parse_hlo_module<P>(text, file).value());
-}
-
 }  // namespace hlomem::parser
 
-namespace hlomem {
-using parser::parse_hlo_module;
-using parser::parse_hlo_modules;
-using parser::try_parse_hlo_module;
-using parser::try_parse_hlo_modules;
-}  // namespace hlomem
 
 #endif  // HLOMEM_PARSER_HLO_MODULE_HPP

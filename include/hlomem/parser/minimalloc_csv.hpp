@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <hlomem/allocation/problem.hpp>
+#include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 
 namespace hlomem::parser {
@@ -170,8 +171,12 @@ inline auto const csv_rule = x3::eps > header > end_of_line > *(blank_line | (ro
 }  // namespace minimalloc
 
 /// Reads a MiniMalloc CSV (a problem, or a solution when it has an offset column).
-inline parse_result<allocation_problem> try_parse_minimalloc_csv(std::string_view text,
-                                                                 std::string_view file = "<minimalloc csv>") {
+/// Reads a MiniMalloc CSV: a problem, or a solution when it has offsets. Never throws a
+/// parse_error: a bad header or row comes back as the error, with `file`, line and column.
+/// (HLOMEM_PARSER_FUNCTION: inline, except under separate compilation, where parser/api.hpp
+/// declares this and parser/instantiate.hpp defines it once.)
+HLOMEM_PARSER_FUNCTION parse_result<allocation_problem> try_parse_minimalloc_csv(
+    std::string_view text, std::string_view file HLOMEM_PARSER_DEFAULT("<minimalloc csv>")) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
     return run_parse<allocation_problem>(file, begin, end, [&] {
@@ -185,22 +190,15 @@ inline parse_result<allocation_problem> try_parse_minimalloc_csv(std::string_vie
     });
 }
 
-inline allocation_problem parse_minimalloc_csv(std::string_view text, std::string_view file = "<minimalloc csv>") {
+/// The same; throws hlomem::parse_error.
+HLOMEM_PARSER_FUNCTION allocation_problem parse_minimalloc_csv(std::string_view text,
+                                                               std::string_view file HLOMEM_PARSER_DEFAULT("<minimalloc csv>")) {
     return std::move(try_parse_minimalloc_csv(text, file).value());
-}
-
-/// Whether `text` looks like a MiniMalloc CSV: its first line names columns and has `lower`.
-inline bool looks_like_minimalloc_csv(std::string_view text) {
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    std::string_view const first_line = text.substr(0, text.find('\n'));
-    return first_line.find("lower") != std::string_view::npos && first_line.find("upper") != std::string_view::npos &&
-           first_line.find(',') != std::string_view::npos;
 }
 
 }  // namespace hlomem::parser
 
 namespace hlomem {
-using parser::looks_like_minimalloc_csv;
 using parser::parse_minimalloc_csv;
 using parser::try_parse_minimalloc_csv;
 }  // namespace hlomem

@@ -32,6 +32,7 @@
 #include <string_view>
 #include <utility>
 
+#include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/shape.hpp>
 #include <hlomem/shape_size.hpp>
@@ -396,7 +397,7 @@ inline auto const array_def = [] {
                     named("',' or ']'", lit(']')));
     // XLA reads `{` as a layout only when an integer or ':' follows; otherwise the brace belongs to
     // the surrounding text (a computation body after `-> f32[] {`).
-    auto const layout = &(lit('{') >> (x3::digit | ':')) >> on_match(layout_rule<P>, a::attach_layout);
+    auto const layout = &(lit('{') >> (x3::char_('0', '9') | ':')) >> on_match(layout_rule<P>, a::attach_layout);
     return on_match(element_type, a::array_start) > '[' > named("a dimension size or ']'", dimensions) > -layout >
            on_match(x3::eps, a::finish_array);
 }();
@@ -483,47 +484,27 @@ parse_result<Attribute> parse_whole(std::string_view text, std::string_view file
 
 }  // namespace impl
 
-/// Parses one shape: `try_parse_shape("bf16[4096,3584]{1,0:T(8,128)(2,1)}")`. Never throws a
-/// parse_error; a failure comes back in the result. `file` names the input in messages.
-template <class P = default_policy>
-parse_result<basic_shape<P>> try_parse_shape(std::string_view text, std::string_view file = "<shape>") {
+// The entry points, declared with their default arguments and documentation in parser/api.hpp.
+
+template <class P>
+parse_result<basic_shape<P>> try_parse_shape(std::string_view text, std::string_view file) {
     return impl::parse_whole<basic_shape<P>>(text, file, shape_rule<P>);
 }
 
-/// Parses one shape; throws hlomem::parse_error with file, line, column and the offending line.
-template <class P = default_policy>
-basic_shape<P> parse_shape(std::string_view text, std::string_view file = "<shape>") {
-    return std::move(try_parse_shape<P>(text, file).value());
-}
-
-/// Parses a layout on its own, `{1,0:T(8,128)}`. Without a shape only what does not depend on
-/// the rank is checked (tile entries, attribute order, integer ranges).
-template <class P = default_policy>
-parse_result<basic_layout<P>> try_parse_layout(std::string_view text, std::string_view file = "<layout>") {
+template <class P>
+parse_result<basic_layout<P>> try_parse_layout(std::string_view text, std::string_view file) {
     auto r = impl::parse_whole<layout_under_construction<P>>(text, file, layout_rule<P>);
     if (!r) return parse_result<basic_layout<P>>(r.error());
     return parse_result<basic_layout<P>>(std::move(r->layout));
 }
-template <class P = default_policy>
-basic_layout<P> parse_layout(std::string_view text, std::string_view file = "<layout>") {
-    return std::move(try_parse_layout<P>(text, file).value());
-}
 
-/// Parses `{}`, `{1}`, `{1,0}`.
-template <class P = default_policy>
-parse_result<basic_shape_index<P>> try_parse_shape_index(std::string_view text, std::string_view file = "<shape index>") {
+template <class P>
+parse_result<basic_shape_index<P>> try_parse_shape_index(std::string_view text, std::string_view file) {
     return impl::parse_whole<basic_shape_index<P>>(text, file, shape_index_rule<P>);
 }
-template <class P = default_policy>
-basic_shape_index<P> parse_shape_index(std::string_view text, std::string_view file = "<shape index>") {
-    return std::move(try_parse_shape_index<P>(text, file).value());
-}
 
-/// Parses the shape that starts at `first` (after blanks) and stops right after it, leaving
-/// `first` there: for reading shapes embedded in other text. Throws parse_error.
-template <class P = default_policy>
-basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::string_view file = "<shape>",
-                                  char const* text_begin = nullptr) {
+template <class P>
+basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::string_view file, char const* text_begin) {
     char const* const begin = text_begin ? text_begin : first;
     char const* p = first;
     auto r = run_parse<basic_shape<P>>(file, begin, last, [&] {
@@ -537,104 +518,8 @@ basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::str
     return std::move(r.value());
 }
 
-// ---------------------------------------------------------------------------------------------
-// Interning: find where a shape's text ends without parsing it, look the text up, parse on a miss
-// ---------------------------------------------------------------------------------------------
-
-namespace impl {
-
-/// Skips blanks, line ends and /* */ or // comments, as the skipper does.
-inline char const* skip_blanks(char const* p, char const* last) {
-    while (p < last) {
-        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-            ++p;
-        } else if (*p == '/' && last - p >= 2 && p[1] == '*') {
-            char const* q = p + 2;
-            while (last - q >= 2 && !(q[0] == '*' && q[1] == '/')) ++q;
-            if (last - q < 2) return last;
-            p = q + 2;
-        } else if (*p == '/' && last - p >= 2 && p[1] == '/') {
-            while (p < last && *p != '\n') ++p;
-        } else {
-            break;
-        }
-    }
-    return p;
-}
-
-/// From an opening bracket at `p`, the position after its matching close; brackets of all three
-/// kinds nest, comments are skipped. `last` when unbalanced.
-inline char const* skip_balanced(char const* p, char const* last) {
-    int depth = 0;
-    while (p < last) {
-        char const c = *p;
-        if (c == '/' && last - p >= 2 && (p[1] == '*' || p[1] == '/')) {
-            p = skip_blanks(p, last);
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            if (--depth == 0) return p + 1;
-        }
-        ++p;
-    }
-    return last;
-}
-
-}  // namespace impl
-
-/// Where the shape text starting at `first` ends, by the same rules as the grammar (a `{` after
-/// the dimensions is a layout only when an integer or ':' follows), without building anything.
-/// For malformed text the result is only a guess; the parser then reports the error.
-inline char const* scan_shape_end(char const* first, char const* last) {
-    char const* p = first;
-    if (p == last) return p;
-    if (*p == '(') return impl::skip_balanced(p, last);
-    char const* q = p;
-    while (q < last && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')) ++q;
-    if (q == p) return p;
-    q = impl::skip_blanks(q, last);
-    if (q < last && *q == '(') return impl::skip_balanced(q, last);  // b(...)
-    if (q == last || *q != '[') return q;
-    char const* end = impl::skip_balanced(q, last);
-    char const* brace = impl::skip_blanks(end, last);
-    if (brace < last && *brace == '{') {
-        char const* next = impl::skip_blanks(brace + 1, last);
-        if (next < last && ((*next >= '0' && *next <= '9') || *next == ':')) end = impl::skip_balanced(brace, last);
-    }
-    return end;
-}
-
-/// Reads the shape at `first` into `table` and returns its id, leaving `first` after the shape.
-/// A text seen before costs a scan and a hash lookup; a new one is parsed (and validated) by the
-/// grammar. Errors are reported against the whole input [text_begin, last) named `file`.
-template <class P>
-shape_id intern_shape(basic_shape_table<P>& table, char const*& first, char const* last, std::string_view file,
-                      char const* text_begin) {
-    char const* const end = scan_shape_end(first, last);
-    if (auto id = table.find(std::string_view(first, static_cast<std::size_t>(end - first)))) {
-        first = end;
-        return *id;
-    }
-    char const* const start = first;
-    basic_shape<P> shape = parse_shape_prefix<P>(first, last, file, text_begin);
-    return table.insert(std::string_view(start, static_cast<std::size_t>(first - start)), std::move(shape));
-}
-
 }  // namespace hlomem::parser
 
-namespace hlomem {
-using parser::parse_layout;
-using parser::parse_shape;
-using parser::parse_shape_index;
-using parser::intern_shape;
-using parser::parse_shape_prefix;
-using parser::scan_shape_end;
-using parser::try_parse_layout;
-using parser::try_parse_shape;
-using parser::try_parse_shape_index;
-}  // namespace hlomem
 
 
 #endif  // HLOMEM_PARSER_SHAPE_HPP

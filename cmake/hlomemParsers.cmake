@@ -1,0 +1,24 @@
+# hlomem_add_parsers_library(NAME): a static library NAME that compiles every parser entry point
+# of hlomem once (for default_policy and view_policy), and makes the programs that link it see
+# only their declarations (HLOMEM_SEPARATE_COMPILATION; include/hlomem/parser/api.hpp). Spirit X3
+# grammars take tens of seconds to instantiate: a program with many translation units that read
+# dumps builds much faster this way. The grammars are spread over four translation units so that
+# a parallel build compiles them side by side.
+#
+#   find_package(hlomem CONFIG REQUIRED)
+#   hlomem_add_parsers_library(my_parsers)
+#   target_link_libraries(my_tool PRIVATE my_parsers)
+function(hlomem_add_parsers_library name)
+  set(sources)
+  foreach(grammar SHAPE DUMP HLO_MODULE OOM_REPORT MINIMALLOC_CSV)
+    string(TOLOWER ${grammar} file)
+    set(source ${CMAKE_CURRENT_BINARY_DIR}/${name}/parsers_${file}.cpp)
+    # Written through configure_file so that an unchanged file keeps its time stamp.
+    file(WRITE ${source}.in "#define HLOMEM_INSTANTIATE_${grammar}\n#include <hlomem/parser/instantiate.hpp>\n")
+    configure_file(${source}.in ${source} COPYONLY)
+    list(APPEND sources ${source})
+  endforeach()
+  add_library(${name} STATIC ${ARGN} ${sources})
+  target_link_libraries(${name} PUBLIC hlomem::hlomem)
+  target_compile_definitions(${name} PUBLIC HLOMEM_SEPARATE_COMPILATION)
+endfunction()

@@ -1,0 +1,337 @@
+// explain_command.hpp: `hlomem explain [--json] FILE|-` — finds the out-of-memory reports in a
+// log or a pasted issue (TPU `Largest program allocations in hbm:`, GPU `BufferAssignment OOM
+// Debugging.`), recomputes every entry's sizes from its shape, flags figures that disagree, and
+// explains the padding in sentences.
+//
+//   $ hlomem explain tests/data/oom/tpu_oom_pytorch_xla_3041.txt
+//   tests/data/oom/tpu_oom_pytorch_xla_3041.txt:9: TPU report, largest program allocations in hbm: 2 entries
+//
+//     entry 2 (line 16): f32[29184,1,2560]{2,1,0:T(2,128)}
+//       ...
+//       size       reported 570.00M, recomputed 597688320 bytes (570.00M): agrees
+//       unpadded   reported 285.00M, recomputed 298844160 bytes (285.00M): agrees
+//       ...
+//       Dimension 1 (extent 1), second-most-minor, is padded to 2 by the tile's 2: 2.00x.
+#ifndef HLOMEM_EXAMPLES_EXPLAIN_COMMAND_HPP
+#define HLOMEM_EXAMPLES_EXPLAIN_COMMAND_HPP
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+
+#include "cli.hpp"
+#include "json_writer.hpp"
+
+namespace hlomem_cli {
+
+inline constexpr char const* explain_usage =
+    "usage: hlomem explain [--json] FILE|-\n"
+    "\n"
+    "Finds every out-of-memory report in FILE ('-': standard input), also inside longer logs,\n"
+    "behind log headers, indented or cut off:\n"
+    "  TPU  'Largest program allocations in hbm:' with numbered entries (Size, Shape, Unpadded\n"
+    "       size, Extra memory due to padding, XLA label, Allocation type)\n"
+    "  GPU  'BufferAssignment OOM Debugging.', its stats and 'Peak buffers:' (Size, Operator,\n"
+    "       XLA Label, Shape or Entry Parameter Subshape)\n"
+    "For every entry it recomputes the padded and unpadded sizes from the shape, says whether\n"
+    "the report's figures agree (a figure agrees when the recomputed bytes print as it), and\n"
+    "explains the padding: which dimension each tile pads from what to what, the expansion, and\n"
+    "which change of layout or shape would remove it, with the size that change gives. TPU\n"
+    "shapes printed without tiles (older runtimes) get the default TPU tiling, said so.\n"
+    "\n"
+    "  --json   a JSON array, one object per entry, with shape, reported_bytes,\n"
+    "           reported_unpadded_bytes, padded_bytes, unpadded_bytes, expansion, explanation,\n"
+    "           suggestions and the rest\n"
+    "Exit status: 0 when a report was read (whether or not its figures agree), 2 when the input\n"
+    "cannot be read, is damaged inside a report, or holds no report.\n";
+
+namespace explain_detail {
+
+/// Long labels are cut in text output (the JSON keeps them whole).
+inline std::string shortened(std::string_view text, std::size_t limit = 160) {
+    if (text.size() <= limit) return std::string(text);
+    return std::string(text.substr(0, limit)) + "...";
+}
+
+inline std::string entry_word(hlomem::oom_report_kind kind) {
+    return kind == hlomem::oom_report_kind::tpu ? "entry" : "buffer";
+}
+
+/// `2 entries`, `1 buffer`.
+inline std::string count_of(std::size_t n, hlomem::oom_report_kind kind) {
+    if (kind == hlomem::oom_report_kind::tpu) return std::to_string(n) + (n == 1 ? " entry" : " entries");
+    return std::to_string(n) + (n == 1 ? " buffer" : " buffers");
+}
+
+/// The notes of `report` that fall on entry `i`'s lines (from its first line to the next entry's).
+inline std::vector<hlomem::oom_note> notes_of(hlomem::oom_report const& report, std::size_t i) {
+    std::size_t const from = report.entries[i].line;
+    std::size_t const to = i + 1 < report.entries.size() ? report.entries[i + 1].line : static_cast<std::size_t>(-1);
+    std::vector<hlomem::oom_note> out;
+    for (auto const& n : report.notes) {
+        if (n.line >= from && n.line < to) out.push_back(n);
+    }
+    return out;
+}
+
+/// `  size       reported 570.00M, recomputed 597688320 bytes (570.00M): agrees`
+inline void print_figure(std::ostream& out, char const* name, std::optional<hlomem::reported_size> const& reported,
+                         hlomem::figure_check const& check, hlomem::size_style style, std::string const& extra = {}) {
+    if (!reported) return;
+    std::string label = name;
+    label.resize(11, ' ');
+    out << "    " << label << "reported " << reported->text << extra << ", recomputed " << check.recomputed << " bytes ("
+        << hlomem::format_size(check.recomputed, style) << "): " << (check.agrees ? "agrees" : "DISAGREES") << '\n';
+}
+
+/// Entries whose figures disagree with the report, and entries that could not be recomputed.
+struct tally {
+    std::size_t disagreeing = 0;
+    std::size_t unsized = 0;
+};
+
+inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlomem::oom_report const& report, tally& counts) {
+    auto const style = hlomem::size_style_of(report.kind);
+    out << log.file << ':' << report.line << ": ";
+    if (report.kind == hlomem::oom_report_kind::tpu) {
+        out << "TPU report, largest program allocations in " << report.memory_space;
+    } else {
+        out << "GPU report, BufferAssignment OOM debugging";
+    }
+    out << ": " << count_of(report.entries.size(), report.kind) << (report.cut_off ? " (cut off)" : "") << '\n';
+    if (!report.stats.empty()) {
+        out << "  stats:";
+        for (std::size_t i = 0; i < report.stats.size(); ++i) {
+            auto const& s = report.stats[i];
+            out << (i == 0 ? " " : ", ") << s.name << ' ' << (s.size.text.empty() ? std::string("(cut off)") : s.size.text);
+            if (!s.percent.empty()) out << " (" << s.percent << ')';
+        }
+        out << '\n';
+    }
+    std::size_t noted = 0;
+    for (std::size_t i = 0; i < report.entries.size(); ++i) {
+        auto const& e = report.entries[i];
+        auto const a = hlomem::analyze(e, report.kind);
+        out << "\n  " << entry_word(report.kind) << ' ' << e.number << " (line " << e.line << "): "
+            << (e.shape ? hlomem::to_string(*e.shape) : e.shape_text.empty() ? std::string("no shape") : e.shape_text + " (cut off)")
+            << '\n';
+        if (a.tiling_inferred) out << "    analyzed as      " << hlomem::to_string(a.shape) << '\n';
+        if (!e.operator_text.empty()) out << "    operator         " << shortened(e.operator_text) << '\n';
+        if (!e.label.empty()) out << "    XLA label        " << shortened(e.label) << '\n';
+        if (!e.allocation_type.empty()) out << "    allocation type  " << e.allocation_type << '\n';
+        for (auto const& f : e.other_fields) out << "    " << f.name << ": " << f.value << '\n';
+        if (a.sized()) {
+            print_figure(out, "size", e.size, a.size, style);
+            print_figure(out, "unpadded", e.unpadded_size, a.unpadded, style);
+            print_figure(out, "padding", e.padding_size, a.padding_bytes, style);
+            if (a.expansion_reported) {
+                out << "    expansion  reported " << e.expansion->text << "x, recomputed " << hlomem::format_expansion(a.expansion())
+                    << ": " << (a.expansion_agrees ? "agrees" : "DISAGREES") << '\n';
+            }
+        } else if (e.size) {
+            out << "    size       reported " << e.size->text << '\n';
+        }
+        for (auto const& d : a.disagreements) out << "    " << d << '\n';
+        for (auto const& s : a.explanation) out << "    " << s << '\n';
+        if (!a.suggestions.empty()) {
+            out << "    What would remove the padding:\n";
+            for (auto const& s : a.suggestions) out << "      - " << s << '\n';
+        }
+        for (auto const& n : notes_of(report, i)) {
+            out << "    note: line " << n.line << ": " << n.message << '\n';
+            ++noted;
+        }
+        if (!a.sized()) ++counts.unsized;
+        if (!a.agrees()) ++counts.disagreeing;
+    }
+    // Notes before the first entry or about the report as a whole.
+    for (auto const& n : report.notes) {
+        if (!report.entries.empty() && n.line >= report.entries.front().line) continue;
+        out << "  note: line " << n.line << ": " << n.message << '\n';
+        ++noted;
+    }
+    if (report.entries.empty() && noted == 0) out << "  (no entries)\n";
+}
+
+inline void print_padding_json(json_writer& json, hlomem::padding_breakdown const& b) {
+    json.key("padding").begin_object();
+    json.member("tile", b.tile_text());
+    json.key("dimensions").begin_array();
+    for (auto const& d : b.dimensions) {
+        json.begin_object();
+        json.key("logical").begin_array();
+        for (auto l : d.logical) json.value(l);
+        json.end_array();
+        json.member("extent", d.extent);
+        json.member("tile_extent", d.tile_extent);
+        json.member("padded_extent", d.padded_extent);
+        json.member("tiled", d.tiled);
+        json.end_object();
+    }
+    json.end_array();
+    json.member("tail_padding_alignment", b.tail_padding_alignment);
+    json.member("stored_bits", b.stored_bits);
+    json.member("data_bits", b.data_bits);
+    json.end_object();
+}
+
+inline std::string join(std::vector<std::string> const& sentences) {
+    std::string out;
+    for (auto const& s : sentences) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+inline std::string_view fix_kind_name(hlomem::padding_fix_kind k) {
+    switch (k) {
+        case hlomem::padding_fix_kind::relayout: return "relayout";
+        case hlomem::padding_fix_kind::drop_unit_dimension: return "drop_unit_dimension";
+        case hlomem::padding_fix_kind::round_down_extent: return "round_down_extent";
+        case hlomem::padding_fix_kind::round_up_extent: return "round_up_extent";
+        case hlomem::padding_fix_kind::natural_element_size: return "natural_element_size";
+        case hlomem::padding_fix_kind::no_tail_padding: return "no_tail_padding";
+    }
+    return "unknown";
+}
+
+inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std::size_t report_index, std::size_t entry_index) {
+    auto const& report = log.reports[report_index];
+    auto const& e = report.entries[entry_index];
+    auto const a = hlomem::analyze(e, report.kind);
+    auto reported = [&](char const* text_key, char const* bytes_key, std::optional<hlomem::reported_size> const& r) {
+        json.key(text_key);
+        r ? json.value(r->text) : json.null();
+        json.key(bytes_key);
+        r ? json.value(r->size.nominal_bytes) : json.null();
+    };
+    json.begin_object();
+    json.member("file", log.file);
+    json.member("report", report_index + 1);
+    json.member("kind", hlomem::to_string(report.kind));
+    json.key("memory_space");
+    report.kind == hlomem::oom_report_kind::tpu ? json.value(report.memory_space) : json.null();
+    json.member("entry", e.number);
+    json.member("line", e.line);
+    json.member("complete", e.complete);
+    json.key("shape");
+    e.shape ? json.value(hlomem::to_string(*e.shape)) : json.null();
+    json.member("shape_text", e.shape_text);
+    json.member("entry_parameter", e.entry_parameter);
+    json.key("analyzed_shape");
+    a.has_shape ? json.value(hlomem::to_string(a.shape)) : json.null();
+    json.member("tiling_inferred", a.tiling_inferred);
+    reported("reported_size", "reported_bytes", e.size);
+    reported("reported_unpadded_size", "reported_unpadded_bytes", e.unpadded_size);
+    reported("reported_padding_size", "reported_padding_bytes", e.padding_size);
+    json.key("reported_expansion");
+    e.expansion ? json.value(e.expansion->value()) : json.null();
+    if (a.sized()) {
+        json.member("padded_bytes", a.padded_bytes);
+        json.member("unpadded_bytes", a.unpadded_bytes);
+        json.member("padding_bytes", a.padded_bytes - a.unpadded_bytes);
+        json.member("expansion", a.expansion());
+    } else {
+        for (char const* k : {"padded_bytes", "unpadded_bytes", "padding_bytes", "expansion"}) json.key(k).null();
+    }
+    json.key("agrees");
+    a.sized() ? json.value(a.agrees()) : json.null();
+    json.key("disagreements").begin_array();
+    for (auto const& d : a.disagreements) json.value(d);
+    json.end_array();
+    json.member("explanation", join(a.explanation));
+    json.key("suggestions").begin_array();
+    for (std::size_t i = 0; i < a.fixes.size(); ++i) {
+        auto const& f = a.fixes[i];
+        json.begin_object();
+        json.member("kind", fix_kind_name(f.kind));
+        json.member("shape", hlomem::to_string(f.shape));
+        json.member("padded_bytes", f.padded_bytes);
+        json.member("unpadded_bytes", f.unpadded_bytes);
+        json.member("expansion", f.expansion());
+        json.member("text", a.suggestions[i]);
+        json.end_object();
+    }
+    json.end_array();
+    if (a.padding) print_padding_json(json, *a.padding);
+    json.member("operator", e.operator_text);
+    json.member("label", e.label);
+    json.member("allocation_type", e.allocation_type);
+    json.key("notes").begin_array();
+    for (auto const& n : notes_of(report, entry_index)) json.value("line " + std::to_string(n.line) + ": " + n.message);
+    json.end_array();
+    json.end_object();
+}
+
+}  // namespace explain_detail
+
+inline int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
+    bool as_json = false;
+    std::optional<std::string> file;
+    for (auto const a : args) {
+        if (a == "--json") {
+            as_json = true;
+        } else if (a == "--help" || a == "-h") {
+            out << explain_usage;
+            return exit_ok;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error(err, "explain", "unknown option '" + std::string(a) + "'");
+        } else if (file) {
+            return usage_error(err, "explain", "one FILE at a time");
+        } else {
+            file = std::string(a);
+        }
+    }
+    if (!file) {
+        err << explain_usage;
+        return exit_error;
+    }
+    auto text = read_input(*file, err);
+    if (!text) return exit_error;
+    std::string const name = *file == "-" ? "<stdin>" : *file;
+    auto log = hlomem::try_parse_oom_reports(*text, name);
+    if (!log) {
+        err << log.error() << '\n';
+        return exit_error;
+    }
+    if (log->reports.empty()) {
+        err << "hlomem explain: " << name
+            << ": no out-of-memory report found (looked for a line starting 'Largest program allocations in' (TPU), "
+               "or 'BufferAssignment OOM Debugging.', 'BufferAssignment stats:' or 'Peak buffers:' (GPU))\n";
+        return exit_error;
+    }
+    if (as_json) {
+        json_writer json(out);
+        json.begin_array();
+        for (std::size_t r = 0; r < log->reports.size(); ++r) {
+            for (std::size_t e = 0; e < log->reports[r].entries.size(); ++e) explain_detail::print_entry_json(json, *log, r, e);
+        }
+        json.end_array();
+        json.finish();
+        return exit_ok;
+    }
+    explain_detail::tally counts;
+    for (std::size_t r = 0; r < log->reports.size(); ++r) {
+        if (r > 0) out << '\n';
+        explain_detail::print_report_text(out, *log, log->reports[r], counts);
+    }
+    std::size_t const entries = log->entry_count();
+    out << '\n'
+        << log->reports.size() << (log->reports.size() == 1 ? " report, " : " reports, ") << entries
+        << (entries == 1 ? " entry" : " entries") << ": "
+        << (counts.disagreeing == 0 ? std::string("every recomputed figure agrees with the report")
+                                    : std::to_string(counts.disagreeing) +
+                                          (counts.disagreeing == 1 ? " entry disagrees" : " entries disagree") + " with the report");
+    if (counts.unsized > 0) {
+        out << "; " << counts.unsized << (counts.unsized == 1 ? " entry" : " entries") << " could not be recomputed (cut off)";
+    }
+    out << '\n';
+    return exit_ok;
+}
+
+}  // namespace hlomem_cli
+
+#endif  // HLOMEM_EXAMPLES_EXPLAIN_COMMAND_HPP

@@ -1,0 +1,151 @@
+// liveness_command.hpp: `hlomem liveness [--json] FILE` — XLA's HloLiveRange of a scheduled HLO
+// module, computed from the module text alone: the flattened instruction sequence, every logical
+// value's live range, and the peak moment with the values live there.
+//
+//   $ hlomem liveness tests/data/corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo
+//   HloLiveRange (max 6):
+//     InstructionSequence:
+//       0:param.1
+//       ...
+//     BufferLiveRange:
+//       param.1{}:0-1
+//       ...
+//     Live ranges at 4 (peak):
+//       fft.2.0: 31457280 bytes
+//       input_transpose_fusion: 31457280 bytes
+//
+// The text is what XLA writes after HloLiveRange in a buffer-assignment dump, so the two can be
+// compared with diff.
+#ifndef HLOMEM_EXAMPLES_LIVENESS_COMMAND_HPP
+#define HLOMEM_EXAMPLES_LIVENESS_COMMAND_HPP
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+#include <hlomem/liveness.hpp>
+
+#include "cli.hpp"
+#include "derived_model.hpp"
+#include "json_writer.hpp"
+
+namespace hlomem_cli {
+
+inline constexpr char const* liveness_usage =
+    "usage: hlomem liveness [--json] FILE | -\n"
+    "\n"
+    "Computes XLA's HloLiveRange from a scheduled HLO module (is_scheduled=true, e.g.\n"
+    "*.after_optimizations.txt) without its buffer-assignment dump: XLA's dataflow analysis\n"
+    "(which instructions define values, phis at while and conditional merges), its aliasing\n"
+    "(donated parameters, loop state, in-place updates) and its module-scoped live ranges. Prints\n"
+    "the text XLA writes after HloLiveRange: the flattened instruction sequence, each value's\n"
+    "range as name{index}:start-end (inclusive), and the peak moment with the values live there,\n"
+    "sized as XLA's peak is (unpadded bytes of the defining instruction's whole shape). Several\n"
+    "modules in one file are printed one after the other. An unscheduled module is read in text\n"
+    "order, with a note on standard error.\n"
+    "\n"
+    "  --json   one object per module (an array when there are several) with the keys module,\n"
+    "           scheduled, max, peak_time, peak_bytes, instruction_sequence, values (each\n"
+    "           {name, index, start, end}, index as XLA prints it: \"{}\", \"{1}\") and peak (each\n"
+    "           {name, index, bytes})\n"
+    "Exit status: 0, or 2 when FILE cannot be read or parsed.\n";
+
+template <class P>
+void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m, derived_module<P> const& d) {
+    auto const& lr = *d.ba.live_range;
+    json.begin_object();
+    json.member("module", std::string_view(m.name()));
+    json.member("scheduled", d.scheduled);
+    json.member("max", static_cast<std::int64_t>(lr.max));
+    if (d.peak) {
+        // XLA's running sum at the peak: it still counts values that ended just before it.
+        json.member("peak_time", static_cast<std::int64_t>(d.peak->time));
+        json.member("peak_bytes", d.peak->bytes);
+    } else {
+        json.key("peak_time").null();
+        json.key("peak_bytes").null();
+    }
+    json.key("instruction_sequence").begin_array();
+    for (auto const& name : lr.instruction_sequence) json.value(std::string_view(name));
+    json.end_array();
+    json.key("values").begin_array();
+    for (auto const& r : lr.buffer_live_ranges) {
+        json.begin_object();
+        json.member("name", std::string_view(r.name));
+        json.member("index", hlomem::to_string(r.index));
+        json.member("start", static_cast<std::int64_t>(r.range.start));
+        json.member("end", static_cast<std::int64_t>(r.range.end));
+        json.end_object();
+    }
+    json.end_array();
+    json.key("peak").begin_array();
+    if (d.peak) {
+        for (std::size_t j = 0; j < d.peak->values.size(); ++j) {
+            auto const& v = d.ba.values[d.peak->values[j]];
+            json.begin_object();
+            json.member("name", std::string_view(v.name));
+            json.member("index", hlomem::to_string(v.index));
+            json.member("bytes", d.peak->sizes[j]);
+            json.end_object();
+        }
+    }
+    json.end_array();
+    json.end_object();
+}
+
+inline int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
+    bool as_json = false;
+    std::optional<std::string> file;
+    for (std::string_view a : args) {
+        if (a == "--json") {
+            as_json = true;
+        } else if (a == "--help" || a == "-h") {
+            out << liveness_usage;
+            return exit_ok;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error(err, "liveness", "unknown option '" + std::string(a) + "'");
+        } else if (file) {
+            return usage_error(err, "liveness", "one FILE at a time");
+        } else {
+            file = std::string(a);
+        }
+    }
+    if (!file) return usage_error(err, "liveness", "no FILE given");
+    auto text = read_input(*file, err);
+    if (!text) return exit_error;
+    std::string const name = *file == "-" ? "<stdin>" : *file;
+    if (hlomem::detect_dump_kind(*text) != hlomem::dump_kind::hlo_module) {
+        err << "hlomem liveness: " << name << ": not an HLO module (it should start with 'HloModule name, ...')\n";
+        return exit_error;
+    }
+    auto modules = hlomem::try_parse_hlo_modules<hlomem::view_policy>(*text, name);
+    if (!modules) {
+        err << modules.error() << '\n';
+        return exit_error;
+    }
+    json_writer json(out);
+    if (as_json && modules->size() > 1) json.begin_array();
+    for (std::size_t k = 0; k < modules->size(); ++k) {
+        auto const& m = (*modules)[k];
+        auto const d = derive_module(m, value_sizes_of(m));
+        for (auto const& n : d.notes) err << "hlomem liveness: note: " << n << '\n';
+        if (as_json) {
+            write_liveness_json(json, m, d);
+        } else {
+            if (k > 0) out << '\n';
+            hlomem::print_live_range(out, *d.ba.live_range);
+        }
+    }
+    if (as_json) {
+        if (modules->size() > 1) json.end_array();
+        json.finish();
+    }
+    return exit_ok;
+}
+
+}  // namespace hlomem_cli
+
+#endif  // HLOMEM_EXAMPLES_LIVENESS_COMMAND_HPP

@@ -1,0 +1,129 @@
+# Writes the timeline page of DUMP with PROGRAM (the hlomem tool) into WORK_DIR and checks it.
+#
+#   MODE=structure  without a browser: the page is self-contained (a Content-Security-Policy that
+#                   allows nothing to be loaded, no src=, href=, url( or @import) and its markup
+#                   holds EXPECTED_RECTANGLES buffer rectangles and the peak markers EXPECTED_PEAKS.
+#   MODE=browser    renders it in headless Chromium (CHROMIUM): from the DOM after its script ran,
+#                   data-rendered must be EXPECTED_RECTANGLES, data-peak-bytes EXPECTED_PEAKS,
+#                   data-table-rows EXPECTED_TABLE_ROWS and data-errors empty; with CARD_VALUE, the
+#                   page opened at #value=CARD_VALUE must show that value's card containing each of
+#                   CARD_TEXTS (a ;-list, as the DOM escapes them). A screenshot is taken to
+#                   SCREENSHOT and must be a PNG. Prints "SKIPPED: chromium not found" (the test's
+#                   skip expression) when there is no browser.
+# EXPECTED_PEAKS reads "color:bytes color:bytes", as the page's data-peak-bytes.
+cmake_minimum_required(VERSION 3.19)
+
+if(MODE STREQUAL "browser" AND NOT CHROMIUM)
+  message("SKIPPED: chromium not found; install Debian's chromium (scripts/install-deps.sh chromium) to run this test")
+  return()
+endif()
+
+get_filename_component(name ${DUMP} NAME_WE)
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(page ${WORK_DIR}/${name}.html)
+execute_process(COMMAND ${PROGRAM} timeline ${DUMP} -o ${page}
+  WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "hlomem timeline exited with ${status}:\n${output}${errors}")
+endif()
+
+# The value of attribute `name` in `text` (its first occurrence), or NOTFOUND.
+function(attribute text name out)
+  if(text MATCHES " ${name}=\"([^\"]*)\"")
+    set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+  else()
+    set(${out} NOTFOUND PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(expect what actual expected)
+  if(NOT actual STREQUAL expected)
+    message(SEND_ERROR "${what}: '${actual}', expected '${expected}'")
+  endif()
+endfunction()
+
+if(MODE STREQUAL "structure")
+  file(READ ${page} html)
+  string(FIND "${html}" "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';" csp)
+  if(csp EQUAL -1)
+    message(SEND_ERROR "the page has no Content-Security-Policy that forbids loading")
+  endif()
+  foreach(reference " src=" " href=" "url(" "@import" "https:" "<link")
+    string(FIND "${html}" "${reference}" at)
+    if(NOT at EQUAL -1)
+      message(SEND_ERROR "the page refers to something outside it: '${reference}' at ${at}")
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "<rect [^>]* data-v=\"[0-9]+\"" rectangles "${html}")
+  list(LENGTH rectangles count)
+  expect("buffer rectangles in the markup" "${count}" "${EXPECTED_RECTANGLES}")
+  string(REGEX MATCHALL "<g class=\"peak\" data-color=\"[0-9]+\" data-peak-bytes=\"[0-9]+\"" markers "${html}")
+  set(peaks)
+  foreach(marker IN LISTS markers)
+    string(REGEX REPLACE ".*data-color=\"([0-9]+)\" data-peak-bytes=\"([0-9]+)\"" "\\1:\\2" peak "${marker}")
+    list(APPEND peaks ${peak})
+  endforeach()
+  string(REPLACE ";" " " peaks "${peaks}")
+  expect("peak markers" "${peaks}" "${EXPECTED_PEAKS}")
+  # The data is valid JSON with one entry per drawn value at least.
+  string(REGEX MATCH "<script id=\"timeline-data\" type=\"application/json\">([^<]*)</script>" data "${html}")
+  string(JSON values LENGTH "${CMAKE_MATCH_1}" values)
+  if(values LESS EXPECTED_RECTANGLES)
+    message(SEND_ERROR "the page's data lists ${values} values for ${EXPECTED_RECTANGLES} rectangles")
+  endif()
+  return()
+endif()
+
+# A fresh profile per test, so that tests run side by side.
+set(chromium ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run
+  --user-data-dir=${WORK_DIR}/profile-${name} --hide-scrollbars)
+function(dump_dom url out)
+  execute_process(COMMAND ${chromium} --dump-dom ${url} TIMEOUT 60
+    RESULT_VARIABLE status OUTPUT_VARIABLE dom ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "chromium --dump-dom exited with ${status}:\n${errors}")
+  endif()
+  set(${out} "${dom}" PARENT_SCOPE)
+endfunction()
+
+dump_dom("file://${page}" dom)
+if(NOT dom MATCHES "<body[^>]*>")
+  message(FATAL_ERROR "chromium's DOM has no <body>:\n${dom}")
+endif()
+set(body "${CMAKE_MATCH_0}")
+message("chromium: ${body}")
+attribute("${body}" data-errors errors)
+expect("script errors (data-errors)" "${errors}" "")
+attribute("${body}" data-rendered rendered)
+expect("rectangles drawn (data-rendered)" "${rendered}" "${EXPECTED_RECTANGLES}")
+attribute("${body}" data-peak-bytes peaks)
+expect("peaks (data-peak-bytes)" "${peaks}" "${EXPECTED_PEAKS}")
+attribute("${body}" data-table-rows rows)
+expect("rows of the peak tables (data-table-rows)" "${rows}" "${EXPECTED_TABLE_ROWS}")
+
+if(DEFINED CARD_VALUE)
+  dump_dom("file://${page}#value=${CARD_VALUE}" dom)
+  string(REGEX MATCH "<body[^>]*>" body "${dom}")
+  attribute("${body}" data-errors errors)
+  expect("script errors with #value=${CARD_VALUE}" "${errors}" "")
+  if(NOT dom MATCHES "<div id=\"card\" style=\"display: block;[^\"]*\">(.*)</div>")
+    message(SEND_ERROR "#value=${CARD_VALUE} shows no card")
+  endif()
+  set(card "${CMAKE_MATCH_1}")
+  foreach(text IN LISTS CARD_TEXTS)
+    string(FIND "${card}" "${text}" at)
+    if(at EQUAL -1)
+      message(SEND_ERROR "the card of value ${CARD_VALUE} lacks '${text}':\n${card}")
+    endif()
+  endforeach()
+endif()
+
+execute_process(COMMAND ${chromium} --window-size=1150,1300 --screenshot=${SCREENSHOT} file://${page} TIMEOUT 60
+  RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE errors)
+if(NOT status EQUAL 0 OR NOT EXISTS ${SCREENSHOT})
+  message(FATAL_ERROR "chromium --screenshot exited with ${status}:\n${errors}")
+endif()
+file(READ ${SCREENSHOT} signature LIMIT 8 HEX)
+expect("the screenshot's PNG signature" "${signature}" "89504e470d0a1a0a")
+file(SIZE ${SCREENSHOT} bytes)
+message("screenshot: ${SCREENSHOT} (${bytes} bytes)")
