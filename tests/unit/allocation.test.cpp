@@ -5,20 +5,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_data.hpp"
+
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace {
 
-std::string read_data(std::string const& relative) {
-    std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
-    REQUIRE(in);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hlomem_test::read_data;
+using hlomem_test::real_dumps;
 
 hlomem::problem_buffer buffer(std::string id, std::int64_t lower, std::int64_t upper, std::int64_t size,
                               std::int64_t alignment = 1) {
@@ -40,21 +37,6 @@ std::vector<std::int64_t> offsets_of(hlomem::allocation_problem const& p) {
     return out;
 }
 
-std::vector<std::string> const dumps_with_temps = {
-    "seeds/000_5960cad812240b69.txt",
-    "seeds/002_b0117d631587537a.txt",
-    "seeds/003_3a38346822a50a7e.txt",
-    "corpus/lorrax/lorrax_apply_H_sparse.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_bse_full_run_large.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_conditional.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_donated_param_output_alias.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_post_kpath_customcall_tuple.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_reshard_xfirst_async_collectives.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt",
-    "corpus/lorrax/lorrax_svd_param_maybe_live_out.buffer_assignment.txt",
-};
 
 }  // namespace
 
@@ -202,7 +184,7 @@ TEST_CASE("XLA's arena is reproduced exactly on every dump with a temp arena", "
     // The heap re-run with XLA's keys and the arena's alignment gives XLA's heap size and every heap
     // offset; with the pointer tables laid out again (CombineTempAllocations), XLA's arena size.
     std::size_t arenas = 0;
-    for (auto const& path : dumps_with_temps) {
+    for (auto const& path : real_dumps) {  // those without a temp arena add none
         CAPTURE(path);
         auto const text = read_data(path);
         auto const ba = hlomem::parse_buffer_assignment(text, path);
@@ -318,7 +300,7 @@ TEST_CASE("loop state stays one buffer across the gap between body parameter and
 }
 
 TEST_CASE("every algorithm's placement keeps every dump sound", "[allocation][xla]") {
-    for (auto const& path : dumps_with_temps) {
+    for (auto const& path : real_dumps) {  // those without a temp arena add none
         CAPTURE(path);
         auto const text = read_data(path);
         auto const ba = hlomem::parse_buffer_assignment(text, path);
