@@ -97,8 +97,10 @@ void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
         }
         if (open.size() <= static_cast<std::size_t>(n.depth)) open.resize(static_cast<std::size_t>(n.depth) + 1);
         open[static_cast<std::size_t>(n.depth)] = !last[i];
-        char percent[32];
-        std::snprintf(percent, sizeof percent, "%.1f", n.percent);
+        // XLA prints the share with one decimal (`30.8`); one read from a damaged dump may have
+        // hundreds of digits, so the text is as long as it needs to be.
+        std::string percent(static_cast<std::size_t>(std::snprintf(nullptr, 0, "%.1f", n.percent)), '\0');
+        std::snprintf(percent.data(), percent.size() + 1, "%.1f", n.percent);
         os << prefix << std::string_view(n.name) << " (" << percent
            << "%, total: " << detail::byte_count_text(n.total_bytes, spaced)
            << " bytes, current: " << detail::byte_count_text(n.current_bytes, spaced)

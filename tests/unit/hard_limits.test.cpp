@@ -9,6 +9,7 @@
 #include "test_data.hpp"
 
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -209,4 +210,29 @@ TEST_CASE("real inputs cut at every line boundary: an error inside the piece, or
         REQUIRE(r);  // a report cut anywhere reads as far as it goes
         CHECK(r->entry_count() <= 2);
     }
+}
+
+TEST_CASE("a stack-trace share of any length prints back whole, and one with two points is an error",
+          "[limits][errors]") {
+    // Found by fuzzing: a share of 32 digits printed through a 32-byte buffer lost its last
+    // digits, so the printed text read back as another number.
+    std::string const head =
+        "HloLiveRange (max 4):\n  InstructionSequence:\n    0:paramA\n    1:add\n  BufferLiveRange:\n"
+        "    paramA{}:0-1\n    add{}:1-1\n  Live ranges at 1 (peak):\n    paramA{}: 16 bytes (cumulative: 16 bytes)\n"
+        "  Stack trace breakdown for peak usage: 16 bytes\n";
+    std::string const text =
+        head + "    main (11111111111111111111111111111111.5%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n";
+    auto const lr = hlomem::parse_live_range(text, "big.txt");
+    std::ostringstream printed;
+    hlomem::print_live_range(printed, lr);
+    CHECK(printed.str().find("    main (11111111111111111957551335342080.0%, total: 16 bytes") != std::string::npos);
+    std::ostringstream again;
+    hlomem::print_live_range(again, hlomem::parse_live_range(printed.str(), "printed.txt"));
+    CHECK(again.str() == printed.str());
+
+    auto const dots = hlomem::try_parse_live_range(
+        head + "    main (1.2.3%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n", "dots.txt");
+    REQUIRE_FALSE(dots);
+    CHECK(dots.error().line == 11);
+    CHECK(dots.error().column == 5);
 }

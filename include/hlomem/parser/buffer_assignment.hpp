@@ -318,9 +318,18 @@ struct stack_trace_line_parser : token<stack_trace_line_parser, stack_trace_line
             q += text.size();
             return true;
         };
+        // The share as XLA prints it, `30.8`: digits, then optionally a point and digits.
         Iterator const pct = q;
-        while (q != tail_end && ((*q >= '0' && *q <= '9') || *q == '.')) ++q;
-        if (q == pct) return false;
+        auto digits = [&] {
+            Iterator const from = q;
+            while (q != tail_end && *q >= '0' && *q <= '9') ++q;
+            return q != from;
+        };
+        if (!digits()) return false;
+        if (q != tail_end && *q == '.') {
+            ++q;
+            if (!digits()) return false;
+        }
         out.percent = std::strtod(std::string(pct, q).c_str(), nullptr);
         if (!(literal("%,") && literal("total:") && number(out.total) && literal("bytes,") && literal("current:") &&
               number(out.current) && literal("bytes,") && literal("remaining:") && number(out.remaining) &&
