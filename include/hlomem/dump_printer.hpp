@@ -88,6 +88,9 @@ void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
     std::vector<bool> open;  // open[d]: the ancestor at depth d has later siblings
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         auto const& n = nodes[i];
+        // A node may sit deeper than its predecessor's child (a damaged dump): the ancestors it
+        // skips have no later siblings, so they draw blanks.
+        if (open.size() <= static_cast<std::size_t>(n.depth)) open.resize(static_cast<std::size_t>(n.depth) + 1);
         std::string prefix = "  ";
         if (n.depth == 0) {
             prefix += "  ";
@@ -95,7 +98,6 @@ void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
             for (int d = 0; d < n.depth; ++d) prefix += open[static_cast<std::size_t>(d)] ? "\u2502   " : "    ";
             prefix += last[i] ? "\u2514\u2500\u2500 " : "\u251c\u2500\u2500 ";
         }
-        if (open.size() <= static_cast<std::size_t>(n.depth)) open.resize(static_cast<std::size_t>(n.depth) + 1);
         open[static_cast<std::size_t>(n.depth)] = !last[i];
         // XLA prints the share with one decimal (`30.8`); one read from a damaged dump may have
         // hundreds of digits, so the text is as long as it needs to be.

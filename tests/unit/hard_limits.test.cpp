@@ -230,6 +230,18 @@ TEST_CASE("a stack-trace share of any length prints back whole, and one with two
     hlomem::print_live_range(again, hlomem::parse_live_range(printed.str(), "printed.txt"));
     CHECK(again.str() == printed.str());
 
+    // Also found by fuzzing: a node two levels below its predecessor drew its ancestors' columns
+    // from past the end of the printer's table. The skipped ancestor draws a blank column.
+    std::string const jump = head + "    main (100.0%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n"
+                                    "          \u2514\u2500\u2500 deep (100.0%, total: 16 bytes, current: 16 bytes, remaining: 0 bytes)\n";
+    auto const jumped = hlomem::parse_live_range(jump, "jump.txt");
+    REQUIRE(jumped.stated_peak);
+    REQUIRE(jumped.stated_peak->stack_trace.size() == 2);
+    CHECK(jumped.stated_peak->stack_trace[1].depth == 2);
+    std::ostringstream jump_printed;
+    hlomem::print_live_range(jump_printed, jumped);
+    CHECK(jump_printed.str().find("\n          \u2514\u2500\u2500 deep (100.0%") != std::string::npos);
+
     auto const dots = hlomem::try_parse_live_range(
         head + "    main (1.2.3%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n", "dots.txt");
     REQUIRE_FALSE(dots);

@@ -280,10 +280,11 @@ struct stack_trace_line_parser : token<stack_trace_line_parser, stack_trace_line
         x3::skip_over(first, last, ctx);
         char const* const text_begin = x3::get<builder_tag>(ctx).get().begin;
         int columns = 0;
-        for (Iterator b = first; b != text_begin && b[-1] == ' '; --b) ++columns;
+        // A tab counts as one blank, as everywhere in dumps, so that a name never starts with one.
+        for (Iterator b = first; b != text_begin && (b[-1] == ' ' || b[-1] == '\t'); --b) ++columns;
         Iterator p = first;
         while (p != last) {
-            if (*p == ' ') {
+            if (*p == ' ' || *p == '\t') {
                 ++p;
                 ++columns;
             } else if (last - p >= 3 && static_cast<unsigned char>(p[0]) == 0xE2 && static_cast<unsigned char>(p[1]) == 0x94 &&
