@@ -10,7 +10,7 @@
 #   target_link_libraries(my_tool PRIVATE my_parsers)
 function(hlomem_add_parsers_library name)
   set(sources)
-  foreach(grammar SHAPE DUMP HLO_MODULE OOM_REPORT)
+  foreach(grammar SHAPE DUMP HLO_MODULE OOM_REPORT MINIMALLOC_CSV)
     string(TOLOWER ${grammar} file)
     set(source ${CMAKE_CURRENT_BINARY_DIR}/${name}/parsers_${file}.cpp)
     # Written through configure_file so that an unchanged file keeps its time stamp.

@@ -16,7 +16,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(shape buffer_assignment live_range memory_usage_report hlo_module oom_report)
+  targets=(shape buffer_assignment live_range memory_usage_report hlo_module oom_report minimalloc_csv)
 fi
 jobs=${JOBS:-$(nproc)}
 build=build-fuzz
@@ -42,6 +42,7 @@ seed() {
       memory_usage_report:Total\ bytes\ used:*) cp "$f" "$dir/" ;;
       hlo_module:HloModule\ *) cp "$f" "$dir/" ;;
       oom_report:*) case $f in */oom/*) cp "$f" "$dir/" ;; esac ;;
+      minimalloc_csv:*) case $f in *.csv) cp "$f" "$dir/" ;; esac ;;
     esac
   done < <(find tests/data -type f -size -64k -print0)
   if [ "$target" = shape ]; then

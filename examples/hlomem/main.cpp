@@ -7,6 +7,7 @@
 //   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
 //   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
 //   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
+//   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
 #include <iostream>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "explain_command.hpp"
 #include "graph_command.hpp"
 #include "liveness_command.hpp"
+#include "repack_command.hpp"
 #include "report_command.hpp"
 #include "shape_command.hpp"
 #include "timeline_command.hpp"
@@ -36,6 +38,9 @@ constexpr char const* usage =
     "  timeline [-o OUT.html|OUT.svg] [--trace OUT.json] FILE\n"
     "                              memory over program order, the peak marked, every buffer:\n"
     "                              a self-contained page, an SVG picture, a Perfetto trace\n"
+    "  repack [--json] [--algorithm NAME|all] FILE\n"
+    "                              place each temp arena of a dump (or a MiniMalloc CSV) again with\n"
+    "                              hlomem's allocators; compare with XLA's arena and the lower bound\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -52,6 +57,7 @@ constexpr command commands[] = {
     {"liveness", hlomem_cli::run_liveness},
     {"explain", hlomem_cli::run_explain},
     {"timeline", hlomem_cli::run_timeline},
+    {"repack", hlomem_cli::run_repack},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #define HLOMEM_MODEL_HPP
 
 #include <hlomem/alias_analysis.hpp>
+#include <hlomem/allocation.hpp>
 #include <hlomem/buffer_assignment.hpp>
 #include <hlomem/dataflow.hpp>
 #include <hlomem/dump_printer.hpp>

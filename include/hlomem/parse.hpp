@@ -15,6 +15,7 @@
 #include <hlomem/parser/buffer_assignment.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/hlo_module.hpp>
+#include <hlomem/parser/minimalloc_csv.hpp>
 #include <hlomem/parser/oom_report.hpp>
 #include <hlomem/parser/shape.hpp>
 #endif

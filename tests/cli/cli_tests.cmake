@@ -136,3 +136,20 @@ hlomem_timeline_page_test(data/seeds/003_3a38346822a50a7e.txt 68 "0:1210" 7
   "xla_gpu_model_runner.py:1401")
 hlomem_timeline_page_test(data/synthetic/tpu_padded-buffer-assignment.txt 4 "0:16384" 3
   CARD_VALUE 1 CARD_TEXTS "2,896 bytes (2.8KiB), 3.41x the unpadded size" "<td>jit(&lt;lambda&gt;)/exp</td>" "/src/model &amp; " ".py:12")
+# hlomem repack. XLA's arenas are reproduced exactly (the heap re-run with XLA's keys, the pointer
+# tables laid out as CombineTempAllocations does); --no-times keeps the output free of run times,
+# and the searches finish well within their time limits, so that the output is the same everywhere.
+hlomem_cli_test("repack on seed 000: every algorithm against XLA's arena and the bound" 0 repack_000.out -
+  repack --no-times data/seeds/000_5960cad812240b69.txt)
+hlomem_cli_test("repack on the four arenas of the TPU seed with XLA's best fit" 0 repack_002_best_fit.out -
+  repack --no-times --algorithm best-fit data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("repack --json" 0 repack_scatter_json.out -
+  repack --json --no-times data/corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt)
+hlomem_cli_test("repack --output - writes MiniMalloc's published solution of its README example" 0 repack_readme_exact.csv -
+  repack --algorithm exact --output - data/hand/minimalloc_readme.csv)
+hlomem_cli_test("repack checks a MiniMalloc solution and exits 1 when it is invalid" 1 repack_bad_solution.out -
+  repack --no-times --algorithm best-fit data/hand/minimalloc_bad_solution.csv)
+hlomem_cli_test("repack reports a CSV number that overflows with its position and exits 2" 2 - repack_overflow.err
+  repack data/hand/minimalloc_overflow.csv)
+hlomem_cli_test("repack with an unknown algorithm exits 2" 2 - repack_unknown_algorithm.err
+  repack --algorithm bogus data/hand/minimalloc_readme.csv)

@@ -7,6 +7,7 @@
 
 #include "test_data.hpp"
 
+#include <sstream>
 #include <string>
 
 TEST_CASE("the README tour: shapes", "[readme]") {
@@ -87,4 +88,30 @@ TEST_CASE("the README tour: a dump, its soundness, its graphs, a module", "[read
     CHECK(std::string(derived.values[derived_peak.values[0]].name) == "fft.2.0");
     CHECK(std::string(derived.values[derived_peak.values[1]].name) == "input_transpose_fusion");
     CHECK(derived_peak.sizes == std::vector<std::int64_t>{31457280, 31457280});  // counted in the text: the %names between each opcode's parentheses
+}
+
+TEST_CASE("the README tour: timeline and allocators", "[readme]") {
+    std::string const tpu = hlomem_test::read_data("seeds/002_b0117d631587537a.txt");
+    auto tpu_ba = hlomem::parse_buffer_assignment<hlomem::view_policy>(tpu, "dump.txt");
+    auto tl = hlomem::make_timeline(tpu_ba);
+    REQUIRE(!tl.colors.empty());
+    CHECK(tl.colors[0].peak_bytes == 2709520384);  // `hlomem timeline` prints it for color 0
+    CHECK(tl.colors[0].peak_time == 78);
+
+    std::string const text = hlomem_test::read_data("seeds/000_5960cad812240b69.txt");
+    auto ba = hlomem::parse_buffer_assignment<hlomem::view_policy>(text, "dump.txt");
+    auto arenas = hlomem::temp_arenas(ba);
+    REQUIRE(arenas.size() == 1);
+    CHECK(hlomem::reproduce_xla_arena(arenas[0]).arena_bytes == 985504);
+    CHECK(arenas[0].xla_bytes == 985504);
+    auto p = arenas[0].problem;
+    CHECK(p.buffers.size() == 52);
+    CHECK(hlomem::lower_bound_bytes(p) == 851968);
+    auto plan = hlomem::plan(p, hlomem::allocation_algorithm::exact);
+    CHECK(plan.bytes == 851968);
+    CHECK(plan.optimal);
+    CHECK(hlomem::check_soundness(hlomem::with_placement(ba, arenas[0], p)).empty());
+    std::ostringstream csv;
+    hlomem::write_minimalloc_csv(csv, p);
+    CHECK(csv.str().rfind("id,lower,upper,size,alignment,offset\n", 0) == 0);
 }

@@ -1,7 +1,7 @@
 // hlomem/parser/api.hpp: every parser entry point, declared without its grammar.
 //
 // The grammars (parser/shape.hpp, parser/buffer_assignment.hpp, parser/hlo_module.hpp,
-// parser/oom_report.hpp) define these functions; this header declares them, with their default
+// parser/oom_report.hpp, parser/minimalloc_csv.hpp) define these functions; this header declares them, with their default
 // arguments and documentation, and includes no Spirit. It is what <hlomem/parse.hpp> gives a
 // program built with HLOMEM_SEPARATE_COMPILATION: the parsers are then compiled once, in one
 // place, instead of in every translation unit that reads a dump.
@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/allocation/problem.hpp>
 #include <hlomem/buffer_assignment.hpp>
 #include <hlomem/error.hpp>
 #include <hlomem/hlo_module.hpp>
@@ -294,6 +295,38 @@ basic_oom_log<P> parse_oom_reports(std::string_view text, std::string_view file 
 }
 
 // ---------------------------------------------------------------------------------------------
+// MiniMalloc CSV problems and solutions (grammar: parser/minimalloc_csv.hpp)
+// ---------------------------------------------------------------------------------------------
+
+// The one parser that is not a template (its result, allocation_problem, owns its ids). Header-only,
+// parser/minimalloc_csv.hpp defines it inline, and <hlomem/parse.hpp> includes that; under
+// separate compilation it is declared here and defined once, by parser/instantiate.hpp.
+#ifdef HLOMEM_SEPARATE_COMPILATION
+#define HLOMEM_PARSER_FUNCTION
+#define HLOMEM_PARSER_DEFAULT(value)
+
+/// Reads a MiniMalloc CSV (`id,lower,upper,size[,alignment][,offset]`, lifespans half-open
+/// `[lower, upper)`): a problem, or a solution when it has offsets. Never throws a parse_error:
+/// a bad header or row comes back as the error, with `file`, line and column.
+parse_result<allocation_problem> try_parse_minimalloc_csv(std::string_view text, std::string_view file = "<minimalloc csv>");
+
+/// The same; throws hlomem::parse_error.
+allocation_problem parse_minimalloc_csv(std::string_view text, std::string_view file = "<minimalloc csv>");
+#else
+#define HLOMEM_PARSER_FUNCTION inline
+#define HLOMEM_PARSER_DEFAULT(value) = value
+#endif
+
+/// Whether `text` looks like a MiniMalloc CSV: its first line names columns, `lower` and `upper`
+/// among them (a UTF-8 byte order mark before it is allowed).
+inline bool looks_like_minimalloc_csv(std::string_view text) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    std::string_view const first_line = text.substr(0, text.find('\n'));
+    return first_line.find("lower") != std::string_view::npos && first_line.find("upper") != std::string_view::npos &&
+           first_line.find(',') != std::string_view::npos;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The instantiations separate compilation provides
 // ---------------------------------------------------------------------------------------------
 
@@ -339,6 +372,7 @@ namespace hlomem {
 using parser::detect_dump_kind;
 using parser::dump_kind;
 using parser::intern_shape;
+using parser::looks_like_minimalloc_csv;
 using parser::parse_buffer_assignment;
 using parser::parse_hlo_module;
 using parser::parse_hlo_modules;
@@ -359,6 +393,10 @@ using parser::try_parse_memory_usage_report;
 using parser::try_parse_oom_reports;
 using parser::try_parse_shape;
 using parser::try_parse_shape_index;
+#ifdef HLOMEM_SEPARATE_COMPILATION
+using parser::parse_minimalloc_csv;
+using parser::try_parse_minimalloc_csv;
+#endif
 }  // namespace hlomem
 
 #endif  // HLOMEM_PARSER_API_HPP

@@ -6,17 +6,20 @@
 //   #include <hlomem/parser/instantiate.hpp>
 //
 // To spread the work over several translation units, define HLOMEM_INSTANTIATE_SHAPE,
-// HLOMEM_INSTANTIATE_DUMP, HLOMEM_INSTANTIATE_HLO_MODULE or HLOMEM_INSTANTIATE_OOM_REPORT (one or
-// more) before including it: then only those grammars are compiled there.
+// HLOMEM_INSTANTIATE_DUMP, HLOMEM_INSTANTIATE_HLO_MODULE, HLOMEM_INSTANTIATE_OOM_REPORT or
+// HLOMEM_INSTANTIATE_MINIMALLOC_CSV (one or more) before including it: then only those grammars
+// are compiled there.
 #ifndef HLOMEM_PARSER_INSTANTIATE_HPP
 #define HLOMEM_PARSER_INSTANTIATE_HPP
 
 #if !defined(HLOMEM_INSTANTIATE_SHAPE) && !defined(HLOMEM_INSTANTIATE_DUMP) && \
-    !defined(HLOMEM_INSTANTIATE_HLO_MODULE) && !defined(HLOMEM_INSTANTIATE_OOM_REPORT)
+    !defined(HLOMEM_INSTANTIATE_HLO_MODULE) && !defined(HLOMEM_INSTANTIATE_OOM_REPORT) && \
+    !defined(HLOMEM_INSTANTIATE_MINIMALLOC_CSV)
 #define HLOMEM_INSTANTIATE_SHAPE
 #define HLOMEM_INSTANTIATE_DUMP
 #define HLOMEM_INSTANTIATE_HLO_MODULE
 #define HLOMEM_INSTANTIATE_OOM_REPORT
+#define HLOMEM_INSTANTIATE_MINIMALLOC_CSV
 #endif
 
 #include <hlomem/parser/api.hpp>
@@ -51,6 +54,11 @@ namespace hlomem::parser {
 HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS(, default_policy)
 HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS(, view_policy)
 }  // namespace hlomem::parser
+#endif
+
+#ifdef HLOMEM_INSTANTIATE_MINIMALLOC_CSV
+// Not a template: including the grammar defines try_parse_minimalloc_csv, once, here.
+#include <hlomem/parser/minimalloc_csv.hpp>
 #endif
 
 #endif  // HLOMEM_PARSER_INSTANTIATE_HPP

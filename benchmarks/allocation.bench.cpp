@@ -1,0 +1,116 @@
+// allocation.bench: hlomem's allocation algorithms on MiniMalloc problems — by default the eleven
+// "challenging" instances in tests/data/minimalloc — with each algorithm's arena, its run time,
+// and whether its placement is valid, and the exact search at the instances' capacity.
+//
+//   hlomem_bench_allocation [--time-limit SECONDS] [--capacity BYTES] [FILE.csv...]
+//
+// The capacity defaults to the number in the file name (A.1048576.csv: 1048576). Times are wall
+// clock; node counts are the same on every machine.
+#include <hlomem/hlomem.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class F>
+double milliseconds(F&& f) {
+    auto const start = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// `dir/A.1048576.csv` -> 1048576.
+std::optional<std::int64_t> capacity_in_name(std::string const& path) {
+    auto const slash = path.find_last_of('/');
+    std::string const name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    auto const first = name.find('.'), second = name.find('.', first + 1);
+    if (first == std::string::npos || second == std::string::npos) return std::nullopt;
+    std::string const digits = name.substr(first + 1, second - first - 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18) return std::nullopt;
+    return std::stoll(digits);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    double time_limit = 120;
+    std::optional<std::int64_t> capacity;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        std::string const a = argv[i];
+        if (a == "--time-limit" && i + 1 < argc) {
+            time_limit = std::stod(argv[++i]);
+        } else if (a == "--capacity" && i + 1 < argc) {
+            capacity = std::stoll(argv[++i]);
+        } else if (!a.empty() && a[0] == '-') {
+            std::cerr << "usage: hlomem_bench_allocation [--time-limit SECONDS] [--capacity BYTES] [FILE.csv...]\n";
+            return 2;
+        } else {
+            files.push_back(a);
+        }
+    }
+    if (files.empty()) {
+        for (char c = 'A'; c <= 'K'; ++c) files.push_back(std::string(HLOMEM_TEST_DATA_DIR) + "/minimalloc/" + c + ".1048576.csv");
+    }
+    auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit * 1000));
+    bool all_valid = true;
+    std::printf("%-10s %5s %9s  %-18s %9s %9s %6s  %s\n", "instance", "n", "bound", "algorithm", "bytes", "ms", "valid",
+                "exact at the capacity");
+    for (auto const& path : files) {
+        std::ifstream in(path, std::ios::binary);
+        std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        auto const parsed = hlomem::try_parse_minimalloc_csv(text, path);
+        if (!parsed) {
+            std::cerr << parsed.error() << '\n';
+            return 2;
+        }
+        auto const& problem = *parsed;
+        auto const slash = path.find_last_of('/');
+        std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+        name = name.substr(0, name.find('.'));
+        std::int64_t const bound = hlomem::lower_bound_bytes(problem);
+        auto const cap = capacity ? capacity : capacity_in_name(path);
+        bool first = true;
+        for (auto algorithm : hlomem::all_allocation_algorithms) {
+            auto placed = problem;
+            hlomem::plan_options options;
+            options.improve.time_limit = limit;
+            options.exact.time_limit = limit;
+            std::string exact_note;
+            hlomem::plan_result r;
+            double ms = 0;
+            if (algorithm == hlomem::allocation_algorithm::exact && cap) {
+                // The question the instances were made for: does the capacity fit?
+                hlomem::search_budget budget;
+                budget.time_limit = limit;
+                hlomem::feasibility_result f;
+                ms = milliseconds([&] { f = hlomem::place_within(placed, *cap, budget); });
+                r.bytes = f.bytes;
+                exact_note = std::string(hlomem::to_string(f.status)) + " at " + std::to_string(*cap) + ", " +
+                             std::to_string(f.nodes) + " nodes";
+                if (f.status != hlomem::search_status::feasible) {
+                    std::printf("%-10s %5zu %9lld  %-18s %9s %9.1f %6s  %s\n", first ? name.c_str() : "", problem.buffers.size(),
+                                static_cast<long long>(bound), "exact", "-", ms, "-", exact_note.c_str());
+                    continue;
+                }
+            } else {
+                ms = milliseconds([&] { r = hlomem::plan(placed, algorithm, options); });
+            }
+            bool const valid = hlomem::check_placement(placed).empty();
+            all_valid = all_valid && valid;
+            std::printf("%-10s %5zu %9lld  %-18s %9lld %9.1f %6s  %s\n", first ? name.c_str() : "", problem.buffers.size(),
+                        static_cast<long long>(bound), std::string(hlomem::to_string(algorithm)).c_str(),
+                        static_cast<long long>(r.bytes), ms, valid ? "yes" : "NO", exact_note.c_str());
+            first = false;
+        }
+        std::fflush(stdout);
+    }
+    return all_valid ? 0 : 1;
+}

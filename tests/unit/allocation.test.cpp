@@ -1,0 +1,589 @@
+// Allocation algorithms: the problem model and its checks, XLA's best-fit heap reproduced on every
+// real dump, the greedy allocators, the local search, the exact search (known optima, infeasibility
+// proofs), the temp-arena problems of dumps, MiniMalloc CSV, and the graph helpers.
+#include <hlomem/hlomem.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "test_data.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using hlomem_test::read_data;
+using hlomem_test::real_dumps;
+
+hlomem::problem_buffer buffer(std::string id, std::int64_t lower, std::int64_t upper, std::int64_t size,
+                              std::int64_t alignment = 1) {
+    return {std::move(id), {lower, upper}, size, alignment, std::nullopt};
+}
+
+//   time    0   1   2   3   4
+//   a       [=======)                 a: [0, 2), 4 bytes
+//   b           [===========)         b: [1, 4), 2 bytes
+//   c                   [=======)     c: [3, 5), 4 bytes
+hlomem::allocation_problem three_buffers() { return {{buffer("a", 0, 2, 4), buffer("b", 1, 4, 2), buffer("c", 3, 5, 4)}}; }
+
+// MiniMalloc's README example, with its published solution for capacity 12.
+constexpr char const* readme_example = "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n";
+
+std::vector<std::int64_t> offsets_of(hlomem::allocation_problem const& p) {
+    std::vector<std::int64_t> out;
+    for (auto const& b : p.buffers) out.push_back(b.offset.value_or(-1));
+    return out;
+}
+
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The problem model
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("lifespans are half-open and XLA's inclusive live ranges convert to them", "[allocation]") {
+    CHECK(hlomem::lifespan{0, 2}.overlaps({1, 3}));
+    CHECK_FALSE(hlomem::lifespan{0, 2}.overlaps({2, 4}));
+    CHECK(hlomem::to_lifespan(hlomem::live_interval{0, 80}) == hlomem::lifespan{0, 81});
+    CHECK(hlomem::to_live_interval({5, 8}) == hlomem::live_interval{5, 7});
+    std::ostringstream os;
+    os << hlomem::lifespan{3, 9};
+    CHECK(os.str() == "[3, 9)");
+}
+
+TEST_CASE("the lower bound is the most bytes live at once, raised by alignment", "[allocation]") {
+    CHECK(hlomem::lower_bound_bytes(three_buffers()) == 6);
+    CHECK(hlomem::lower_bound_bytes(hlomem::parse_minimalloc_csv(readme_example)) == 12);
+    // A 24-byte and a 1-byte buffer live together; with offsets multiples of 128, the lower one
+    // takes 128 bytes: 129 (the tiny scan_while_phi arena of the corpus, whose XLA arena is 129).
+    hlomem::allocation_problem p{{buffer("t", 0, 4, 24, 128), buffer("p", 1, 2, 1, 128)}};
+    CHECK(hlomem::lower_bound_bytes(p) == 129);
+    p.buffers[1].alignment = 3;  // not a power of two: alignment is not counted
+    CHECK(hlomem::lower_bound_bytes(p) == 25);
+}
+
+TEST_CASE("problems that cannot be planned are refused with the reason", "[allocation]") {
+    hlomem::allocation_problem p{{buffer("a", 3, 3, 4), buffer("b", 0, 1, -1), buffer("c", 0, 1, 4, 0)}};
+    auto const defects = hlomem::problem_defects(p);
+    REQUIRE(defects.size() == 3);
+    CHECK(defects[0] == "buffer 0: empty lifespan [3, 3)");
+    CHECK(defects[1] == "buffer 1: negative size -1");
+    CHECK(defects[2] == "buffer 2: alignment 0 (must be at least 1)");
+    CHECK_THROWS_AS(hlomem::greedy_by_size(p), hlomem::allocation_error);
+    hlomem::allocation_problem huge{{buffer("a", 0, 1, std::int64_t{1} << 60), buffer("b", 0, 1, std::int64_t{1} << 60)}};
+    CHECK(hlomem::problem_defects(huge) == std::vector<std::string>{"sizes and alignments add up to more than 2^61 bytes"});
+}
+
+TEST_CASE("check_placement finds every kind of invalid placement", "[allocation]") {
+    auto p = three_buffers();
+    p.buffers[0].offset = 0;
+    p.buffers[1].offset = 4;
+    p.buffers[2].offset = 0;
+    CHECK(hlomem::check_placement(p).empty());
+    CHECK(hlomem::check_placement(p, 6).empty());
+
+    auto over = hlomem::check_placement(p, 5);
+    REQUIRE(over.size() == 1);
+    CHECK(over[0].kind == hlomem::placement_error_kind::over_capacity);
+    CHECK(over[0].message == "buffer 'b' ends at 6, past the capacity 5");
+
+    p.buffers[1].offset = 3;  // b [1, 4) at [3, 5) meets a at [0, 4) and c at [0, 4)
+    auto clash = hlomem::check_placement(p);
+    REQUIRE(clash.size() == 2);
+    CHECK(clash[0].kind == hlomem::placement_error_kind::overlap);
+    CHECK(clash[0].message == "buffer 'a' [0, 2) and buffer 'b' [1, 4) share bytes [3, 4)");
+    CHECK(clash[1].message == "buffer 'b' [1, 4) and buffer 'c' [3, 5) share bytes [3, 4)");
+    // Through an offset map, buffers are named by index.
+    auto const by_index = hlomem::check_placement(p, hlomem::offset_map(p));
+    REQUIRE(by_index.size() == 2);
+    CHECK(by_index[0].message == "buffer 0 [0, 2) and buffer 1 [1, 4) share bytes [3, 4)");
+
+    p.buffers[1].offset.reset();
+    p.buffers[2].alignment = 8;
+    p.buffers[2].offset = 4;
+    auto mixed = hlomem::check_placement(p);
+    REQUIRE(mixed.size() == 2);
+    CHECK(mixed[0].kind == hlomem::placement_error_kind::missing_offset);
+    CHECK(mixed[1].kind == hlomem::placement_error_kind::misaligned);
+    CHECK(mixed[0].message == "buffer 'b' has no offset");
+    CHECK(mixed[1].message == "buffer 'c' at offset 4 is not a multiple of its alignment 8");
+}
+
+// ---------------------------------------------------------------------------------------------
+// One-pass allocators
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("where one more buffer goes: lowest fit and the two best-fit measures", "[allocation]") {
+    using hlomem::detail::gap_measure;
+    std::vector<hlomem::detail::byte_range> const used = {{0, 100}, {100, 160}, {300, 400}, {450, 470}};
+    CHECK(hlomem::detail::lowest_fit(used, 40, 1) == 160);
+    CHECK(hlomem::detail::best_fit(used, 40, 1, gap_measure::from_aligned_start) == 400);  // the 50-byte gap
+    CHECK(hlomem::detail::best_fit(used, 60, 1, gap_measure::from_aligned_start) == 160);
+    CHECK(hlomem::detail::best_fit(used, 200, 1, gap_measure::from_aligned_start) == 470);  // only the top
+    CHECK(hlomem::detail::lowest_fit(used, 40, 64) == 192);
+    // Gaps [96, 190) and [256, 340), 40 bytes aligned to 64: XLA measures from the aligned start
+    // (62 against 84 bytes) and takes the first; TensorFlow Lite from the raw end below (94
+    // against 84) and takes the second.
+    std::vector<hlomem::detail::byte_range> const two = {{0, 96}, {190, 256}, {340, 400}};
+    CHECK(hlomem::detail::best_fit(two, 40, 64, gap_measure::from_aligned_start) == 128);
+    CHECK(hlomem::detail::best_fit(two, 40, 64, gap_measure::from_raw_start) == 256);
+}
+
+TEST_CASE("every one-pass allocator packs the small example into its lower bound", "[allocation]") {
+    for (auto algorithm : {hlomem::allocation_algorithm::best_fit, hlomem::allocation_algorithm::best_fit_spatial,
+                           hlomem::allocation_algorithm::best_fit_temporal, hlomem::allocation_algorithm::greedy_by_size,
+                           hlomem::allocation_algorithm::first_fit}) {
+        CAPTURE(hlomem::to_string(algorithm));
+        auto p = three_buffers();
+        auto const r = hlomem::plan(p, algorithm);
+        CHECK(r.bytes == 6);
+        CHECK(r.optimal);
+        CHECK(hlomem::check_placement(p).empty());
+    }
+    auto p = three_buffers();
+    hlomem::first_fit_by_start(p);
+    CHECK(offsets_of(p) == std::vector<std::int64_t>{0, 4, 0});
+    p = three_buffers();
+    hlomem::greedy_by_size(p);  // a and c (4 bytes) first, both at 0; b on top
+    CHECK(offsets_of(p) == std::vector<std::int64_t>{0, 4, 0});
+}
+
+TEST_CASE("XLA's heap keys replayed from lifespans count events, not times", "[allocation]") {
+    // Events: t0 alloc a; t1 alloc b; t1 free a; t3 alloc c; t3 free b; t4 free c.
+    auto const keys = hlomem::heap_keys(three_buffers());
+    REQUIRE(keys.size() == 3);
+    CHECK(keys[0] == hlomem::heap_key{4, 2, 2});
+    CHECK(keys[1] == hlomem::heap_key{2, 3, 3});
+    CHECK(keys[2] == hlomem::heap_key{4, 2, 2});
+}
+
+TEST_CASE("algorithm names round-trip", "[allocation]") {
+    for (auto a : hlomem::all_allocation_algorithms) CHECK(hlomem::allocation_algorithm_named(hlomem::to_string(a)) == a);
+    CHECK_FALSE(hlomem::allocation_algorithm_named("best_fit").has_value());
+}
+
+TEST_CASE("the algorithms plan any container through property maps", "[allocation]") {
+    std::vector<hlomem::lifespan> const spans = {{0, 2}, {1, 4}, {3, 5}};
+    std::vector<std::int64_t> const sizes = {4, 2, 4};
+    std::vector<std::int64_t> offsets(3, -1);
+    auto const view = hlomem::make_problem_view(spans.size(), spans.data(), sizes.data(), 16);
+    CHECK(hlomem::first_fit_by_start(view, offsets.data()) == 18);  // b is aligned to 16
+    CHECK(offsets == std::vector<std::int64_t>{0, 16, 0});
+    CHECK(hlomem::check_placement(view, offsets.data()).empty());
+    CHECK(hlomem::lower_bound_bytes(view) == 18);
+}
+
+// ---------------------------------------------------------------------------------------------
+// XLA's temp arenas: extraction and the best-fit heap reproduced
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("XLA's arena is reproduced exactly on every dump with a temp arena", "[allocation][xla]") {
+    // The heap re-run with XLA's keys and the arena's alignment gives XLA's heap size and every heap
+    // offset; with the pointer tables laid out again (CombineTempAllocations), XLA's arena size.
+    std::size_t arenas = 0;
+    for (auto const& path : real_dumps) {  // those without a temp arena add none
+        CAPTURE(path);
+        auto const text = read_data(path);
+        auto const ba = hlomem::parse_buffer_assignment(text, path);
+        for (auto const& arena : hlomem::temp_arenas(ba)) {
+            ++arenas;
+            auto const r = hlomem::reproduce_xla_arena(arena);
+            CHECK(r.arena_bytes == arena.xla_bytes);
+            CHECK(r.heap.bytes == r.xla_heap_bytes);
+            CHECK(r.offsets_differing == 0);
+            // XLA's own placement is valid for the extracted problem.
+            CHECK(hlomem::check_placement(arena.problem, arena.xla_bytes).empty());
+            CHECK(hlomem::lower_bound_bytes(arena.problem) <= arena.xla_bytes);
+        }
+    }
+    CHECK(arenas == 16);
+}
+
+TEST_CASE("the temp arenas of the seed dumps", "[allocation][xla]") {
+    SECTION("000: a GPU arena of 32 heap buffers and 20 pointer tables") {
+        auto const text = read_data("seeds/000_5960cad812240b69.txt");
+        auto const ba = hlomem::parse_buffer_assignment(text);
+        auto const arenas = hlomem::temp_arenas(ba);
+        REQUIRE(arenas.size() == 1);
+        auto const& a = arenas[0];
+        CHECK(ba.allocations[a.allocation].index == 53);
+        CHECK(a.xla_bytes == 985504);
+        CHECK(a.alignment == 128);
+        CHECK(a.problem.buffers.size() == 52);
+        // 17 tables at 0..2048 step 128, the heap [2176, 985216), 3 tables after it.
+        REQUIRE(a.layout.size() == 21);
+        CHECK(a.layout[16].offset == 2048);
+        CHECK(a.layout[17].heap);
+        CHECK(a.layout[17].offset == 2176);
+        CHECK(a.layout[17].bytes == 983040);
+        CHECK(a.layout[20].offset == 985472);
+        auto const r = hlomem::reproduce_xla_arena(a);
+        CHECK(r.heap.bytes == 983040);
+        CHECK(r.heap.order == hlomem::heap_order::spatial);
+        CHECK(r.heap_buffers == 32);
+        CHECK(r.own_allocations == 20);
+        CHECK(hlomem::lower_bound_bytes(a.problem) == 851968);
+    }
+    SECTION("002: four TPU arenas, one per color") {
+        auto const text = read_data("seeds/002_b0117d631587537a.txt");
+        auto const ba = hlomem::parse_buffer_assignment(text);
+        auto const arenas = hlomem::temp_arenas(ba);
+        REQUIRE(arenas.size() == 4);
+        std::map<std::int64_t, std::int64_t> xla, heap, alignment;
+        for (auto const& a : arenas) {
+            xla[a.color] = a.xla_bytes;
+            heap[a.color] = hlomem::reproduce_xla_arena(a).heap.bytes;
+            alignment[a.color] = a.alignment;
+        }
+        CHECK(xla == std::map<std::int64_t, std::int64_t>{{0, 2114011136}, {1, 58720256}, {2, 52}, {4, 4096}});
+        CHECK(heap == std::map<std::int64_t, std::int64_t>{{0, 2113929216}, {1, 58720256}, {2, 52}, {4, 4096}});
+        CHECK(alignment[0] == 16384);  // the pointer tables sit 16384 apart
+        CHECK(alignment[2] == 4);
+    }
+    SECTION("003: no heap at all, three pointer tables 128 apart") {
+        auto const text = read_data("seeds/003_3a38346822a50a7e.txt");
+        auto const ba = hlomem::parse_buffer_assignment(text);
+        auto const arenas = hlomem::temp_arenas(ba);
+        REQUIRE(arenas.size() == 1);
+        auto const r = hlomem::reproduce_xla_arena(arenas[0]);
+        CHECK(r.heap_buffers == 0);
+        CHECK(r.own_allocations == 3);
+        CHECK(r.arena_bytes == 296);  // 128 + 128 + 40
+        CHECK(hlomem::lower_bound_bytes(arenas[0].problem) == 40);
+    }
+}
+
+TEST_CASE("XLA keeps the spatial heap when it is not larger, as ChooseBestHeapAlgorithm does", "[allocation][xla]") {
+    // The spatial heap is XLA's in every dump (size and offsets); the temporal one loses or ties.
+    struct expected {
+        std::string path;
+        std::int64_t spatial, temporal;
+    };
+    for (auto const& e : {expected{"corpus/lorrax/lorrax_bse_full_run_large.buffer_assignment.txt", 778499588, 778499712},
+                          expected{"corpus/lorrax/lorrax_conditional.buffer_assignment.txt", 516, 516},
+                          expected{"corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt", 132, 144}}) {
+        CAPTURE(e.path);
+        auto const text = read_data(e.path);
+        auto const arenas = hlomem::temp_arenas(hlomem::parse_buffer_assignment(text));
+        REQUIRE(arenas.size() == 1);
+        auto const r = hlomem::reproduce_xla_arena(arenas[0]);
+        CHECK(r.heap.spatial_bytes == e.spatial);
+        CHECK(r.heap.temporal_bytes == e.temporal);
+        CHECK(r.heap.order == hlomem::heap_order::spatial);
+        CHECK(r.heap.bytes == r.xla_heap_bytes);
+    }
+}
+
+TEST_CASE("loop state stays one buffer across the gap between body parameter and result", "[allocation][xla]") {
+    // bse_full_run_large: param.12.0{1} (phi) ends at 186, collective-permute-start.1{1} starts at
+    // 187; both belong to while.44.0's HloBuffer at offset 239865856 and must keep one slice.
+    auto const text = read_data("corpus/lorrax/lorrax_bse_full_run_large.buffer_assignment.txt");
+    auto const ba = hlomem::parse_buffer_assignment(text);
+    auto const arenas = hlomem::temp_arenas(ba);
+    REQUIRE(arenas.size() == 1);
+    auto const& a = arenas[0];
+    std::size_t const param = ba.value_index(1991), start = ba.value_index(137);
+    std::optional<std::size_t> of_param, of_start;
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+        for (std::size_t v : a.values[i]) {
+            if (v == param) of_param = i;
+            if (v == start) of_start = i;
+        }
+    }
+    REQUIRE(of_param);
+    CHECK(of_param == of_start);
+    CHECK(a.problem.buffers[*of_param].span == hlomem::lifespan{150, 195});
+    CHECK(a.problem.buffers.size() == 129);
+}
+
+TEST_CASE("every algorithm's placement keeps every dump sound", "[allocation][xla]") {
+    for (auto const& path : real_dumps) {  // those without a temp arena add none
+        CAPTURE(path);
+        auto const text = read_data(path);
+        auto const ba = hlomem::parse_buffer_assignment(text, path);
+        for (auto const& arena : hlomem::temp_arenas(ba)) {
+            hlomem::plan_options options;
+            options.heap_keys = arena.heap_keys;
+            options.start = offsets_of(arena.problem);
+            options.improve.iterations = 200;
+            options.exact.node_limit = 20000;
+            for (auto algorithm : hlomem::all_allocation_algorithms) {
+                CAPTURE(hlomem::to_string(algorithm));
+                auto p = arena.problem;
+                auto const r = hlomem::plan(p, algorithm, options);
+                CHECK(hlomem::check_placement(p).empty());
+                CHECK(r.bytes >= hlomem::lower_bound_bytes(p));
+                if (algorithm == hlomem::allocation_algorithm::improve || algorithm == hlomem::allocation_algorithm::exact) {
+                    CHECK(r.bytes <= arena.xla_bytes);  // they start from XLA's placement at worst
+                }
+                CHECK(hlomem::check_soundness(hlomem::with_placement(ba, arena, p)).empty());
+            }
+        }
+    }
+}
+
+TEST_CASE("hlomem's best placement of the seed arenas, against XLA's and the bound", "[allocation][xla]") {
+    // Seed 000: XLA 985504; the exact search reaches the lower bound 851968 (13.55% below XLA).
+    auto const text = read_data("seeds/000_5960cad812240b69.txt");
+    auto const arenas = hlomem::temp_arenas(hlomem::parse_buffer_assignment(text));
+    auto p = arenas[0].problem;
+    hlomem::plan_options options;
+    options.start = offsets_of(p);
+    options.exact.node_limit = 200000;
+    auto const exact = hlomem::plan(p, hlomem::allocation_algorithm::exact, options);
+    CHECK(exact.bytes == 851968);
+    CHECK(exact.optimal);
+    p = arenas[0].problem;
+    options.improve.iterations = 2000;
+    auto const improved = hlomem::plan(p, hlomem::allocation_algorithm::improve, options);
+    CHECK(improved.bytes == 852096);
+    CHECK(improved.work == 2000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local search
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("improve never returns more than it was given, and is deterministic", "[allocation]") {
+    auto const text = read_data("minimalloc/F.1048576.csv");
+    auto const p = hlomem::parse_minimalloc_csv(text);
+    auto start = p;
+    CHECK(hlomem::xla_choose_best_fit(start).bytes == 1433600);
+    hlomem::improve_options options;
+    options.iterations = 100;
+    auto once = start, twice = start;
+    auto const r1 = hlomem::improve_placement(once, options);
+    auto const r2 = hlomem::improve_placement(twice, options);
+    CHECK(r1.start_bytes == 1433600);
+    CHECK(r1.bytes <= r1.start_bytes);
+    CHECK(r1.bytes == r2.bytes);
+    CHECK(offsets_of(once) == offsets_of(twice));
+    CHECK(hlomem::check_placement(once).empty());
+    CHECK(hlomem::arena_size(once) == r1.bytes);
+    hlomem::allocation_problem unplaced = p;
+    CHECK_THROWS_AS(hlomem::improve_placement(unplaced), hlomem::allocation_error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact search
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("the exact search finds MiniMalloc's published solution", "[allocation][exact]") {
+    auto p = hlomem::parse_minimalloc_csv(readme_example);
+    auto const r = hlomem::place_within(p, 12);
+    REQUIRE(r.status == hlomem::search_status::feasible);
+    CHECK(r.bytes == 12);
+    // MiniMalloc's README: b1 8, b2 8, b3 4, b4 4, b5 0.
+    CHECK(offsets_of(p) == std::vector<std::int64_t>{8, 8, 4, 4, 0});
+    CHECK(hlomem::to_minimalloc_csv(p) == "id,lower,upper,size,offset\nb1,0,3,4,8\nb2,3,9,4,8\nb3,0,9,4,4\nb4,9,21,4,4\nb5,0,21,4,0\n");
+}
+
+TEST_CASE("the exact search proves capacities infeasible", "[allocation][exact]") {
+    SECTION("below the lower bound: no search needed") {
+        auto p = hlomem::parse_minimalloc_csv(readme_example);
+        auto const r = hlomem::place_within(p, 11);
+        CHECK(r.status == hlomem::search_status::infeasible);
+        CHECK(r.nodes == 0);
+    }
+    SECTION("above the unaligned bound: the search must exhaust the tree") {
+        // 24 and 1 bytes live together, offsets multiples of 128: 25 bytes of data need 129.
+        hlomem::allocation_problem p{{buffer("t", 0, 4, 24, 128), buffer("p", 1, 2, 1, 128)}};
+        auto const no = hlomem::place_within(p, 128);
+        CHECK(no.status == hlomem::search_status::infeasible);
+        CHECK(no.nodes > 0);
+        auto const yes = hlomem::place_within(p, 129);
+        REQUIRE(yes.status == hlomem::search_status::feasible);
+        CHECK(offsets_of(p) == std::vector<std::int64_t>{0, 128});
+    }
+    SECTION("an alignment no bound counts") {
+        // Two 2-byte buffers live together, offsets multiples of 3 (not a power of two, so the
+        // lower bound ignores it and says 4): [0, 2) and [3, 5).
+        hlomem::allocation_problem p{{buffer("u", 0, 2, 2, 3), buffer("v", 1, 3, 2, 3)}};
+        CHECK(hlomem::lower_bound_bytes(p) == 4);
+        auto const no = hlomem::place_within(p, 4);
+        CHECK(no.status == hlomem::search_status::infeasible);
+        CHECK(no.nodes > 0);
+        auto const r = hlomem::exact_minimize(p);
+        CHECK(r.bytes == 5);
+        CHECK(r.optimal);
+        CHECK(offsets_of(p) == std::vector<std::int64_t>{0, 3});
+    }
+    SECTION("four buffers whose data fits 16 bytes but whose alignment needs 20") {
+        //   x [0, 3) 8 bytes, y [0, 1) 8 bytes, z and w [2, 3) 4 bytes each, all aligned to 8:
+        //   16 bytes live at times 0 and 2, but at time 2 z and w cannot both sit beside x at
+        //   multiples of 8 within 16 bytes.
+        hlomem::allocation_problem p{
+            {buffer("x", 0, 3, 8, 8), buffer("y", 0, 1, 8, 8), buffer("z", 2, 3, 4, 8), buffer("w", 2, 3, 4, 8)}};
+        CHECK(hlomem::lower_bound_bytes(p) == 20);  // 8 + 8 + 8 rounded, less the 4 of the top one
+        auto const no = hlomem::place_within(p, 16);
+        CHECK(no.status == hlomem::search_status::infeasible);
+        auto const r = hlomem::exact_minimize(p);
+        CHECK(r.bytes == 20);
+        CHECK(r.optimal);
+        CHECK(hlomem::check_placement(p).empty());
+    }
+}
+
+TEST_CASE("an exhausted budget is reported, not a wrong answer", "[allocation][exact]") {
+    auto const text = read_data("minimalloc/H.1048576.csv");
+    auto p = hlomem::parse_minimalloc_csv(text);
+    hlomem::search_budget budget;
+    budget.node_limit = 500;
+    auto const r = hlomem::place_within(p, 1048576, budget);
+    CHECK(r.status == hlomem::search_status::budget_exhausted);
+    CHECK(r.nodes == 500);
+    auto const m = hlomem::exact_minimize(p, budget);
+    CHECK_FALSE(m.optimal);
+    CHECK(m.lower_bound == 1048576);
+    CHECK(m.bytes >= 1048576);
+    CHECK(hlomem::check_placement(p).empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The MiniMalloc challenging instances
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("the MiniMalloc challenging instances: every heuristic's placement is valid", "[allocation][minimalloc]") {
+    struct expected {
+        char name;
+        std::size_t buffers;
+        std::int64_t lower_bound, best_fit, greedy_by_size, first_fit;
+    };
+    // Eight instances have a lower bound of exactly 1048576, the capacity they are solved for.
+    for (auto const& e : {expected{'A', 154, 1048576, 1374208, 1374208, 1608704}, expected{'B', 170, 1048576, 1412096, 1412096, 1775616},
+                          expected{'C', 203, 1039360, 1417216, 1417216, 1769472}, expected{'D', 213, 986112, 1316864, 1315840, 1547264},
+                          expected{'E', 215, 1048576, 1469440, 1469440, 1981440}, expected{'F', 296, 1048576, 1433600, 1441792, 1277952},
+                          expected{'G', 308, 1048576, 1432576, 1396736, 1343488}, expected{'H', 316, 1048576, 1371136, 1421312, 1299456},
+                          expected{'I', 374, 1048576, 1473536, 1478656, 1629184}, expected{'J', 409, 989184, 1362944, 1333248, 1587200},
+                          expected{'K', 454, 1048576, 1369088, 1391616, 2102272}}) {
+        std::string const path = std::string("minimalloc/") + e.name + ".1048576.csv";
+        CAPTURE(path);
+        auto const text = read_data(path);
+        auto const p = hlomem::parse_minimalloc_csv(text, path);
+        CHECK(p.buffers.size() == e.buffers);
+        CHECK(hlomem::lower_bound_bytes(p) == e.lower_bound);
+        auto q = p;
+        CHECK(hlomem::xla_choose_best_fit(q).bytes == e.best_fit);
+        CHECK(hlomem::check_placement(q).empty());
+        q = p;
+        CHECK(hlomem::greedy_by_size(q) == e.greedy_by_size);
+        CHECK(hlomem::check_placement(q).empty());
+        q = p;
+        CHECK(hlomem::first_fit_by_start(q) == e.first_fit);
+        CHECK(hlomem::check_placement(q).empty());
+    }
+}
+
+TEST_CASE("the exact search places MiniMalloc's J and F within 1048576 bytes", "[allocation][minimalloc][exact]") {
+    // The others take from a second to a minute in a release build (benchmarks/allocation.bench.cpp
+    // measures all eleven); node limits keep this test fast in a debug build too.
+    for (char name : {'J', 'F'}) {
+        std::string const path = std::string("minimalloc/") + name + ".1048576.csv";
+        CAPTURE(path);
+        auto const text = read_data(path);
+        auto p = hlomem::parse_minimalloc_csv(text, path);
+        hlomem::search_budget budget;
+        budget.node_limit = 200000;
+        auto const r = hlomem::place_within(p, 1048576, budget);
+        REQUIRE(r.status == hlomem::search_status::feasible);
+        CHECK(r.bytes <= 1048576);
+        CHECK(hlomem::check_placement(p, 1048576).empty());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// MiniMalloc CSV
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("MiniMalloc CSV reads problems and solutions, in any column order", "[allocation][csv]") {
+    auto const p = hlomem::parse_minimalloc_csv(readme_example, "input.12.csv");
+    REQUIRE(p.buffers.size() == 5);
+    CHECK(p.buffers[3] == buffer("b4", 9, 21, 4));
+    auto const q = hlomem::parse_minimalloc_csv("\xEF\xBB\xBFoffset, size ,upper,lower,alignment,id\r\n8,4,3,0,4, b 1 \r\n\r\n");
+    REQUIRE(q.buffers.size() == 1);
+    CHECK(q.buffers[0].id == "b 1");
+    CHECK(q.buffers[0].span == hlomem::lifespan{0, 3});
+    CHECK(q.buffers[0].alignment == 4);
+    CHECK(q.buffers[0].offset == 8);
+    CHECK(hlomem::to_minimalloc_csv(q) == "id,lower,upper,size,alignment,offset\nb 1,0,3,4,4,8\n");
+    CHECK(hlomem::parse_minimalloc_csv(hlomem::to_minimalloc_csv(p)) == p);
+    CHECK(hlomem::parse_minimalloc_csv("id,lower,upper,size\n").buffers.empty());
+    CHECK(hlomem::looks_like_minimalloc_csv(readme_example));
+    CHECK_FALSE(hlomem::looks_like_minimalloc_csv("BufferAssignment:\n"));
+}
+
+TEST_CASE("MiniMalloc CSV errors name the line and column", "[allocation][csv]") {
+    auto error = [](std::string const& text) {
+        auto r = hlomem::try_parse_minimalloc_csv(text, "in.csv");
+        REQUIRE_FALSE(r);
+        return r.error().to_string();
+    };
+    CHECK(error("") == "in.csv:1:1: error: expected a header such as id,lower,upper,size\n\n^");
+    CHECK(error("id,lower,upper,size,gaps\n") ==
+          "in.csv:1:21: error: unknown column 'gaps'; a MiniMalloc CSV has id, lower, upper, size, alignment and offset\n"
+          "id,lower,upper,size,gaps\n                    ^");
+    CHECK(error("id,lower,upper\n") ==
+          "in.csv:1:1: error: the header has no 'size' column; it needs id, lower, upper and size\nid,lower,upper\n^");
+    CHECK(error("id,id\n") == "in.csv:1:4: error: column 'id' appears twice\nid,id\n   ^");
+    CHECK(error("id,lower,upper,size\nb1,0,3\n") == "in.csv:2:7: error: expected ','\nb1,0,3\n      ^");
+    CHECK(error("id,lower,upper,size\nb1,0,3,4,5\n") == "in.csv:2:9: error: expected the end of the line\nb1,0,3,4,5\n        ^");
+    CHECK(error("id,lower,upper,size\nb1,3,3,4\n") ==
+          "in.csv:2:6: error: lifespan [3, 3) is empty: upper must be greater than lower\nb1,3,3,4\n     ^");
+    CHECK(error("id,lower,upper,size\nb1,0,3,99999999999999999999\n") ==
+          "in.csv:2:8: error: integer 99999999999999999999 does not fit in int64\nb1,0,3,99999999999999999999\n       ^");
+    CHECK(error("id,lower,upper,size\nb1,0,3,-4\n") ==
+          "in.csv:2:8: error: expected a non-negative integer (size)\nb1,0,3,-4\n       ^");
+    CHECK(error("id,lower,upper,size\nb1,0,3,4\nb1,1,2,4\n") ==
+          "in.csv:3:1: error: id 'b1' was already used on line 2\nb1,1,2,4\n^");
+    CHECK(error("id,lower,upper,size,alignment\nb,0,1,4,0\n") ==
+          "in.csv:2:9: error: alignment 0: it must be at least 1\nb,0,1,4,0\n        ^");
+    CHECK(error("id,lower,upper,size\n,0,1,4\n") == "in.csv:2:1: error: expected an id\n,0,1,4\n^");
+}
+
+TEST_CASE("MiniMalloc CSV writing refuses what CSV cannot hold", "[allocation][csv]") {
+    hlomem::allocation_problem p{{buffer("a,b", 0, 1, 4)}};
+    CHECK_THROWS_AS(hlomem::to_minimalloc_csv(p), hlomem::allocation_error);
+    hlomem::allocation_problem partial{{buffer("a", 0, 1, 4), buffer("b", 0, 1, 4)}};
+    partial.buffers[0].offset = 0;
+    CHECK_THROWS_AS(hlomem::to_minimalloc_csv(partial), hlomem::allocation_error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Graphs
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("plan_offsets places the vertices of an interference graph", "[allocation][graph]") {
+    auto const text = read_data("seeds/000_5960cad812240b69.txt");
+    auto const ba = hlomem::parse_buffer_assignment(text);
+    hlomem::interference_options temps;
+    temps.temps_only = true;
+    auto const g = hlomem::make_interference_graph(ba, temps);
+    std::vector<std::int64_t> offset(num_vertices(g), -1);
+    auto offsets = boost::make_iterator_property_map(offset.begin(), get(boost::vertex_index, g));
+    auto const r = hlomem::plan_offsets(g, get(&hlomem::value_vertex::range, g), get(&hlomem::value_vertex::size, g), offsets,
+                                        hlomem::allocation_algorithm::best_fit, 128);
+    // Every value on its own (no sharing): the best-fit heap of the 52 values.
+    CHECK(r.bytes == 983040);
+    CHECK(hlomem::find_byte_overlaps(g, get(&hlomem::value_vertex::allocation, g), offsets,
+                                     get(&hlomem::value_vertex::size, g))
+              .empty());
+}
+
+TEST_CASE("conflict_graph_first_fit follows the edges, not lifespans", "[allocation][graph]") {
+    // A triangle a-b-c plus d, which conflicts only with a.
+    using graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    graph g(4);
+    boost::add_edge(0, 1, g);
+    boost::add_edge(1, 2, g);
+    boost::add_edge(0, 2, g);
+    boost::add_edge(0, 3, g);
+    std::vector<std::int64_t> const size = {64, 32, 16, 48};
+    std::vector<std::int64_t> offset(4, -1);
+    auto const arena = hlomem::conflict_graph_first_fit(g, size.data(), offset.data(), 16);
+    // a (64) at 0; d (48) clear of a at 64; b (32) clear of a at 64; c (16) clear of a and b: 96.
+    CHECK(offset == std::vector<std::int64_t>{0, 64, 96, 64});
+    CHECK(arena == 112);
+}
