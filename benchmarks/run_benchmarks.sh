@@ -2,8 +2,8 @@
 # run_benchmarks.sh: builds hlomem's benchmarks, runs them, and writes BENCHMARKS.md and
 # docs/scaling.svg at the repository root.
 #
-#   benchmarks/run_benchmarks.sh           # the full run: dumps of 10^3..10^6 values (some minutes)
-#   benchmarks/run_benchmarks.sh --quick   # stops at 10^5 values, fewer repetitions
+#   benchmarks/run_benchmarks.sh           # the full run: dumps of 10^3..10^6 values (some 20 minutes)
+#   benchmarks/run_benchmarks.sh --quick   # stops at 10^5 values, fewer repetitions, 5 s searches
 #
 # Everything it generates (the synthetic dumps and modules, the raw results) stays under
 # build-bench/, which git ignores; only BENCHMARKS.md and docs/scaling.svg are written in the tree.
@@ -106,6 +106,15 @@ tu="$scratch/all_parsers.cpp"
 printf '#include <hlomem/hlomem.hpp>\n#include <hlomem/parser/instantiate.hpp>\n' > "$tu"
 echo "loadavg_before_compile=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
 /usr/bin/time -v "$cxx" -std=c++17 -O2 -I "$root/include" -c "$tu" -o "$scratch/all_parsers.o" 2> "$results/compile.txt"
+
+# The allocation algorithms on the eleven MiniMalloc instances (not Google Benchmark: the exact
+# search runs up to its time limit, so each algorithm runs once; its times are wall clock).
+step "hlomem_bench_allocation"
+echo "loadavg_before_allocation=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+allocation_limit=120
+[ "$quick" = 1 ] && allocation_limit=5
+echo "allocation_time_limit=$allocation_limit" >> "$meta"
+"${pin[@]}" "$bin/hlomem_bench_allocation" --time-limit "$allocation_limit" > "$results/allocation.txt"
 
 echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$meta"
 step "writing BENCHMARKS.md and docs/scaling.svg"

@@ -486,8 +486,12 @@ def main(argv):
             md.append(table(["benchmark", "time", "throughput", "counters"], bench_rows(benches[program])))
             md.append("")
     if allocation.exists():
-        md.append("### Allocation algorithms (`hlomem_bench_allocation --time-limit 120`)\n")
-        md.append("The 11 MiniMalloc instances, one core.\n")
+        limit = meta.get("allocation_time_limit", "120")
+        md.append(f"### Allocation algorithms (`hlomem_bench_allocation --time-limit {limit}`)\n")
+        md.append("The eleven MiniMalloc \"challenging\" instances (`tests/data/minimalloc`), each algorithm once, "
+                  "on one core; `ms` is wall time (the program's own), `bound` the lower bound on the arena, `bytes` "
+                  "the arena the algorithm needs. `exact` asks whether the instance fits its capacity (the "
+                  f"1048576 in the file name) within {limit} s.\n")
         md.append("```\n" + allocation.read_text().rstrip() + "\n```\n")
 
     md.append("### Compile time\n")
