@@ -41,15 +41,9 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
         return x;
     };
     for (auto const& a : ba.allocations) {
-        std::vector<std::size_t> ranged;
-        for (std::size_t vi : a.values) {
-            if (ba.values[vi].live_range) ranged.push_back(vi);
-        }
-        for_each_overlapping_pair(
-            ranged.size(), [&](std::size_t k) { return *ba.values[ranged[k]].live_range; },
-            [&](std::size_t x, std::size_t y) {
-                if (legal_sharing(ba, ranged[x], ranged[y])) parent[find(ranged[x])] = find(ranged[y]);
-            });
+        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+            if (legal_sharing(ba, i, j)) parent[find(i)] = find(j);
+        });
     }
     std::map<std::size_t, std::size_t> group_of_root;
     std::vector<shared_buffer> out;

@@ -154,24 +154,33 @@ struct sharing_summary {
     std::size_t total() const noexcept { return in_place + phi + same_instruction; }
 };
 
+/// Calls `visit(i, j)` (indices into ba.values) for every two of `values` (an allocation's) whose
+/// live ranges meet. Values without a live range are left out, and so, with `skip_empty`, are
+/// values of no bytes (they cannot share any).
+template <class P, class Values, class Visit>
+void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit,
+                                 bool skip_empty = false) {
+    std::vector<std::size_t> ranged;
+    for (std::size_t vi : values) {
+        if (ba.values[vi].live_range && (!skip_empty || ba.values[vi].size > 0)) ranged.push_back(vi);
+    }
+    for_each_overlapping_pair(
+        ranged.size(), [&](std::size_t k) { return *ba.values[ranged[k]].live_range; },
+        [&](std::size_t x, std::size_t y) { visit(ranged[x], ranged[y]); });
+}
+
 template <class P>
 sharing_summary summarize_sharing(basic_buffer_assignment<P> const& ba) {
     sharing_summary out;
     for (auto const& a : ba.allocations) {
-        std::vector<std::size_t> ranged;
-        for (std::size_t vi : a.values) {
-            if (ba.values[vi].live_range) ranged.push_back(vi);
-        }
-        for_each_overlapping_pair(
-            ranged.size(), [&](std::size_t k) { return *ba.values[ranged[k]].live_range; },
-            [&](std::size_t x, std::size_t y) {
-                switch (legal_sharing(ba, ranged[x], ranged[y]).value_or(static_cast<sharing_reason>(255))) {
-                    case sharing_reason::in_place: ++out.in_place; break;
-                    case sharing_reason::phi: ++out.phi; break;
-                    case sharing_reason::same_instruction: ++out.same_instruction; break;
-                    default: break;
-                }
-            });
+        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+            switch (legal_sharing(ba, i, j).value_or(static_cast<sharing_reason>(255))) {
+                case sharing_reason::in_place: ++out.in_place; break;
+                case sharing_reason::phi: ++out.phi; break;
+                case sharing_reason::same_instruction: ++out.same_instruction; break;
+                default: break;
+            }
+        });
     }
     return out;
 }
@@ -269,14 +278,9 @@ std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> cons
             }
         }
         // Overlaps: pairs live at the same time, then those that share bytes, then the legal ones.
-        std::vector<std::size_t> ranged;
-        for (std::size_t vi : a.values) {
-            if (ba.values[vi].live_range && ba.values[vi].size > 0) ranged.push_back(vi);
-        }
-        for_each_overlapping_pair(
-            ranged.size(), [&](std::size_t k) { return *ba.values[ranged[k]].live_range; },
-            [&](std::size_t x, std::size_t y) {
-                std::size_t const i = ranged[x], j = ranged[y];
+        for_each_pair_live_together(
+            ba, a.values,
+            [&](std::size_t i, std::size_t j) {
                 auto const& vi = ba.values[i];
                 auto const& vj = ba.values[j];
                 std::int64_t const lo = std::max(vi.offset, vj.offset);
@@ -290,7 +294,8 @@ std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> cons
                                    " and " + detail::describe_value(ba, second) + " share bytes [" +
                                    std::to_string(lo) + ", " + std::to_string(hi) + ") while both are live at " +
                                    std::to_string(from) + (to > from ? "-" + std::to_string(to) : std::string())});
-            });
+            },
+            /*skip_empty=*/true);
     }
     if (ba.live_range) {
         auto const& ranges = ba.live_range->buffer_live_ranges;

@@ -431,23 +431,13 @@ TEST_CASE("a seed dump truncated at any line boundary is an error or a reported 
 }
 
 TEST_CASE("every real dump prints back byte for byte", "[buffer_assignment][printer]") {
-    auto file = GENERATE(as<std::string>{}, "seeds/000_5960cad812240b69.txt", "seeds/002_b0117d631587537a.txt",
-                         "seeds/003_3a38346822a50a7e.txt", "corpus/lorrax/lorrax_apply_H_sparse.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_bse_full_run_large.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_conditional.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_cpu_broadcast_in_dim.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_cpu_true_divide.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_donated_param_output_alias.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_iota_tiny.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_post_kpath_customcall_tuple.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_reshard_xfirst_async_collectives.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt",
-                         "corpus/lorrax/lorrax_svd_param_maybe_live_out.buffer_assignment.txt",
-                         "synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
-                         "synthetic/newest_simple-buffer-assignment.txt");
+    // The 17 real dumps and the three synthetic ones of the other print styles.
+    std::vector<std::string> files = hlomem_test::real_dumps;
+    for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
+                          "synthetic/newest_simple-buffer-assignment.txt"}) {
+        files.emplace_back(f);
+    }
+    auto const file = GENERATE_COPY(from_range(files));
     CAPTURE(file);
     std::string const text = read_data(file);
     auto const ba = hlomem::parse_buffer_assignment(text, file);
