@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -209,16 +210,16 @@ struct basic_buffer_assignment {
 
     /// The value defined by instruction `name` at `index` (XLA's BufferLiveRange key), or npos.
     std::size_t value_index(std::string_view name, basic_shape_index<P> const& index) const {
-        auto key_less = [&](std::size_t i, std::pair<std::string_view, basic_shape_index<P> const*> const& k) {
-            auto const& v = values[i];
-            int const c = std::string_view(v.name).compare(k.first);
-            return c < 0 || (c == 0 && v.index < *k.second);
-        };
-        auto const key = std::make_pair(name, &index);
-        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), key, key_less);
-        if (it == by_name_.end()) return npos;
-        auto const& v = values[*it];
-        return std::string_view(v.name) == name && v.index == index ? *it : npos;
+        std::size_t const hash = name_hash(name);
+        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), hash, [&](name_entry const& e, std::size_t h) {
+            if (e.hash != h) return e.hash < h;
+            auto const& v = values[e.value];
+            int const c = std::string_view(v.name).compare(name);
+            return c < 0 || (c == 0 && v.index < index);
+        });
+        if (it == by_name_.end() || it->hash != hash) return npos;
+        auto const& v = values[it->value];
+        return std::string_view(v.name) == name && v.index == index ? it->value : npos;
     }
     value_type const* find_value(std::string_view name, basic_shape_index<P> const& index) const {
         std::size_t const i = value_index(name, index);
@@ -228,9 +229,13 @@ struct basic_buffer_assignment {
     /// All values defined by instruction `name` (every shape index), in index order.
     std::vector<std::size_t> values_of_instruction(std::string_view name) const {
         std::vector<std::size_t> out;
-        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                                   [&](std::size_t i, std::string_view n) { return std::string_view(values[i].name) < n; });
-        for (; it != by_name_.end() && std::string_view(values[*it].name) == name; ++it) out.push_back(*it);
+        std::size_t const hash = name_hash(name);
+        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), hash, [&](name_entry const& e, std::size_t h) {
+            return e.hash < h || (e.hash == h && std::string_view(values[e.value].name) < name);
+        });
+        for (; it != by_name_.end() && it->hash == hash && std::string_view(values[it->value].name) == name; ++it) {
+            out.push_back(it->value);
+        }
         return out;
     }
 
@@ -244,17 +249,27 @@ struct basic_buffer_assignment {
     /// Rebuilds the (name, index) lookup; call after changing values by hand. The parsers call it.
     void reindex() {
         by_name_.resize(values.size());
-        for (std::size_t i = 0; i < values.size(); ++i) by_name_[i] = i;
-        std::sort(by_name_.begin(), by_name_.end(), [&](std::size_t a, std::size_t b) {
-            auto const& va = values[a];
-            auto const& vb = values[b];
+        for (std::size_t i = 0; i < values.size(); ++i) by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
+        std::sort(by_name_.begin(), by_name_.end(), [&](name_entry const& a, name_entry const& b) {
+            if (a.hash != b.hash) return a.hash < b.hash;
+            auto const& va = values[a.value];
+            auto const& vb = values[b.value];
             int const c = std::string_view(va.name).compare(std::string_view(vb.name));
             return c < 0 || (c == 0 && va.index < vb.index);
         });
     }
 
 private:
-    std::vector<std::size_t> by_name_;  // value indices sorted by (name, index)
+    // The lookup is ordered by (hash of the name, name, index) rather than by name: the values of
+    // one instruction stay together in index order, and comparisons while sorting and searching
+    // read the names only within one hash, not at every step. With a million values the names are
+    // scattered over the whole text, and reading them made reindex and every lookup miss the cache.
+    struct name_entry {
+        std::size_t hash;
+        std::size_t value;
+    };
+    static std::size_t name_hash(std::string_view name) { return std::hash<std::string_view>{}(name); }
+    std::vector<name_entry> by_name_;  // value indices sorted by (hash of name, name, index)
 };
 
 using logical_value = basic_logical_value<>;
@@ -266,12 +281,24 @@ using hlo_use = basic_hlo_use<>;
 /// Attaches a live-range text (appended to the dump or read from a separate `-live-range.txt`)
 /// to a buffer assignment: every `name{index}:start-end` line is matched with its value.
 /// Lines that name no value keep `value == npos` (check_consistency reports them).
+/// XLA prints the lines in value-id order, the order of `ba.values`, so the value after the last
+/// one matched is tried first: a million lines then cost a pass over the values, not a million
+/// searches that each miss the cache.
 template <class P>
 void attach_live_range(basic_buffer_assignment<P>& ba, basic_hlo_live_range<P> live_range) {
     for (auto& v : ba.values) v.live_range.reset();
+    std::size_t next = 0;  // the value after the last one matched
     for (auto& r : live_range.buffer_live_ranges) {
-        r.value = ba.value_index(std::string_view(r.name), r.index);
-        if (r.value != npos) ba.values[r.value].live_range = r.range;
+        if (next < ba.values.size() && std::string_view(ba.values[next].name) == std::string_view(r.name) &&
+            ba.values[next].index == r.index) {
+            r.value = next;
+        } else {
+            r.value = ba.value_index(std::string_view(r.name), r.index);
+        }
+        if (r.value != npos) {
+            ba.values[r.value].live_range = r.range;
+            next = r.value + 1;
+        }
     }
     ba.live_range = std::move(live_range);
 }

@@ -466,7 +466,7 @@ TEST_CASE("a separate live-range file prints back byte for byte", "[buffer_assig
 TEST_CASE("value ids far apart: a flat table for XLA's dense ids, a map for the rest", "[buffer_assignment][ids]") {
     hlomem::parser::dump::value_id_index ids;
     CHECK(ids.emplace(7, 0) == std::pair<std::size_t, bool>{0, true});
-    CHECK(ids.emplace(5000, 1) == std::pair<std::size_t, bool>{1, true});  // beyond 2·1 + 4096: the map
+    CHECK(ids.emplace(5000, 1) == std::pair<std::size_t, bool>{1, true});  // beyond 8·1 + 4096: the map
     CHECK(ids.emplace(1000000000000000, 2) == std::pair<std::size_t, bool>{2, true});
     CHECK(ids.emplace(-3, 3) == std::pair<std::size_t, bool>{3, true});
     for (std::int64_t id = 0; id < 6000; ++id) {

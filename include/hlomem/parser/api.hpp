@@ -103,20 +103,40 @@ inline char const* skip_blanks(char const* p, char const* last) {
     return p;
 }
 
+/// What skip_balanced looks for in each byte: brackets and the '/' that may open a comment.
+enum bracket_class : std::uint8_t { not_bracket, opening, closing, slash };
+struct bracket_classes {
+    std::uint8_t of[256];
+};
+constexpr bracket_classes make_bracket_classes() {
+    bracket_classes t{};
+    t.of[static_cast<unsigned char>('(')] = t.of[static_cast<unsigned char>('[')] = t.of[static_cast<unsigned char>('{')] = opening;
+    t.of[static_cast<unsigned char>(')')] = t.of[static_cast<unsigned char>(']')] = t.of[static_cast<unsigned char>('}')] = closing;
+    t.of[static_cast<unsigned char>('/')] = slash;
+    return t;
+}
+inline constexpr bracket_classes bracket_class = make_bracket_classes();
+
 /// From an opening bracket at `p`, the position after its matching close; brackets of all three
-/// kinds nest, comments are skipped. `last` when unbalanced.
+/// kinds nest, comments are skipped. `last` when unbalanced. Every shape a dump line holds is
+/// scanned this way before its table lookup, so one table load per byte decides.
 inline char const* skip_balanced(char const* p, char const* last) {
     int depth = 0;
     while (p < last) {
-        char const c = *p;
-        if (c == '/' && last - p >= 2 && (p[1] == '*' || p[1] == '/')) {
-            p = skip_blanks(p, last);
+        std::uint8_t const k = bracket_class.of[static_cast<unsigned char>(*p)];
+        if (k == not_bracket) {
+            ++p;
             continue;
         }
-        if (c == '(' || c == '[' || c == '{') {
+        if (k == slash) {
+            if (last - p >= 2 && (p[1] == '*' || p[1] == '/')) {
+                p = skip_blanks(p, last);
+                continue;
+            }
+        } else if (k == opening) {
             ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            if (--depth == 0) return p + 1;
+        } else if (--depth == 0) {
+            return p + 1;
         }
         ++p;
     }

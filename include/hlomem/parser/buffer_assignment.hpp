@@ -867,10 +867,18 @@ struct live_range_builder : builder_base<P> {
 };
 
 /// Value id -> index in ba.values. XLA numbers values 0..n-1, so ids index a flat table; an id
-/// far beyond the ids seen so far (more than twice their count, plus some slack) goes to a map,
-/// so that a dump naming value 10^15 costs one map entry, not a table of 10^15.
+/// far beyond the ids seen so far (more than eight times their count, plus some slack) goes to a
+/// map, so that a dump naming value 10^15 costs one map entry, not a table of 10^15. A dump lists
+/// only the values that have buffers, some one in five or six of the ids (seed 000: 135 values,
+/// ids up to 706), so the table must allow gaps of that kind or large dumps end in the map. The
+/// values of one allocation come in id order, and the temp allocation lists values from the
+/// whole program before most others are seen: so the table may also reach one slot per 32 bytes
+/// of the text (a value line alone is longer), at most a quarter of the text's size in memory.
 class value_id_index {
 public:
+    /// `text_bytes`: the size of the dump being read, which bounds how many values it can hold.
+    explicit value_id_index(std::size_t text_bytes = 0) : flat_limit_(text_bytes / 32) {}
+
     /// The index stored for `id`, inserting `index` when there is none; true when inserted.
     std::pair<std::size_t, bool> emplace(std::int64_t id, std::size_t index) {
         if (!sparse_.empty()) {  // an id once sent to the map stays there
@@ -919,13 +927,15 @@ private:
         if (id < 0) return nullptr;
         auto const u = static_cast<std::uint64_t>(id);
         if (u < dense_.size()) return &dense_[u];
-        if (!grow || u >= 2 * count_ + 4096) return nullptr;
-        dense_.resize(std::max<std::uint64_t>(u + 1, 2 * dense_.size()), npos);
+        std::uint64_t const cap = std::max<std::uint64_t>(8 * count_, flat_limit_) + 4096;
+        if (!grow || u >= cap) return nullptr;
+        dense_.resize(std::min(cap, std::max<std::uint64_t>(u + 1, 2 * dense_.size())), npos);
         return &dense_[u];
     }
     std::vector<std::size_t> dense_;
     std::unordered_map<std::int64_t, std::size_t> sparse_;
     std::size_t count_ = 0;
+    std::size_t flat_limit_ = 0;
 };
 
 /// Reads a whole buffer-assignment dump.
@@ -938,7 +948,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     std::optional<basic_hlo_live_range<P>> live;
 
     buffer_assignment_builder(std::string_view f, char const* b, char const* e, basic_buffer_assignment<P>& target)
-        : live_range_builder<P>(f, b, e, &live), ba(target) {}
+        : live_range_builder<P>(f, b, e, &live), ba(target), by_id(static_cast<std::size_t>(e - b)) {}
 
     basic_shape_table<P>& shapes() { return ba.shapes; }
 
@@ -1045,16 +1055,31 @@ struct buffer_assignment_builder : live_range_builder<P> {
             ++op_end;
         }
         v.instruction_opcode = base::str(std::string_view(p, static_cast<std::size_t>(op_end - p)));
-        std::string_view const rest(op_end, static_cast<std::size_t>(end - op_end));
-        if (auto const k = rest.find(", kind="); k != std::string_view::npos) {
-            std::size_t const from = k + 7;
-            std::size_t to = from;
-            while (to < rest.size() && ((rest[to] >= 'a' && rest[to] <= 'z') || (rest[to] >= 'A' && rest[to] <= 'Z'))) ++to;
-            v.fusion_kind = base::str(rest.substr(from, to - from));
-        }
+        // Two attributes matter: `, kind=kLoop` and `output_to_operand_aliasing={...}`. Both end
+        // with '=', which is rare in an instruction's text, so one scan from '=' to '=' finds the
+        // first occurrence of each (searching for each text stopped at every ',' and 'o').
+        static constexpr std::string_view kind = ", kind=";
         static constexpr std::string_view aliasing = "output_to_operand_aliasing=";
-        if (auto const k = rest.find(aliasing); k != std::string_view::npos) {
-            char const* first = op_end + k + aliasing.size();
+        char const* kind_at = nullptr;
+        char const* aliasing_at = nullptr;
+        for (char const* q = op_end; q < end && !(kind_at && aliasing_at);) {
+            auto const* sign = static_cast<char const*>(std::memchr(q, '=', static_cast<std::size_t>(end - q)));
+            if (!sign) break;
+            auto const ends_here = [&](std::string_view s) {
+                return static_cast<std::size_t>(sign + 1 - op_end) >= s.size() &&
+                       std::string_view(sign + 1 - s.size(), s.size()) == s;
+            };
+            if (!kind_at && ends_here(kind)) kind_at = sign + 1;
+            if (!aliasing_at && ends_here(aliasing)) aliasing_at = sign + 1;
+            q = sign + 1;
+        }
+        if (kind_at) {
+            char const* to = kind_at;
+            while (to < end && ((*to >= 'a' && *to <= 'z') || (*to >= 'A' && *to <= 'Z'))) ++to;
+            v.fusion_kind = base::str(std::string_view(kind_at, static_cast<std::size_t>(to - kind_at)));
+        }
+        if (aliasing_at) {
+            char const* first = aliasing_at;
             std::vector<alias_entry> entries;
             parse_state state;
             x3::phrase_parse(first, end, x3::with<state_tag>(state)[x3::eps > aliasing_rule], blank_skipper, entries);

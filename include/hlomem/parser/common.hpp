@@ -139,9 +139,13 @@ struct blank_skipper_parser : token<blank_skipper_parser, x3::unused_type> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     BOOST_FORCEINLINE bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
-        Iterator const start = first;
-        while (first != last && (*first == ' ' || *first == '\t')) ++first;
-        return first != start;
+        // X3 calls the skipper before every token, and between tokens there is mostly nothing to
+        // skip: that answer must cost one comparison.
+        if (first == last || (*first != ' ' && *first != '\t')) return false;
+        do {
+            ++first;
+        } while (first != last && (*first == ' ' || *first == '\t'));
+        return true;
     }
 };
 inline constexpr blank_skipper_parser blank_skipper{};
@@ -202,8 +206,20 @@ struct rest_of_line_parser : token<rest_of_line_parser, std::string_view> {
 };
 inline constexpr rest_of_line_parser rest_of_line{};
 
+/// The bytes that end a name: blanks, line ends and `{}<>,:`.
+struct name_stops {
+    bool at[256];
+};
+constexpr name_stops make_name_stops() {
+    name_stops t{};
+    for (char c : {' ', '\t', '\n', '\r', '{', '}', '<', '>', ',', ':'}) t.at[static_cast<unsigned char>(c)] = true;
+    return t;
+}
+inline constexpr name_stops name_stop = make_name_stops();
+
 /// An instruction or computation name as dumps print it (`fusion.10`, `custom-call.37.0`,
-/// `p5.32.0`): everything up to a blank, a line end or one of `{}<>,:`.
+/// `p5.32.0`): everything up to a blank, a line end or one of `{}<>,:`. Names are most of a
+/// dump's Used-values blocks, so one table load per byte decides where they end.
 struct name_parser : token<name_parser, std::string_view> {
     static constexpr char const* expected = "a name";
 
@@ -211,14 +227,7 @@ struct name_parser : token<name_parser, std::string_view> {
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
         x3::skip_over(first, last, ctx);
         Iterator p = first;
-        while (p != last) {
-            char const c = *p;
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '{' || c == '}' || c == '<' || c == '>' ||
-                c == ',' || c == ':') {
-                break;
-            }
-            ++p;
-        }
+        while (p != last && !name_stop.at[static_cast<unsigned char>(*p)]) ++p;
         if (p == first) return false;
         x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(p - first)), attr);
         first = p;
@@ -295,10 +304,13 @@ struct int64_parser : token<int64_parser<Signed>, std::int64_t> {
         if (p == last || *p < '0' || *p > '9') return false;
         std::uint64_t value = 0;
         std::uint64_t const limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+        // value * 10 + digit > limit exactly when value passes limit / 10, or equals it and the
+        // digit passes limit % 10: both fixed for the loop, so no division per digit.
+        std::uint64_t const limit_tens = limit / 10, limit_units = limit % 10;
         Iterator const digits = p;
         for (; p != last && *p >= '0' && *p <= '9'; ++p) {
             auto const digit = static_cast<std::uint64_t>(*p - '0');
-            if (value > (limit - digit) / 10) {
+            if (value > limit_tens || (value == limit_tens && digit > limit_units)) {
                 while (p != last && *p >= '0' && *p <= '9') ++p;
                 throw failure(first, "integer " + std::string(negative ? "-" : "") + quote_number(digits, p) +
                                          " does not fit in int64");

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# run_benchmarks.sh: builds hlomem's benchmarks, runs them, and writes BENCHMARKS.md and
+# docs/scaling.svg at the repository root.
+#
+#   benchmarks/run_benchmarks.sh           # the full run: dumps of 10^3..10^6 values (some 20 minutes)
+#   benchmarks/run_benchmarks.sh --quick   # stops at 10^5 values, fewer repetitions, 5 s searches
+#
+# Everything it generates (the synthetic dumps and modules, the raw results) stays under
+# build-bench/, which git ignores; only BENCHMARKS.md and docs/scaling.svg are written in the tree.
+# Timed programs run pinned to core 0 (taskset) when taskset exists, so that figures are those of
+# one core. On a shared machine, compare the load averages the report records.
+set -euo pipefail
+
+quick=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h | --help)
+            sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "run_benchmarks.sh: unknown argument '$arg' (expected --quick)" >&2
+            exit 2
+            ;;
+    esac
+done
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+build="$root/build-bench"
+bin="$build/benchmarks"
+results="$build/bench-results"
+scratch="$build/scaling"
+mkdir -p "$results" "$scratch"
+rm -f "$results"/*
+
+pin=()
+if command -v taskset > /dev/null 2>&1; then pin=(taskset -c 0); fi
+
+# What the report says about the run: read by write_report.py.
+meta="$results/meta.txt"
+{
+    echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
+    if [ -n "$(git status --porcelain --untracked-files=no 2> /dev/null)" ]; then echo "dirty=1"; else echo "dirty=0"; fi
+    echo "quick=$quick"
+    echo "pinned=${pin[*]:-none}"
+} > "$meta"
+
+step() { echo "== $*" >&2; }
+
+step "configuring and building $build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHLOMEM_BUILD_BENCHMARKS=ON -DHLOMEM_BUILD_TESTS=OFF \
+    -DHLOMEM_BUILD_EXAMPLES=OFF > "$results/cmake.log"
+cmake --build "$build" -j"$(nproc)" >> "$results/cmake.log"
+cxx="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")"
+echo "compiler=$("$cxx" --version | head -n 1)" >> "$meta"
+
+# Google Benchmark programs: every iteration of every repetition goes into the JSON; the report
+# keeps the fastest repetition (the least disturbed on a shared machine).
+repetitions=5
+[ "$quick" = 1 ] && repetitions=2
+for program in shapes buffer_assignment hlo_module liveness oom_report; do
+    step "hlomem_bench_$program"
+    echo "loadavg_before_$program=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+    "${pin[@]}" "$bin/hlomem_bench_$program" --benchmark_format=json --benchmark_repetitions="$repetitions" \
+        > "$results/bench_$program.json"
+done
+
+# Scaling: dumps replicated from seed 000 (135 values) and modules from seed 004 (9,917
+# instructions, so 5000 stands for the seed itself), each measured a few times (the report keeps
+# each step's fastest time). A generated file is reused until its generator is rebuilt.
+sizes=(1000 10000 100000 1000000)
+module_sizes=(5000 10000 100000 1000000)
+if [ "$quick" = 1 ]; then
+    sizes=(1000 10000 100000)
+    module_sizes=(5000 10000 100000)
+fi
+runs_for() { if [ "$1" -ge 1000000 ]; then echo 3; else echo 5; fi; }
+
+for n in "${sizes[@]}"; do
+    dump="$scratch/dump-$n.txt"
+    [ "$dump" -nt "$bin/hlomem_generate_dump" ] || { step "generating $dump"; "$bin/hlomem_generate_dump" tests/data/seeds/000_5960cad812240b69.txt "$n" "$dump"; }
+    step "measure_dump $n values"
+    echo "loadavg_before_dump_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+    for _ in $(seq "$(runs_for "$n")"); do
+        "${pin[@]}" "$bin/hlomem_measure_dump" "$dump" >> "$results/dump-$n.txt"
+    done
+done
+for n in "${module_sizes[@]}"; do
+    module="$scratch/module-$n.hlo"
+    [ "$module" -nt "$bin/hlomem_generate_module" ] || { step "generating $module"; "$bin/hlomem_generate_module" tests/data/seeds/004_c00fd3afea504246.txt "$n" "$module"; }
+    step "measure_module $n instructions"
+    echo "loadavg_before_module_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+    for _ in $(seq "$(runs_for "$n")"); do
+        "${pin[@]}" "$bin/hlomem_measure_module" "$module" >> "$results/module-$n.txt"
+    done
+done
+
+# Compile time and memory of one translation unit that includes the whole library and
+# instantiates every parser (both policies), at -O2.
+step "compiling the all-parsers translation unit"
+tu="$scratch/all_parsers.cpp"
+printf '#include <hlomem/hlomem.hpp>\n#include <hlomem/parser/instantiate.hpp>\n' > "$tu"
+echo "loadavg_before_compile=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+/usr/bin/time -v "$cxx" -std=c++17 -O2 -I "$root/include" -c "$tu" -o "$scratch/all_parsers.o" 2> "$results/compile.txt"
+
+# The allocation algorithms on the eleven MiniMalloc instances (not Google Benchmark: the exact
+# search runs up to its time limit, so each algorithm runs once; its times are wall clock).
+step "hlomem_bench_allocation"
+echo "loadavg_before_allocation=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+allocation_limit=120
+[ "$quick" = 1 ] && allocation_limit=5
+echo "allocation_time_limit=$allocation_limit" >> "$meta"
+"${pin[@]}" "$bin/hlomem_bench_allocation" --time-limit "$allocation_limit" > "$results/allocation.txt"
+
+echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$meta"
+step "writing BENCHMARKS.md and docs/scaling.svg"
+python3 "$root/benchmarks/write_report.py" "$results" "$root/BENCHMARKS.md" "$root/docs/scaling.svg"
