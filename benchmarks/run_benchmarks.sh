@@ -80,24 +80,24 @@ if [ "$quick" = 1 ]; then
 fi
 runs_for() { if [ "$1" -ge 1000000 ]; then echo 3; else echo 5; fi; }
 
-for n in "${sizes[@]}"; do
-    dump="$scratch/dump-$n.txt"
-    [ "$dump" -nt "$bin/hlomem_generate_dump" ] || { step "generating $dump"; "$bin/hlomem_generate_dump" tests/data/seeds/000_5960cad812240b69.txt "$n" "$dump"; }
-    step "measure_dump $n values"
-    echo "loadavg_before_dump_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
-    for _ in $(seq "$(runs_for "$n")"); do
-        "${pin[@]}" "$bin/hlomem_measure_dump" "$dump" >> "$results/dump-$n.txt"
+# scale KIND EXT SEED UNIT SIZE...: inputs of each size generated from SEED by hlomem_generate_KIND
+# (kept while newer than the generator), each timed by hlomem_measure_KIND.
+scale() {
+    local kind=$1 ext=$2 seed=$3 unit=$4
+    shift 4
+    local n input
+    for n in "$@"; do
+        input="$scratch/$kind-$n.$ext"
+        [ "$input" -nt "$bin/hlomem_generate_$kind" ] || { step "generating $input"; "$bin/hlomem_generate_$kind" "$seed" "$n" "$input"; }
+        step "measure_$kind $n $unit"
+        echo "loadavg_before_${kind}_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+        for _ in $(seq "$(runs_for "$n")"); do
+            "${pin[@]}" "$bin/hlomem_measure_$kind" "$input" >> "$results/$kind-$n.txt"
+        done
     done
-done
-for n in "${module_sizes[@]}"; do
-    module="$scratch/module-$n.hlo"
-    [ "$module" -nt "$bin/hlomem_generate_module" ] || { step "generating $module"; "$bin/hlomem_generate_module" tests/data/seeds/004_c00fd3afea504246.txt "$n" "$module"; }
-    step "measure_module $n instructions"
-    echo "loadavg_before_module_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
-    for _ in $(seq "$(runs_for "$n")"); do
-        "${pin[@]}" "$bin/hlomem_measure_module" "$module" >> "$results/module-$n.txt"
-    done
-done
+}
+scale dump txt tests/data/seeds/000_5960cad812240b69.txt values "${sizes[@]}"
+scale module hlo tests/data/seeds/004_c00fd3afea504246.txt instructions "${module_sizes[@]}"
 
 # Compile time and memory of one translation unit that includes the whole library and
 # instantiates every parser (both policies), at -O2.
