@@ -212,20 +212,28 @@ TEST_CASE("real inputs cut at every line boundary: an error inside the piece, or
     }
 }
 
-TEST_CASE("a stack-trace share of any length prints back whole, and one with two points is an error",
+TEST_CASE("a stack-trace share prints back whole; one above 100% or with two points is an error",
           "[limits][errors]") {
     // Found by fuzzing: a share of 32 digits printed through a 32-byte buffer lost its last
-    // digits, so the printed text read back as another number.
+    // digits, so the printed text read back as another number. A share is at most 100%, so the
+    // 32 digits are now an error, and the longest share that prints is 100.0.
     std::string const head =
         "HloLiveRange (max 4):\n  InstructionSequence:\n    0:paramA\n    1:add\n  BufferLiveRange:\n"
         "    paramA{}:0-1\n    add{}:1-1\n  Live ranges at 1 (peak):\n    paramA{}: 16 bytes (cumulative: 16 bytes)\n"
         "  Stack trace breakdown for peak usage: 16 bytes\n";
-    std::string const text =
-        head + "    main (11111111111111111111111111111111.5%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n";
-    auto const lr = hlomem::parse_live_range(text, "big.txt");
+    for (char const* share : {"11111111111111111111111111111111.5", "100.1"}) {
+        CAPTURE(share);
+        auto const big = hlomem::try_parse_live_range(
+            head + "    main (" + share + "%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n", "big.txt");
+        REQUIRE_FALSE(big);
+        CHECK(big.error().line == 11);
+        CHECK(big.error().column == 5);
+    }
+    std::string const text = head + "    main (100.0%, total: 16 bytes, current: 0 bytes, remaining: 16 bytes)\n";
+    auto const lr = hlomem::parse_live_range(text, "whole.txt");
     std::ostringstream printed;
     hlomem::print_live_range(printed, lr);
-    CHECK(printed.str().find("    main (11111111111111111957551335342080.0%, total: 16 bytes") != std::string::npos);
+    CHECK(printed.str().find("    main (100.0%, total: 16 bytes") != std::string::npos);
     std::ostringstream again;
     hlomem::print_live_range(again, hlomem::parse_live_range(printed.str(), "printed.txt"));
     CHECK(again.str() == printed.str());

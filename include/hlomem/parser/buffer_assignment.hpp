@@ -332,6 +332,9 @@ struct stack_trace_line_parser : token<stack_trace_line_parser, stack_trace_line
             if (!digits()) return false;
         }
         out.percent = std::strtod(std::string(pct, q).c_str(), nullptr);
+        // A share of the breakdown's total: never above 100 (and never infinite, as 400 digits
+        // would read).
+        if (!(out.percent <= 100.0)) return false;
         if (!(literal("%,") && literal("total:") && number(out.total) && literal("bytes,") && literal("current:") &&
               number(out.current) && literal("bytes,") && literal("remaining:") && number(out.remaining) &&
               literal("bytes)") && q == tail_end)) {
