@@ -3,7 +3,7 @@
 //
 //   measure_dump DUMP.txt      -> one line of `key=value` figures
 #include <hlomem/hlomem.hpp>
-#include <hlomem/timeline.hpp>
+#include <hlomem/memory/timeline.hpp>
 
 #include "measure.hpp"
 

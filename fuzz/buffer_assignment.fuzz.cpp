@@ -2,7 +2,9 @@
 // every analysis that reads them. For every input: no crash; an error names a position in the
 // input; a dump that parses prints (dump_printer.hpp) as text that parses back and prints the
 // same; the owning and the view policy read the same dump; the analyses run to the end.
-#include <hlomem/model.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/placement.hpp>
 #include <hlomem/parser/buffer_assignment.hpp>
 
 #include "fuzz_check.hpp"

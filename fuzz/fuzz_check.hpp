@@ -5,7 +5,7 @@
 #ifndef HLOMEM_FUZZ_CHECK_HPP
 #define HLOMEM_FUZZ_CHECK_HPP
 
-#include <hlomem/error.hpp>
+#include <hlomem/core/error.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,9 @@
 // a position in the input; a module that parses is consistent with itself: every operand is an
 // instruction of the module, users are the inverse of operands, every call names a computation,
 // every computation's instructions lie inside the module, async starts and dones pair up.
-#include <hlomem/model.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/placement.hpp>
 #include <hlomem/parser/hlo_module.hpp>
 
 #include <algorithm>

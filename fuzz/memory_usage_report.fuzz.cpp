@@ -1,7 +1,9 @@
 // Fuzz target: the older text `*-memory-usage-report.txt` (parser/buffer_assignment.hpp). For
 // every input: no crash, and an error names a position in the input. (hlomem has no printer for
 // this format, so there is no round trip to check.)
-#include <hlomem/model.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/placement.hpp>
 #include <hlomem/parser/buffer_assignment.hpp>
 
 #include "fuzz_check.hpp"

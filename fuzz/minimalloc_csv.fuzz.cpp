@@ -3,7 +3,7 @@
 // the input; a problem read back from the CSV hlomem writes for it is the same problem; a given
 // solution is checked to the end; a problem without defects is placed by the greedy allocators and
 // XLA's best fit, and every placement they make is valid.
-#include <hlomem/allocation.hpp>
+#include <hlomem/placement.hpp>
 #include <hlomem/parser/minimalloc_csv.hpp>
 
 #include "fuzz_check.hpp"

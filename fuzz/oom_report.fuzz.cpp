@@ -1,7 +1,9 @@
 // Fuzz target: out-of-memory reports in logs (parser/oom_report.hpp) and their analysis
 // (oom_report.hpp, padding.hpp). For every input: no crash; an error names a position in the
 // input; every entry's analysis, padding explanation and suggested fixes run to the end.
-#include <hlomem/model.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/placement.hpp>
 #include <hlomem/parser/oom_report.hpp>
 
 #include "fuzz_check.hpp"

@@ -13,7 +13,7 @@
 //   4. why XLA's own peak (`Live ranges at 78 (peak)`, compute_xla_peak) reads smaller: it adds up
 //      the unpadded ByteSizeOf of each value's defining instruction, and a value of a tuple-shaped
 //      instruction (fusion.10{0}, 896MiB) counts as the tuple's table of pointers (136 bytes).
-// `hlomem timeline DUMP -o page.html` draws the same data (<hlomem/timeline.hpp>).
+// `hlomem timeline DUMP -o page.html` draws the same data (<hlomem/memory/timeline.hpp>).
 //
 // Run: 04-peak-of-a-dump [DUMP]   (default: seed dump 002, a TPU program with four memory spaces)
 #include <hlomem/hlomem.hpp>

@@ -1,6 +1,6 @@
 // derived_model.hpp: what lets the commands of the hlomem tool take a bare HLO module where they
 // expect a buffer-assignment dump: the model derived from the module's own live ranges
-// (hlomem/liveness.hpp), XLA's peak on it, and a loader that accepts either kind of file.
+// (hlomem/hlo/liveness.hpp), XLA's peak on it, and a loader that accepts either kind of file.
 #ifndef HLOMEM_EXAMPLES_DERIVED_MODEL_HPP
 #define HLOMEM_EXAMPLES_DERIVED_MODEL_HPP
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/liveness.hpp>
+#include <hlomem/hlo/liveness.hpp>
 
 #include "cli.hpp"
 

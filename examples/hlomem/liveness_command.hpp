@@ -26,7 +26,7 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/liveness.hpp>
+#include <hlomem/hlo/liveness.hpp>
 
 #include "cli.hpp"
 #include "derived_model.hpp"

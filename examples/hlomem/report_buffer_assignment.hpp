@@ -14,7 +14,7 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/peak.hpp>
+#include <hlomem/memory/peak.hpp>
 
 #include "cli.hpp"
 #include "json_writer.hpp"

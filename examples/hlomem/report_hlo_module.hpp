@@ -125,7 +125,7 @@ struct ranked_instruction {
     sizes bytes;
 };
 
-/// What the module's own live ranges say (hlomem/liveness.hpp).
+/// What the module's own live ranges say (hlomem/hlo/liveness.hpp).
 struct liveness_facts {
     derived_module<hlomem::view_policy> derived;
     hlomem::value_sizes sizes = hlomem::value_sizes::padded;

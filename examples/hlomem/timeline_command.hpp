@@ -1,6 +1,6 @@
 // timeline_command.hpp: `hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] FILE` —
 // the memory of a buffer-assignment dump over program order: a self-contained HTML page, a static
-// SVG picture, a Chrome/Perfetto trace, or a summary. The data comes from <hlomem/timeline.hpp>;
+// SVG picture, a Chrome/Perfetto trace, or a summary. The data comes from <hlomem/memory/timeline.hpp>;
 // the drawing is in timeline_page.hpp.
 #ifndef HLOMEM_EXAMPLES_TIMELINE_COMMAND_HPP
 #define HLOMEM_EXAMPLES_TIMELINE_COMMAND_HPP
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/timeline.hpp>
+#include <hlomem/memory/timeline.hpp>
 
 #include "check_command.hpp"
 #include "cli.hpp"

@@ -1,4 +1,4 @@
-// timeline_page.hpp: draws an hlomem::timeline (<hlomem/timeline.hpp>) as SVG, and as one
+// timeline_page.hpp: draws an hlomem::timeline (<hlomem/memory/timeline.hpp>) as SVG, and as one
 // self-contained HTML page: the same SVG inline, the data of every drawn value as JSON, and a
 // little plain JavaScript for the hover card and the sortable table of the largest values at each
 // peak. The page loads nothing from anywhere (its Content-Security-Policy forbids it).
@@ -26,8 +26,8 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/instruction_metadata.hpp>
-#include <hlomem/timeline.hpp>
+#include <hlomem/hlo/metadata.hpp>
+#include <hlomem/memory/timeline.hpp>
 
 #include "json_writer.hpp"
 #include "report_buffer_assignment.hpp"

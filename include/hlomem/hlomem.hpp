@@ -1,4 +1,13 @@
-// hlomem/hlomem.hpp: the whole library — the model, the parsers and the graphs.
+// hlomem/hlomem.hpp: the whole library, every layer from the core model to the parsers and graphs
+// (docs/ARCHITECTURE.md). Each layer also has an umbrella header of its own:
+//
+//   <hlomem/core.hpp>       shapes, layouts, sizes, padding (no Boost)
+//   <hlomem/dump.hpp>       models of XLA's text dumps
+//   <hlomem/memory.hpp>     peaks, soundness, bounds, timelines of a buffer assignment
+//   <hlomem/hlo.hpp>        HLO modules, dataflow, aliasing, live ranges derived from a module
+//   <hlomem/placement.hpp>  allocation problems and algorithms, XLA's best-fit heap
+//   <hlomem/graph.hpp>      Boost.Graph interference and dataflow graphs
+//   <hlomem/parser.hpp>     the Spirit X3 grammars and every parser's entry point
 //
 //   #include <hlomem/hlomem.hpp>
 //   hlomem::shape s = hlomem::parse_shape("bf16[4096,3584]{1,0:T(8,128)(2,1)}");
@@ -6,8 +15,12 @@
 #ifndef HLOMEM_HLOMEM_HPP
 #define HLOMEM_HLOMEM_HPP
 
+#include <hlomem/core.hpp>
+#include <hlomem/dump.hpp>
 #include <hlomem/graph.hpp>
-#include <hlomem/model.hpp>
-#include <hlomem/parse.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/parser.hpp>
+#include <hlomem/placement.hpp>
 
 #endif  // HLOMEM_HLOMEM_HPP

@@ -1,11 +1,13 @@
-// With HLOMEM_SEPARATE_COMPILATION, <hlomem/parse.hpp> declares the parsers and includes no
+// With HLOMEM_SEPARATE_COMPILATION, <hlomem/parser.hpp> declares the parsers and includes no
 // Spirit: a translation unit that reads dumps then compiles in the time of the model headers.
 #define HLOMEM_SEPARATE_COMPILATION
-#include <hlomem/model.hpp>
-#include <hlomem/parse.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/placement.hpp>
+#include <hlomem/parser.hpp>
 
 #if defined(BOOST_SPIRIT_X3_HPP) || defined(BOOST_SPIRIT_X3_CORE_PARSER_HPP)
-#error "hlomem/parse.hpp includes Spirit X3 under HLOMEM_SEPARATE_COMPILATION"
+#error "hlomem/parser.hpp includes Spirit X3 under HLOMEM_SEPARATE_COMPILATION"
 #endif
 
 // Every entry point is declared, with its default arguments.

@@ -1,5 +1,5 @@
 // human_bytes: XLA's HumanReadableNumBytes, vectors of docs/xla-formats.md 5.6.
-#include <hlomem/human_bytes.hpp>
+#include <hlomem/core/human_bytes.hpp>
 
 #include <catch2/catch.hpp>
 

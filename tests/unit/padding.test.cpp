@@ -1,7 +1,7 @@
 // Padding breakdowns, the default TPU tiling and padding fixes (padding.hpp). The breakdown's own
 // arithmetic must give XLA's ArraySize for every reference vector of docs/xla-formats.md 4.5.
-#include <hlomem/padding.hpp>
-#include <hlomem/parse.hpp>
+#include <hlomem/core/padding.hpp>
+#include <hlomem/parser.hpp>
 
 #include <catch2/catch.hpp>
 

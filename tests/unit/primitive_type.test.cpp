@@ -1,6 +1,6 @@
 // primitive_type: names, enum numbers, widths and predicates of every type in
 // docs/xla-formats.md table 1.2.
-#include <hlomem/primitive_type.hpp>
+#include <hlomem/core/primitive_type.hpp>
 
 #include <catch2/catch.hpp>
 

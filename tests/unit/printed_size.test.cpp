@@ -1,7 +1,7 @@
 // Printed sizes: the TPU runtime's `570.00M` and XLA's `570.00MiB`, and the rule that says which
 // byte counts a printed size stands for (printed_size.hpp). Figures from the two real reports in
 // tests/data/oom and docs/xla-formats.md 5.6.
-#include <hlomem/printed_size.hpp>
+#include <hlomem/core/printed_size.hpp>
 
 #include <catch2/catch.hpp>
 

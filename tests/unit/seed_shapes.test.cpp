@@ -1,6 +1,6 @@
 // Every distinct shape string in the five seed dumps parses and prints back byte-identical, and
 // the sizes the buffer-assignment dumps state for each value agree with the size functions.
-#include <hlomem/parse.hpp>
+#include <hlomem/parser.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // The shape/layout parser: canonical round trips, every syntactic form of
 // docs/xla-formats.md 2-3, exact error messages, entry points and policies.
-#include <hlomem/parse.hpp>
+#include <hlomem/parser.hpp>
 // The grammar itself: one test reads shapes with a policy of its own (int32_policy), which
 // hlomem::parsers does not compile.
 #include <hlomem/parser/shape.hpp>

@@ -1,7 +1,7 @@
 // Byte sizes, padding, tiled physical shapes and linear indices: every vector of
 // docs/xla-formats.md 4.5 and the extra vectors after it, plus the sizes the seed dumps state.
-#include <hlomem/parse.hpp>
-#include <hlomem/shape_size.hpp>
+#include <hlomem/parser.hpp>
+#include <hlomem/core/shape_size.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -3,8 +3,8 @@
 // report_tpu_seed.out pins 2.52GiB at 78 (fusion) for seed 002), the buffer map's placement,
 // the unpadded curve of a tiled dump, aggregation of small values, trace lanes, metadata.
 #include <hlomem/hlomem.hpp>
-#include <hlomem/instruction_metadata.hpp>
-#include <hlomem/timeline.hpp>
+#include <hlomem/hlo/metadata.hpp>
+#include <hlomem/memory/timeline.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -22,7 +22,7 @@
 #include <boost/graph/properties.hpp>
 #include <boost/property_map/property_map.hpp>
 
-#include <hlomem/interval_sweep.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
 
 namespace hlomem {
 

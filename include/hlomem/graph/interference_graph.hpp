@@ -28,8 +28,8 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 
-#include <hlomem/buffer_assignment.hpp>
-#include <hlomem/interval_sweep.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
 
 namespace hlomem {
 

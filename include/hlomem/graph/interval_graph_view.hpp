@@ -31,9 +31,9 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
-#include <hlomem/buffer_assignment.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/graph/interference_graph.hpp>
-#include <hlomem/live_range.hpp>
+#include <hlomem/dump/live_range.hpp>
 
 namespace hlomem {
 

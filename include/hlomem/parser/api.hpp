@@ -2,7 +2,7 @@
 //
 // The grammars (parser/shape.hpp, parser/buffer_assignment.hpp, parser/hlo_module.hpp,
 // parser/oom_report.hpp, parser/minimalloc_csv.hpp) define these functions; this header declares them, with their default
-// arguments and documentation, and includes no Spirit. It is what <hlomem/parse.hpp> gives a
+// arguments and documentation, and includes no Spirit. It is what <hlomem/parser.hpp> gives a
 // program built with HLOMEM_SEPARATE_COMPILATION: the parsers are then compiled once, in one
 // place, instead of in every translation unit that reads a dump.
 //
@@ -17,7 +17,7 @@
 // with a policy of its own includes the grammar header it needs, which instantiates the
 // entry points for that policy where they are used.
 //
-// Without HLOMEM_SEPARATE_COMPILATION, <hlomem/parse.hpp> includes the grammars as well, and
+// Without HLOMEM_SEPARATE_COMPILATION, <hlomem/parser.hpp> includes the grammars as well, and
 // every translation unit instantiates what it uses: header-only, nothing to link.
 #ifndef HLOMEM_PARSER_API_HPP
 #define HLOMEM_PARSER_API_HPP
@@ -27,17 +27,17 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/allocation/problem.hpp>
-#include <hlomem/buffer_assignment.hpp>
-#include <hlomem/error.hpp>
-#include <hlomem/hlo_module.hpp>
-#include <hlomem/layout.hpp>
-#include <hlomem/live_range.hpp>
-#include <hlomem/memory_usage_report.hpp>
-#include <hlomem/oom_report.hpp>
-#include <hlomem/policy.hpp>
-#include <hlomem/shape.hpp>
-#include <hlomem/shape_table.hpp>
+#include <hlomem/placement/problem.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/core/error.hpp>
+#include <hlomem/hlo/module.hpp>
+#include <hlomem/core/layout.hpp>
+#include <hlomem/dump/live_range.hpp>
+#include <hlomem/dump/memory_usage_report.hpp>
+#include <hlomem/dump/oom_report.hpp>
+#include <hlomem/core/policy.hpp>
+#include <hlomem/core/shape.hpp>
+#include <hlomem/core/shape_table.hpp>
 
 namespace hlomem::parser {
 
@@ -299,7 +299,7 @@ basic_oom_log<P> parse_oom_reports(std::string_view text, std::string_view file 
 // ---------------------------------------------------------------------------------------------
 
 // The one parser that is not a template (its result, allocation_problem, owns its ids). Header-only,
-// parser/minimalloc_csv.hpp defines it inline, and <hlomem/parse.hpp> includes that; under
+// parser/minimalloc_csv.hpp defines it inline, and <hlomem/parser.hpp> includes that; under
 // separate compilation it is declared here and defined once, by parser/instantiate.hpp.
 #ifdef HLOMEM_SEPARATE_COMPILATION
 #define HLOMEM_PARSER_FUNCTION

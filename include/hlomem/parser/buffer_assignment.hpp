@@ -49,9 +49,9 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/buffer_assignment.hpp>
-#include <hlomem/live_range.hpp>
-#include <hlomem/memory_usage_report.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/dump/live_range.hpp>
+#include <hlomem/dump/memory_usage_report.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>

@@ -25,7 +25,7 @@
 
 #include <boost/spirit/home/x3.hpp>
 
-#include <hlomem/error.hpp>
+#include <hlomem/core/error.hpp>
 
 namespace hlomem::parser {
 

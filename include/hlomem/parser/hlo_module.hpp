@@ -54,7 +54,7 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/hlo_module.hpp>
+#include <hlomem/hlo/module.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>

@@ -24,7 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <hlomem/allocation/problem.hpp>
+#include <hlomem/placement/problem.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 

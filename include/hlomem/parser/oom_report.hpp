@@ -43,11 +43,11 @@
 #include <type_traits>
 #include <utility>
 
-#include <hlomem/oom_report.hpp>
+#include <hlomem/dump/oom_report.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/shape.hpp>
-#include <hlomem/printed_size.hpp>
+#include <hlomem/core/printed_size.hpp>
 
 namespace hlomem::parser {
 

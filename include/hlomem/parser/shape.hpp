@@ -34,9 +34,9 @@
 
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
-#include <hlomem/shape.hpp>
-#include <hlomem/shape_size.hpp>
-#include <hlomem/shape_table.hpp>
+#include <hlomem/core/shape.hpp>
+#include <hlomem/core/shape_size.hpp>
+#include <hlomem/core/shape_table.hpp>
 
 namespace hlomem::parser {
 

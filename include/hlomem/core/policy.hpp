@@ -1,0 +1,50 @@
+// hlomem/core/policy.hpp: the policies that the runtime model types (`basic_shape<Policy>`, ...) take.
+//
+// A policy bundles three choices:
+//   int_type        the integer used for extents, minor_to_major entries and tile sizes;
+//   vector_type<T>  the sequence container the model stores lists in;
+//   string_type     owned strings (std::string) or views into the caller's input
+//                   (std::string_view, valid only as long as that input lives).
+// Arithmetic on sizes is always done in std::int64_t whatever int_type is, so a narrow
+// int_type only narrows storage; the parser rejects extents that do not fit it.
+#ifndef HLOMEM_CORE_POLICY_HPP
+#define HLOMEM_CORE_POLICY_HPP
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace hlomem {
+
+/// Owns everything: std::int64_t, std::vector, std::string. The model outlives the input text.
+struct default_policy {
+    using int_type = std::int64_t;
+    template <class T>
+    using vector_type = std::vector<T>;
+    using string_type = std::string;
+};
+
+/// Keeps names as views into the parsed input: no allocation per name, but the input buffer
+/// must outlive the model.
+struct view_policy {
+    using int_type = std::int64_t;
+    template <class T>
+    using vector_type = std::vector<T>;
+    using string_type = std::string_view;
+};
+
+namespace detail {
+template <class P>
+constexpr bool check_policy() {
+    static_assert(std::is_integral_v<typename P::int_type> && std::is_signed_v<typename P::int_type>,
+                  "hlomem: Policy::int_type must be a signed integer type");
+    static_assert(sizeof(typename P::int_type) >= 4, "hlomem: Policy::int_type must be at least 32 bits");
+    return true;
+}
+}  // namespace detail
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_CORE_POLICY_HPP

@@ -1,0 +1,408 @@
+// hlomem/dump/buffer_assignment.hpp: XLA's BufferAssignment dump as a model — allocations, the
+// logical values assigned to them, their positions and uses, and their live ranges.
+//
+//   allocation 6: size 2114011136, preallocated-temp:
+//    value: <150 all-gather.30 @0> (size=117440512,offset=939606016): bf16[14336,4096]{1,0:T(8,128)(2,1)}
+//   ...
+//   Used values:
+//   <150 all-gather.30 @0>
+//    positions:
+//     all-gather.30
+//    uses:
+//     fusion.10, operand 2
+//    from instruction: %all-gather.30 = bf16[14336,4096]{1,0:T(8,128)(2,1)} all-gather(...)
+//
+// The model keeps what the dump states (sizes, offsets, totals, the peak) next to what can be
+// recomputed from it, so that `check_consistency` can report where the dump contradicts itself.
+// Values are kept sorted by id, XLA's canonical order. Shapes live once in `shapes` and are
+// referred to by shape_id.
+#ifndef HLOMEM_DUMP_BUFFER_ASSIGNMENT_HPP
+#define HLOMEM_DUMP_BUFFER_ASSIGNMENT_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/dump/live_range.hpp>
+#include <hlomem/core/policy.hpp>
+#include <hlomem/core/shape.hpp>
+#include <hlomem/core/shape_table.hpp>
+
+namespace hlomem {
+
+/// `name` or `name {1,0}` under ` positions:`: the value appears at that instruction output.
+template <class P = default_policy>
+struct basic_hlo_position {
+    typename P::string_type instruction;
+    basic_shape_index<P> index;
+    bool index_printed = false;  ///< XLA prints ` {i}` when the instruction's shape is a tuple
+};
+
+/// `user, operand N` or `user, operand N {i}` under ` uses:`.
+template <class P = default_policy>
+struct basic_hlo_use {
+    typename P::string_type instruction;
+    std::int64_t operand_number = 0;
+    basic_shape_index<P> operand_index;
+    bool index_printed = false;  ///< XLA prints ` {i}` when the operand's shape is a tuple
+};
+
+/// One entry of an instruction's `output_to_operand_aliasing={{1}: (0, {}), ...}`: output
+/// `output_index` reuses the buffer of operand `operand_number` at `operand_index`.
+template <class P = default_policy>
+struct basic_operand_alias {
+    basic_shape_index<P> output_index;
+    std::int64_t operand_number = 0;
+    basic_shape_index<P> operand_index;
+};
+
+/// How the ` uses:` part of a Used-values block reads.
+enum class uses_state : std::uint8_t {
+    listed,           ///< one or more uses
+    none,             ///< `  (none)` (newest XLA)
+    empty,            ///< nothing under ` uses:` (older XLA)
+    not_initialized,  ///< ` uses are not initialized yet.`
+};
+
+/// One logical value (XLA's HloValue), from its value line, its Used-values block and its
+/// BufferLiveRange line.
+template <class P = default_policy>
+struct basic_logical_value {
+    using string_type = typename P::string_type;
+    template <class T>
+    using vector_type = typename P::template vector_type<T>;
+
+    std::int64_t id = 0;
+    string_type name;  ///< the defining instruction, without `%`
+    basic_shape_index<P> index;
+    bool index_printed = false;  ///< `<212 tuple{} @0>`: XLA prints the index for tuple-shaped instructions
+    bool is_phi = false;
+    std::optional<std::int64_t> color;  ///< `@0`; absent in old dumps
+
+    // The value line.
+    std::size_t allocation = npos;  ///< index into buffer_assignment::allocations
+    std::int64_t offset = 0;        ///< within the allocation
+    std::int64_t size = 0;          ///< the assigned size (the HloBuffer's, max over aliased values)
+    shape_id shape = no_shape;      ///< the value's shape, with layout
+    std::size_t line = 0;           ///< 1-based line of the value line
+
+    // The Used-values block.
+    bool has_block = false;
+    vector_type<basic_hlo_position<P>> positions;
+    vector_type<basic_hlo_use<P>> uses;
+    uses_state uses_as_printed = uses_state::empty;
+    string_type instruction_text;         ///< the defining instruction's HLO text, raw
+    bool instruction_text_spaced = true;  ///< `from instruction: %x` (newer) or `from instruction:%x` (older)
+    shape_id instruction_shape = no_shape;  ///< its result shape
+    string_type instruction_opcode;       ///< `fusion`, `dynamic-update-slice`, `custom-call`, ...
+    string_type fusion_kind;              ///< `kLoop`, `kInput`, `kOutput`, `kCustom` for fusions
+    /// The instruction's `output_to_operand_aliasing`, when it has one.
+    vector_type<basic_operand_alias<P>> output_to_operand_aliasing;
+    std::size_t block_line = 0;
+
+    // The BufferLiveRange line.
+    std::optional<live_interval> live_range;
+
+    /// `[offset, offset + size)` within the allocation.
+    std::int64_t end_offset() const noexcept { return offset + size; }
+};
+
+/// What an allocation holds, by the flags of its header.
+enum class allocation_kind : std::uint8_t {
+    parameter,          ///< an entry parameter (possibly aliased with an output)
+    constant,
+    thread_local_,      ///< buffers of thread-local computations (reducers, sort comparators)
+    output,             ///< maybe-live-out (not a parameter)
+    temp,               ///< preallocated-temp: the heap-simulated temp arena of one color
+    other,              ///< no flag XLA would print; a dump from an unknown version
+};
+
+inline constexpr std::string_view to_string(allocation_kind k) noexcept {
+    switch (k) {
+        case allocation_kind::parameter: return "parameter";
+        case allocation_kind::constant: return "constant";
+        case allocation_kind::thread_local_: return "thread-local";
+        case allocation_kind::output: return "maybe-live-out";
+        case allocation_kind::temp: return "preallocated-temp";
+        case allocation_kind::other: return "other";
+    }
+    return "other";
+}
+
+/// One `allocation N: size S, ...:` header and its value lines.
+template <class P = default_policy>
+struct basic_allocation {
+    std::int64_t index = 0;
+    std::int64_t size = 0;
+    std::int64_t color = 0;
+    std::optional<std::uint64_t> address;  ///< legacy headers: `allocation 0: 0x27017c46b600, size ...`
+    std::optional<std::int64_t> parameter_number;
+    basic_shape_index<P> parameter_shape_index;
+    shape_id parameter_shape = no_shape;   ///< no_shape when XLA printed `<unknown shape>`
+    std::optional<shape_id> output_shape;  ///< `output shape is |...|`
+    bool shapes_in_bars = true;            ///< `shape |f32[8]|` (newer) or `shape f32[8]` (legacy)
+    bool is_constant = false;
+    bool is_thread_local = false;
+    bool maybe_live_out = false;
+    bool is_preallocated_temp = false;
+    typename P::template vector_type<std::size_t> values;  ///< indices into values, by id
+    std::size_t line = 0;
+
+    bool is_entry_computation_parameter() const noexcept { return parameter_number.has_value(); }
+    /// A parameter that is also maybe-live-out: donated or aliased with an output.
+    bool is_parameter_aliased_with_output() const noexcept { return parameter_number.has_value() && maybe_live_out; }
+
+    allocation_kind kind() const noexcept {
+        if (parameter_number) return allocation_kind::parameter;
+        if (is_constant) return allocation_kind::constant;
+        if (is_thread_local) return allocation_kind::thread_local_;
+        if (maybe_live_out) return allocation_kind::output;
+        if (is_preallocated_temp) return allocation_kind::temp;
+        return allocation_kind::other;
+    }
+};
+
+/// A whole `*-buffer-assignment.txt` dump.
+template <class P = default_policy>
+struct basic_buffer_assignment {
+    using policy_type = P;
+    using string_type = typename P::string_type;
+    using value_type = basic_logical_value<P>;
+    using allocation_type = basic_allocation<P>;
+    template <class T>
+    using vector_type = typename P::template vector_type<T>;
+
+    vector_type<allocation_type> allocations;
+    vector_type<value_type> values;  ///< sorted by id
+    basic_shape_table<P> shapes;
+
+    std::optional<std::int64_t> stated_total_bytes;  ///< `Total bytes used: N (...)`
+    string_type stated_total_human;                   ///< the text in parentheses: `1.02GiB`
+    bool has_used_values = false;                     ///< the `Used values:` section is present
+    std::optional<basic_hlo_live_range<P>> live_range;
+    std::string file;  ///< the name the dump was read under, for messages
+
+    /// Σ allocation sizes: what `Total bytes used` should state.
+    std::int64_t total_bytes() const {
+        std::int64_t total = 0;
+        for (auto const& a : allocations) total += a.size;
+        return total;
+    }
+
+    /// The value with this id, or nullptr.
+    value_type const* find_value(std::int64_t id) const {
+        auto it = std::lower_bound(values.begin(), values.end(), id,
+                                   [](value_type const& v, std::int64_t i) { return v.id < i; });
+        return it != values.end() && it->id == id ? &*it : nullptr;
+    }
+    std::size_t value_index(std::int64_t id) const {
+        auto const* v = find_value(id);
+        return v ? static_cast<std::size_t>(v - values.data()) : npos;
+    }
+
+    /// The value defined by instruction `name` at `index` (XLA's BufferLiveRange key), or npos.
+    std::size_t value_index(std::string_view name, basic_shape_index<P> const& index) const {
+        std::size_t const hash = name_hash(name);
+        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), hash, [&](name_entry const& e, std::size_t h) {
+            if (e.hash != h) return e.hash < h;
+            auto const& v = values[e.value];
+            int const c = std::string_view(v.name).compare(name);
+            return c < 0 || (c == 0 && v.index < index);
+        });
+        if (it == by_name_.end() || it->hash != hash) return npos;
+        auto const& v = values[it->value];
+        return std::string_view(v.name) == name && v.index == index ? it->value : npos;
+    }
+    value_type const* find_value(std::string_view name, basic_shape_index<P> const& index) const {
+        std::size_t const i = value_index(name, index);
+        return i == npos ? nullptr : &values[i];
+    }
+
+    /// All values defined by instruction `name` (every shape index), in index order.
+    std::vector<std::size_t> values_of_instruction(std::string_view name) const {
+        std::vector<std::size_t> out;
+        std::size_t const hash = name_hash(name);
+        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), hash, [&](name_entry const& e, std::size_t h) {
+            return e.hash < h || (e.hash == h && std::string_view(values[e.value].name) < name);
+        });
+        for (; it != by_name_.end() && it->hash == hash && std::string_view(values[it->value].name) == name; ++it) {
+            out.push_back(it->value);
+        }
+        return out;
+    }
+
+    /// The shape of a value (with layout), or nullptr.
+    basic_shape<P> const* shape_of(value_type const& v) const { return v.shape == no_shape ? nullptr : &shapes[v.shape]; }
+    /// The result shape of the value's defining instruction, or nullptr without a Used-values block.
+    basic_shape<P> const* instruction_shape_of(value_type const& v) const {
+        return v.instruction_shape == no_shape ? nullptr : &shapes[v.instruction_shape];
+    }
+
+    /// Rebuilds the (name, index) lookup; call after changing values by hand. The parsers call it.
+    void reindex() {
+        by_name_.resize(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
+        std::sort(by_name_.begin(), by_name_.end(), [&](name_entry const& a, name_entry const& b) {
+            if (a.hash != b.hash) return a.hash < b.hash;
+            auto const& va = values[a.value];
+            auto const& vb = values[b.value];
+            int const c = std::string_view(va.name).compare(std::string_view(vb.name));
+            return c < 0 || (c == 0 && va.index < vb.index);
+        });
+    }
+
+private:
+    // The lookup is ordered by (hash of the name, name, index) rather than by name: the values of
+    // one instruction stay together in index order, and comparisons while sorting and searching
+    // read the names only within one hash, not at every step. With a million values the names are
+    // scattered over the whole text, and reading them made reindex and every lookup miss the cache.
+    struct name_entry {
+        std::size_t hash;
+        std::size_t value;
+    };
+    static std::size_t name_hash(std::string_view name) { return std::hash<std::string_view>{}(name); }
+    std::vector<name_entry> by_name_;  // value indices sorted by (hash of name, name, index)
+};
+
+using logical_value = basic_logical_value<>;
+using allocation = basic_allocation<>;
+using buffer_assignment = basic_buffer_assignment<>;
+using hlo_position = basic_hlo_position<>;
+using hlo_use = basic_hlo_use<>;
+
+/// Attaches a live-range text (appended to the dump or read from a separate `-live-range.txt`)
+/// to a buffer assignment: every `name{index}:start-end` line is matched with its value.
+/// Lines that name no value keep `value == npos` (check_consistency reports them).
+/// XLA prints the lines in value-id order, the order of `ba.values`, so the value after the last
+/// one matched is tried first: a million lines then cost a pass over the values, not a million
+/// searches that each miss the cache.
+template <class P>
+void attach_live_range(basic_buffer_assignment<P>& ba, basic_hlo_live_range<P> live_range) {
+    for (auto& v : ba.values) v.live_range.reset();
+    std::size_t next = 0;  // the value after the last one matched
+    for (auto& r : live_range.buffer_live_ranges) {
+        if (next < ba.values.size() && std::string_view(ba.values[next].name) == std::string_view(r.name) &&
+            ba.values[next].index == r.index) {
+            r.value = next;
+        } else {
+            r.value = ba.value_index(std::string_view(r.name), r.index);
+        }
+        if (r.value != npos) {
+            ba.values[r.value].live_range = r.range;
+            next = r.value + 1;
+        }
+    }
+    ba.live_range = std::move(live_range);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the dump asserts about itself
+// ---------------------------------------------------------------------------------------------
+
+/// A place where a dump contradicts itself or breaks a rule XLA checks when it writes it.
+struct dump_diagnostic {
+    std::size_t line = 0;  ///< 1-based line in the dump (0 when the problem has no single line)
+    std::string message;
+};
+
+/// Checks what the dump itself asserts (docs/xla-formats.md 5):
+///   - the allocations are numbered 0..n-1;
+///   - the sum of allocation sizes equals `Total bytes used`, and its human form is XLA's;
+///   - every value satisfies offset + size <= its allocation's size;
+///   - a value's `@color` equals its allocation's color;
+///   - every value line has a Used-values block and every block a value line (when the dump
+///     has a `Used values:` section);
+///   - every BufferLiveRange line names a known value, lies within [0, max], and the
+///     instruction sequence is numbered 0..max-1;
+///   - the live-range text ends with its peak (and a stack-trace breakdown, when present, with 0
+///     bytes remaining): otherwise it was cut short.
+/// The peak (docs/xla-formats.md 6.2) is checked by compare_stated_peak in peak.hpp.
+template <class P>
+std::vector<dump_diagnostic> check_consistency(basic_buffer_assignment<P> const& ba) {
+    std::vector<dump_diagnostic> out;
+    auto say = [&](std::size_t line, std::string message) { out.push_back({line, std::move(message)}); };
+    for (std::size_t i = 0; i < ba.allocations.size(); ++i) {
+        auto const& a = ba.allocations[i];
+        if (a.index != static_cast<std::int64_t>(i)) {
+            say(a.line, "allocation " + std::to_string(a.index) + " is listed at position " + std::to_string(i) +
+                            "; XLA numbers allocations 0..n-1 in order");
+        }
+    }
+    if (ba.stated_total_bytes) {
+        std::int64_t const total = ba.total_bytes();
+        if (*ba.stated_total_bytes != total) {
+            say(0, "Total bytes used states " + std::to_string(*ba.stated_total_bytes) +
+                       " but the allocation sizes add up to " + std::to_string(total));
+        }
+        std::string const human = human_bytes(*ba.stated_total_bytes);
+        if (!std::string_view(ba.stated_total_human).empty() && std::string_view(ba.stated_total_human) != human) {
+            say(0, "Total bytes used prints " + std::string(std::string_view(ba.stated_total_human)) + " for " +
+                       std::to_string(*ba.stated_total_bytes) + " bytes; XLA prints " + human);
+        }
+    } else {
+        say(0, "the dump has no 'Total bytes used' line");
+    }
+    for (auto const& v : ba.values) {
+        if (v.allocation == npos) {
+            if (v.has_block) say(v.block_line, "value " + std::to_string(v.id) + " has a Used-values block but no value line");
+            continue;
+        }
+        auto const& a = ba.allocations[v.allocation];
+        if (v.offset < 0 || v.size < 0 || v.offset + v.size > a.size) {
+            say(v.line, "value " + std::to_string(v.id) + " (" + std::string(std::string_view(v.name)) + ") occupies [" +
+                            std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) +
+                            ") beyond allocation " + std::to_string(a.index) + " of size " + std::to_string(a.size));
+        }
+        if (v.color && *v.color != a.color) {
+            say(v.line, "value " + std::to_string(v.id) + " has color " + std::to_string(*v.color) + " but allocation " +
+                            std::to_string(a.index) + " has color " + std::to_string(a.color));
+        }
+        if (ba.has_used_values && !v.has_block) {
+            say(v.line, "value " + std::to_string(v.id) + " (" + std::string(std::string_view(v.name)) +
+                            ") has no Used-values block");
+        }
+    }
+    if (ba.live_range) {
+        auto const& lr = *ba.live_range;
+        for (std::size_t t = 0; t < lr.instruction_sequence.size(); ++t) {
+            if (std::string_view(lr.instruction_sequence[t]).empty()) {
+                say(lr.line, "InstructionSequence has no instruction at time " + std::to_string(t));
+            }
+        }
+        if (!lr.not_available && static_cast<std::size_t>(lr.max) != lr.instruction_sequence.size()) {
+            say(lr.line, "HloLiveRange (max " + std::to_string(lr.max) + ") but InstructionSequence lists " +
+                             std::to_string(lr.instruction_sequence.size()) + " instructions");
+        }
+        // XLA always ends the text with the peak; without it the text was cut short.
+        if (!lr.not_available && !lr.stated_peak) {
+            say(lr.line, "the HloLiveRange text ends before 'Live ranges at N (peak):'; it looks truncated");
+        }
+        if (lr.stated_peak && !lr.stated_peak->stack_trace.empty() &&
+            lr.stated_peak->stack_trace.back().remaining_bytes != 0) {
+            say(lr.stated_peak->stack_trace.back().line,
+                "the stack-trace breakdown ends with " + std::to_string(lr.stated_peak->stack_trace.back().remaining_bytes) +
+                    " bytes remaining; it looks truncated");
+        }
+        for (auto const& r : lr.buffer_live_ranges) {
+            std::string const key = std::string(std::string_view(r.name)) + to_string(r.index);
+            if (r.value == npos) say(r.line, "BufferLiveRange names " + key + ", which is not a value of this dump");
+            if (r.range.start < 0 || r.range.start > r.range.end || r.range.end > lr.max) {
+                say(r.line, "live range of " + key + " " + std::to_string(r.range.start) + "-" +
+                                std::to_string(r.range.end) + " is not within 0-" + std::to_string(lr.max));
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_DUMP_BUFFER_ASSIGNMENT_HPP

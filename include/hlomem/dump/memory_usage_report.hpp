@@ -1,0 +1,166 @@
+// hlomem/dump/memory_usage_report.hpp: the older text `*-memory-usage-report.txt` as a model.
+//
+//   Total bytes used: 4170409 (3.98MiB)
+//
+//   Allocations sorted by size:
+//
+//   cumulative_size; total_size - cumulative_size; allocation
+//   ------------------------------------------------------------------------------
+//      1.33MiB( 33%);    2.65MiB; allocation 0: size 1.33MiB, maybe-live-out:
+//   ...
+//   Allocations sorted by size with their values:
+//   allocation 7: size 129B, preallocated-temp:
+//
+//   	cumulative_size;       size;       offset; used_by_n_values; shapes_list
+//   	------------------------------------------------------------
+//   	      24B( 96%);        24B;            0;                5; 5×(s64[], f64[181,960], f64[181,960])
+//
+// Sizes are printed in XLA's human form (`1.33MiB`), so they are kept as text next to their
+// approximate byte value; exact figures come from the buffer-assignment dump of the same module,
+// which `check_against` compares with the report.
+#ifndef HLOMEM_DUMP_MEMORY_USAGE_REPORT_HPP
+#define HLOMEM_DUMP_MEMORY_USAGE_REPORT_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/core/policy.hpp>
+#include <hlomem/core/shape_table.hpp>
+
+namespace hlomem {
+
+/// A size as the report prints it: `1.33MiB` (text) and its approximate value in bytes.
+template <class P = default_policy>
+struct basic_human_size {
+    typename P::string_type text;
+    double approx_bytes = 0;
+};
+
+/// The short allocation header of the report: `allocation 6: size 512.0KiB, preallocated-temp:`.
+template <class P = default_policy>
+struct basic_report_allocation {
+    std::int64_t index = 0;
+    basic_human_size<P> size;
+    std::int64_t color = 0;
+    std::optional<std::int64_t> parameter_number;
+    basic_shape_index<P> parameter_shape_index;
+    shape_id parameter_shape = no_shape;
+    std::optional<shape_id> output_shape;
+    bool shapes_in_bars = true;
+    bool is_constant = false;
+    bool is_thread_local = false;
+    bool maybe_live_out = false;
+    bool is_preallocated_temp = false;
+    std::size_t line = 0;
+};
+
+/// A row of `Allocations sorted by size`.
+template <class P = default_policy>
+struct basic_report_allocation_row {
+    basic_human_size<P> cumulative;
+    int percent = 0;  ///< of the total, rounded
+    basic_human_size<P> remaining;
+    basic_report_allocation<P> allocation;
+};
+
+/// `N×shape` in a shapes_list.
+struct report_shape_count {
+    std::int64_t count = 1;
+    shape_id shape = no_shape;
+};
+
+/// A row of an allocation's value table: one slice and the values that use it.
+template <class P = default_policy>
+struct basic_report_slice {
+    basic_human_size<P> cumulative;
+    int percent = 0;
+    basic_human_size<P> size;
+    std::int64_t offset = 0;
+    std::int64_t used_by_n_values = 0;
+    typename P::template vector_type<report_shape_count> shapes;
+    std::size_t line = 0;
+};
+
+/// `allocation N: ...` of `Allocations sorted by size with their values`, with its table.
+template <class P = default_policy>
+struct basic_report_allocation_values {
+    basic_report_allocation<P> allocation;
+    typename P::template vector_type<basic_report_slice<P>> slices;
+    std::optional<std::int64_t> values_not_shown;  ///< `The rest K values are less than P% ...`
+    std::optional<int> values_not_shown_percent;
+};
+
+template <class P = default_policy>
+struct basic_memory_usage_report {
+    std::int64_t total_bytes = 0;
+    typename P::string_type total_human;
+    typename P::template vector_type<basic_report_allocation_row<P>> allocations;
+    std::optional<std::int64_t> allocations_not_shown;  ///< `The rest K allocations are less than P% ...`
+    std::optional<int> allocations_not_shown_percent;
+    typename P::template vector_type<basic_report_allocation_values<P>> allocation_values;
+    basic_shape_table<P> shapes;
+    std::string file;
+};
+
+using memory_usage_report = basic_memory_usage_report<>;
+
+/// Checks a memory-usage report against the buffer-assignment dump of the same module:
+/// the totals are equal, every listed allocation exists with the same human size and flags,
+/// and every slice row's offset and value count match the values the dump assigns there.
+template <class P, class Q>
+std::vector<dump_diagnostic> check_against(basic_memory_usage_report<P> const& report,
+                                           basic_buffer_assignment<Q> const& ba) {
+    std::vector<dump_diagnostic> out;
+    if (report.total_bytes != ba.total_bytes()) {
+        out.push_back({1, "the report's total " + std::to_string(report.total_bytes) + " differs from the dump's " +
+                              std::to_string(ba.total_bytes())});
+    }
+    auto check_header = [&](basic_report_allocation<P> const& h) -> basic_allocation<Q> const* {
+        if (h.index < 0 || static_cast<std::size_t>(h.index) >= ba.allocations.size()) {
+            out.push_back({h.line, "the report lists allocation " + std::to_string(h.index) + ", which the dump does not have"});
+            return nullptr;
+        }
+        auto const& a = ba.allocations[static_cast<std::size_t>(h.index)];
+        std::string const human = human_bytes(a.size);
+        if (std::string_view(h.size.text) != human) {
+            out.push_back({h.line, "allocation " + std::to_string(h.index) + " has size " + std::to_string(a.size) +
+                                       " (" + human + ") in the dump but " + std::string(std::string_view(h.size.text)) +
+                                       " in the report"});
+        }
+        if (h.color != a.color || h.parameter_number != a.parameter_number || h.is_constant != a.is_constant ||
+            h.is_thread_local != a.is_thread_local || h.maybe_live_out != a.maybe_live_out ||
+            h.is_preallocated_temp != a.is_preallocated_temp) {
+            out.push_back({h.line, "allocation " + std::to_string(h.index) + " has other flags in the dump"});
+        }
+        return &a;
+    };
+    for (auto const& row : report.allocations) check_header(row.allocation);
+    for (auto const& av : report.allocation_values) {
+        auto const* a = check_header(av.allocation);
+        if (!a) continue;
+        for (auto const& slice : av.slices) {
+            std::int64_t n = 0;
+            for (std::size_t vi : a->values) {
+                if (ba.values[vi].offset == slice.offset) ++n;
+            }
+            if (n != slice.used_by_n_values) {
+                out.push_back({slice.line, "allocation " + std::to_string(av.allocation.index) + " has " +
+                                               std::to_string(n) + " values at offset " + std::to_string(slice.offset) +
+                                               " in the dump; the report says " +
+                                               std::to_string(slice.used_by_n_values)});
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_DUMP_MEMORY_USAGE_REPORT_HPP

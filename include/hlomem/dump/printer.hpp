@@ -1,0 +1,191 @@
+// hlomem/dump/printer.hpp: writes a buffer assignment and its live ranges back as XLA's text.
+//
+// The output follows BufferAssignment::ToString and HloLiveRange::ToString (docs/xla-formats.md
+// 5.2 and 6.1) in the form the model was read from — legacy allocation addresses, shapes without
+// bars, `from instruction:` without a space, the newest peak list with cumulative sums and its
+// stack-trace tree — so that for XLA's own dumps print(parse(text)) == text byte for byte. Use it to
+// write dumps changed or generated in code (the synthetic inputs of the benchmarks are made so).
+#ifndef HLOMEM_DUMP_PRINTER_HPP
+#define HLOMEM_DUMP_PRINTER_HPP
+
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/dump/live_range.hpp>
+
+namespace hlomem {
+
+namespace detail {
+
+/// `1234567` or, with `spaced`, `1 234 567` (the newest live-range text).
+inline std::string byte_count_text(std::int64_t n, bool spaced) {
+    std::string s = std::to_string(n);
+    if (!spaced) return s;
+    std::size_t const first = s[0] == '-' ? 1 : 0;
+    for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(s.size()) - 3; i > static_cast<std::ptrdiff_t>(first); i -= 3) {
+        s.insert(static_cast<std::size_t>(i), " ");
+    }
+    return s;
+}
+
+template <class P>
+void print_value_key(std::ostream& os, basic_logical_value<P> const& v) {
+    os << '<' << v.id << ' ' << std::string_view(v.name);
+    if (v.index_printed) os << to_string(v.index);
+    if (v.is_phi) os << " (phi)";
+    if (v.color) os << " @" << *v.color;
+    os << '>';
+}
+
+}  // namespace detail
+
+/// Writes the HloLiveRange text (every line ends with a newline).
+template <class P>
+void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
+    if (lr.not_available) {
+        os << "HloLiveRange not available (finalized or constructed from proto)\n";
+        return;
+    }
+    os << "HloLiveRange (max " << lr.max << "):\n";
+    os << "  InstructionSequence:\n";
+    for (std::size_t t = 0; t < lr.instruction_sequence.size(); ++t) {
+        os << "    " << t << ':' << std::string_view(lr.instruction_sequence[t]) << '\n';
+    }
+    os << "  BufferLiveRange:\n";
+    for (auto const& r : lr.buffer_live_ranges) {
+        os << "    " << std::string_view(r.name) << to_string(r.index) << ':' << r.range.start << '-' << r.range.end << '\n';
+    }
+    if (!lr.stated_peak) return;
+    auto const& peak = *lr.stated_peak;
+    bool const spaced = peak.spaced_numbers;
+    os << "  Live ranges at " << peak.time << " (peak):\n";
+    for (auto const& e : peak.entries) {
+        os << "    " << std::string_view(e.name);
+        if (e.index) os << to_string(*e.index);
+        os << ": " << detail::byte_count_text(e.bytes, spaced) << " bytes";
+        if (e.cumulative_bytes) os << " (cumulative: " << detail::byte_count_text(*e.cumulative_bytes, spaced) << " bytes)";
+        os << '\n';
+    }
+    if (!peak.stack_trace_total_bytes) return;
+    os << "  Stack trace breakdown for peak usage: " << detail::byte_count_text(*peak.stack_trace_total_bytes, spaced)
+       << " bytes\n";
+    // The tree's drawing follows from the depths: a node is the last of its siblings when no later
+    // node at its depth comes before one shallower; each ancestor that is not last draws `│`.
+    auto const& nodes = peak.stack_trace;
+    std::vector<bool> last(nodes.size(), true);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        for (std::size_t j = i + 1; j < nodes.size() && nodes[j].depth >= nodes[i].depth; ++j) {
+            if (nodes[j].depth == nodes[i].depth) {
+                last[i] = false;
+                break;
+            }
+        }
+    }
+    std::vector<bool> open;  // open[d]: the ancestor at depth d has later siblings
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        auto const& n = nodes[i];
+        // A node may sit deeper than its predecessor's child (a damaged dump): the ancestors it
+        // skips have no later siblings, so they draw blanks.
+        if (open.size() <= static_cast<std::size_t>(n.depth)) open.resize(static_cast<std::size_t>(n.depth) + 1);
+        std::string prefix = "  ";
+        if (n.depth == 0) {
+            prefix += "  ";
+        } else {
+            for (int d = 0; d < n.depth; ++d) prefix += open[static_cast<std::size_t>(d)] ? "\u2502   " : "    ";
+            prefix += last[i] ? "\u2514\u2500\u2500 " : "\u251c\u2500\u2500 ";
+        }
+        open[static_cast<std::size_t>(n.depth)] = !last[i];
+        // XLA prints the share with one decimal (`30.8`); one read from a damaged dump may have
+        // hundreds of digits, so the text is as long as it needs to be.
+        std::string percent(static_cast<std::size_t>(std::snprintf(nullptr, 0, "%.1f", n.percent)), '\0');
+        std::snprintf(percent.data(), percent.size() + 1, "%.1f", n.percent);
+        os << prefix << std::string_view(n.name) << " (" << percent
+           << "%, total: " << detail::byte_count_text(n.total_bytes, spaced)
+           << " bytes, current: " << detail::byte_count_text(n.current_bytes, spaced)
+           << " bytes, remaining: " << detail::byte_count_text(n.remaining_bytes, spaced) << " bytes)\n";
+    }
+}
+
+/// Writes the whole `*-buffer-assignment.txt` text, with the live ranges appended when present.
+template <class P>
+void print_buffer_assignment(std::ostream& os, basic_buffer_assignment<P> const& ba) {
+    auto shape_text = [&](shape_id id) { return id == no_shape ? std::string("<unknown shape>") : to_string(ba.shapes[id]); };
+    auto header_shape = [&](basic_allocation<P> const& a, shape_id id) {
+        return a.shapes_in_bars ? "|" + shape_text(id) + "|" : shape_text(id);
+    };
+    os << "BufferAssignment:\n";
+    for (auto const& a : ba.allocations) {
+        os << "allocation " << a.index << ": ";
+        if (a.address) {
+            char address[32];
+            std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(*a.address));
+            os << address << ", ";
+        }
+        os << "size " << a.size;
+        if (a.color != 0) os << ", color " << a.color;
+        if (a.parameter_number) {
+            os << ", parameter " << *a.parameter_number << ", shape " << header_shape(a, a.parameter_shape) << " at ShapeIndex "
+               << to_string(a.parameter_shape_index);
+        }
+        if (a.output_shape) os << ", output shape is " << header_shape(a, *a.output_shape);
+        if (a.is_constant) os << ", constant";
+        if (a.is_thread_local) os << ", thread-local";
+        if (a.maybe_live_out) os << ", maybe-live-out";
+        if (a.is_preallocated_temp) os << ", preallocated-temp";
+        os << ":\n";
+        for (std::size_t vi : a.values) {
+            auto const& v = ba.values[vi];
+            os << " value: ";
+            detail::print_value_key(os, v);
+            os << " (size=" << v.size << ",offset=" << v.offset << "): " << shape_text(v.shape) << '\n';
+        }
+    }
+    if (ba.stated_total_bytes) {
+        os << "\nTotal bytes used: " << *ba.stated_total_bytes << " (" << std::string_view(ba.stated_total_human) << ")\n";
+    }
+    if (ba.has_used_values) {
+        os << "\nUsed values:\n";
+        for (auto const& v : ba.values) {
+            if (!v.has_block) continue;
+            detail::print_value_key(os, v);
+            os << "\n positions:\n";
+            for (auto const& p : v.positions) {
+                os << "  " << std::string_view(p.instruction);
+                if (p.index_printed) os << ' ' << to_string(p.index);
+                os << '\n';
+            }
+            if (v.uses_as_printed == uses_state::not_initialized) {
+                os << " uses are not initialized yet.\n";
+            } else {
+                os << " uses:\n";
+                if (v.uses_as_printed == uses_state::none) os << "  (none)\n";
+                for (auto const& u : v.uses) {
+                    os << "  " << std::string_view(u.instruction) << ", operand " << u.operand_number;
+                    if (u.index_printed) os << ' ' << to_string(u.operand_index);
+                    os << '\n';
+                }
+            }
+            os << " from instruction:" << (v.instruction_text_spaced ? " " : "") << std::string_view(v.instruction_text)
+               << '\n';
+        }
+    }
+    if (ba.live_range) {
+        os << "\n\n";
+        print_live_range(os, *ba.live_range);
+    }
+}
+
+template <class P>
+std::string to_string(basic_buffer_assignment<P> const& ba) {
+    std::ostringstream os;
+    print_buffer_assignment(os, ba);
+    return os.str();
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_DUMP_PRINTER_HPP

@@ -1,0 +1,237 @@
+// hlomem/memory/analysis.hpp: what a buffer assignment costs and what it could cost — shared
+// buffers, the lower bound no allocator can beat, each allocation's fragmentation, and padding.
+//
+// A *shared buffer* is a set of values that legally share one slice (soundness.hpp: in-place
+// updates, loop state, aliased outputs). Its size is the largest of its values' sizes and its live
+// range the union of theirs, which for XLA's touching ranges is one interval. Shared buffers are
+// what an allocator places: placing each at its own offset is always legal.
+#ifndef HLOMEM_MEMORY_ANALYSIS_HPP
+#define HLOMEM_MEMORY_ANALYSIS_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
+#include <hlomem/memory/peak.hpp>
+#include <hlomem/memory/soundness.hpp>
+
+namespace hlomem {
+
+struct shared_buffer {
+    std::vector<std::size_t> values;     ///< value indices, by id
+    std::size_t allocation = npos;
+    std::int64_t color = 0;
+    std::int64_t offset = 0;
+    std::int64_t size = 0;               ///< the largest value's size
+    std::optional<live_interval> range;  ///< the union of the values' ranges; none if no value has one
+};
+
+/// Groups the values of every allocation into shared buffers (union of legal sharing pairs).
+template <class P>
+std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) {
+    std::vector<std::size_t> parent(ba.values.size());
+    std::iota(parent.begin(), parent.end(), std::size_t{0});
+    auto find = [&](std::size_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (auto const& a : ba.allocations) {
+        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+            if (legal_sharing(ba, i, j)) parent[find(i)] = find(j);
+        });
+    }
+    std::map<std::size_t, std::size_t> group_of_root;
+    std::vector<shared_buffer> out;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (v.allocation == npos) continue;
+        auto [it, fresh] = group_of_root.emplace(find(i), out.size());
+        if (fresh) {
+            shared_buffer b;
+            b.allocation = v.allocation;
+            b.color = ba.allocations[v.allocation].color;
+            b.offset = v.offset;
+            out.push_back(std::move(b));
+        }
+        auto& b = out[it->second];
+        b.values.push_back(i);
+        b.size = std::max(b.size, v.size);
+        if (v.live_range) {
+            if (!b.range) {
+                b.range = v.live_range;
+            } else {
+                b.range->start = std::min(b.range->start, v.live_range->start);
+                b.range->end = std::max(b.range->end, v.live_range->end);
+            }
+        }
+    }
+    return out;
+}
+
+/// The most bytes that must be live at one time: a lower bound for any placement of `buffers`.
+struct live_bytes_bound {
+    std::int64_t bytes = 0;
+    logical_time time = 0;
+    std::vector<std::size_t> buffers;  ///< indices into the buffers given, live at `time`
+};
+
+/// The heaviest moment of the shared buffers selected by `keep(buffer)`; buffers without a live
+/// range (thread-local values) count as live throughout.
+template <class Keep>
+live_bytes_bound max_live_bytes(std::vector<shared_buffer> const& buffers, Keep keep) {
+    std::vector<std::size_t> ranged;
+    std::int64_t always = 0;
+    std::vector<std::size_t> always_live;
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        if (!keep(buffers[i])) continue;
+        if (buffers[i].range) {
+            ranged.push_back(i);
+        } else {
+            always += buffers[i].size;
+            always_live.push_back(i);
+        }
+    }
+    auto const moment = max_weight_moment(
+        ranged.size(), [&](std::size_t k) { return *buffers[ranged[k]].range; },
+        [&](std::size_t k) { return buffers[ranged[k]].size; });
+    live_bytes_bound out;
+    out.bytes = moment.weight + always;
+    out.time = moment.time;
+    for (std::size_t k : moment.items) out.buffers.push_back(ranged[k]);
+    out.buffers.insert(out.buffers.end(), always_live.begin(), always_live.end());
+    std::sort(out.buffers.begin(), out.buffers.end());
+    return out;
+}
+
+/// Per color: the lower bound for any allocator of the color's buffers (the maximum-weight clique
+/// of their interval graph), and the same for the color's temp arena (preallocated-temp
+/// allocations only), next to what XLA allocated for each.
+struct color_bounds {
+    std::int64_t color = 0;
+    std::int64_t allocated_bytes = 0;       ///< Σ allocation sizes of the color
+    live_bytes_bound all;                   ///< over every buffer of the color
+    std::int64_t temp_allocated_bytes = 0;  ///< Σ preallocated-temp allocation sizes of the color
+    live_bytes_bound temp;                  ///< over the temp arena's buffers
+};
+
+template <class P>
+std::vector<color_bounds> lower_bounds(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers) {
+    std::map<std::int64_t, color_bounds> by_color;
+    for (auto const& a : ba.allocations) {
+        auto& c = by_color[a.color];
+        c.color = a.color;
+        c.allocated_bytes += a.size;
+        if (a.kind() == allocation_kind::temp) c.temp_allocated_bytes += a.size;
+    }
+    std::vector<color_bounds> out;
+    for (auto& [color, c] : by_color) {
+        std::int64_t const col = color;
+        c.all = max_live_bytes(buffers, [&](shared_buffer const& b) { return b.color == col; });
+        c.temp = max_live_bytes(buffers, [&](shared_buffer const& b) {
+            return b.color == col && ba.allocations[b.allocation].kind() == allocation_kind::temp;
+        });
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+/// An allocation's size against the most bytes live inside it at once.
+struct allocation_fragmentation {
+    std::size_t allocation = npos;
+    std::int64_t size = 0;
+    std::int64_t max_live_bytes = 0;
+    logical_time time = 0;
+    std::int64_t fragmentation_bytes = 0;  ///< size − max_live_bytes
+};
+
+template <class P>
+std::vector<allocation_fragmentation> fragmentation(basic_buffer_assignment<P> const& ba,
+                                                    std::vector<shared_buffer> const& buffers) {
+    std::vector<std::vector<std::size_t>> of_allocation(ba.allocations.size());
+    for (std::size_t i = 0; i < buffers.size(); ++i) of_allocation[buffers[i].allocation].push_back(i);
+    std::vector<allocation_fragmentation> out;
+    for (std::size_t ai = 0; ai < ba.allocations.size(); ++ai) {
+        std::vector<shared_buffer> mine;
+        for (std::size_t b : of_allocation[ai]) mine.push_back(buffers[b]);
+        auto const bound = max_live_bytes(mine, [](shared_buffer const&) { return true; });
+        std::int64_t const size = ba.allocations[ai].size;
+        out.push_back({ai, size, bound.bytes, bound.time, size - bound.bytes});
+    }
+    return out;
+}
+
+/// Padding of one value: its bytes under the size function minus the unpadded bytes of the same
+/// shape (no tiling; an E(n) that widens an element counts as padding), as XProf counts it.
+/// Tuples (pointer tables) have no padding.
+struct value_padding {
+    std::size_t value = npos;
+    std::int64_t padded_bytes = 0;
+    std::int64_t unpadded_bytes = 0;
+    std::int64_t padding_bytes() const noexcept { return padded_bytes - unpadded_bytes; }
+};
+
+template <class P>
+std::vector<value_padding> padding_of_values(basic_buffer_assignment<P> const& ba, size_function_kind sizing) {
+    std::vector<value_padding> out;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const* shape = ba.shape_of(ba.values[i]);
+        if (!shape || !shape->is_array()) continue;
+        bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
+                                        [](auto d) { return detail::is_unbounded_extent(d); });
+        if (!sized) continue;
+        out.push_back({i, required_bytes(*shape, sizing), unpadded_byte_size(*shape)});
+    }
+    return out;
+}
+
+/// Padding totals of one color: over all its values (each shared buffer counted once, by its
+/// most padded value) and over the values live at the color's peak of assigned bytes.
+struct color_padding {
+    std::int64_t color = 0;
+    std::int64_t padded_bytes = 0;
+    std::int64_t unpadded_bytes = 0;
+    logical_time peak_time = 0;
+    std::int64_t peak_padded_bytes = 0;
+    std::int64_t peak_unpadded_bytes = 0;
+};
+
+template <class P>
+std::vector<color_padding> padding_by_color(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers,
+                                            size_function_kind sizing) {
+    auto const per_value = padding_of_values(ba, sizing);
+    std::vector<std::size_t> where(ba.values.size(), npos);
+    for (std::size_t k = 0; k < per_value.size(); ++k) where[per_value[k].value] = k;
+    std::map<std::int64_t, color_padding> by_color;
+    for (auto const& a : ba.allocations) by_color[a.color].color = a.color;
+    auto const colors = assigned_live_bytes(ba);
+    for (auto const& b : buffers) {
+        value_padding const* best = nullptr;
+        for (std::size_t vi : b.values) {
+            if (where[vi] == npos) continue;
+            auto const* p = &per_value[where[vi]];
+            if (!best || p->padding_bytes() > best->padding_bytes()) best = p;
+        }
+        if (!best) continue;
+        auto& c = by_color[b.color];
+        c.padded_bytes += best->padded_bytes;
+        c.unpadded_bytes += best->unpadded_bytes;
+        auto it = std::find_if(colors.begin(), colors.end(), [&](auto const& x) { return x.color == b.color; });
+        if (it != colors.end() && b.range && b.range->contains(it->peak_time)) {
+            c.peak_time = it->peak_time;
+            c.peak_padded_bytes += best->padded_bytes;
+            c.peak_unpadded_bytes += best->unpadded_bytes;
+        }
+    }
+    std::vector<color_padding> out;
+    for (auto& [color, c] : by_color) out.push_back(c);
+    return out;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_MEMORY_ANALYSIS_HPP

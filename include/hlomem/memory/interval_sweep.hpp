@@ -1,0 +1,108 @@
+// hlomem/memory/interval_sweep.hpp: endpoint sweeps over live intervals — every overlapping pair in
+// O(n log n + E), and the heaviest moment (the maximum-weight clique of an interval graph) in
+// O(n log n). No Boost.Graph here; the graph headers and the soundness check build on these.
+//
+//   time   0   1   2   3   4   5
+//   a      [=======]                 a: [0, 2]
+//   b          [===========]         b: [1, 4]
+//   c                  [=======]     c: [3, 5]
+//   overlapping pairs: (a, b), (b, c); heaviest moment: any time covered by two intervals.
+//
+// Intervals are XLA's live ranges: inclusive at both ends, so [0, 2] and [2, 4] overlap at 2.
+#ifndef HLOMEM_MEMORY_INTERVAL_SWEEP_HPP
+#define HLOMEM_MEMORY_INTERVAL_SWEEP_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include <hlomem/dump/live_range.hpp>
+
+namespace hlomem {
+
+/// Calls `visit(i, j)` once for every pair of items whose intervals overlap, i visited before j
+/// in start order. `interval(i)` gives item i's live_interval for i in [0, n). Items are swept in
+/// start order while a min-heap on end time holds the ones still open, so the cost is
+/// O(n log n + E) where E is the number of pairs visited.
+template <class IntervalOf, class Visit>
+void for_each_overlapping_pair(std::size_t n, IntervalOf interval, Visit visit) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        live_interval const ia = interval(a), ib = interval(b);
+        return ia.start != ib.start ? ia.start < ib.start : a < b;
+    });
+    using entry = std::pair<logical_time, std::size_t>;  // (end, item)
+    std::priority_queue<entry, std::vector<entry>, std::greater<entry>> ends;
+    std::vector<std::size_t> open;      // items not yet closed, in start order
+    std::vector<bool> closed(n, false);
+    for (std::size_t i : order) {
+        live_interval const r = interval(i);
+        // Close everything that ended before this start (inclusive ends: end < start).
+        bool any_closed = false;
+        while (!ends.empty() && ends.top().first < r.start) {
+            closed[ends.top().second] = true;
+            ends.pop();
+            any_closed = true;
+        }
+        if (any_closed) {
+            open.erase(std::remove_if(open.begin(), open.end(), [&](std::size_t k) { return closed[k]; }), open.end());
+        }
+        for (std::size_t j : open) visit(j, i);
+        open.push_back(i);
+        ends.emplace(r.end, i);
+    }
+}
+
+/// The heaviest moment of a set of weighted intervals: the earliest time at which the total
+/// weight of the intervals covering it is largest — for an interval graph, the weight of its
+/// maximum-weight clique, which no allocator can go below.
+struct heaviest_moment {
+    logical_time time = 0;
+    std::int64_t weight = 0;
+    std::vector<std::size_t> items;  ///< the items covering `time`, in index order
+};
+
+template <class IntervalOf, class WeightOf>
+heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf weight) {
+    struct event {
+        logical_time time;
+        bool close;  // opens sort before closes at the same time: [0,2] and [2,4] meet at 2
+        std::size_t item;
+    };
+    std::vector<event> events;
+    events.reserve(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        live_interval const r = interval(i);
+        if (r.start > r.end) continue;
+        events.push_back({r.start, false, i});
+        events.push_back({r.end, true, i});
+    }
+    std::sort(events.begin(), events.end(), [](event const& a, event const& b) {
+        return a.time != b.time ? a.time < b.time : (!a.close && b.close);
+    });
+    heaviest_moment best;
+    std::int64_t running = 0;
+    for (auto const& e : events) {
+        if (e.close) {
+            running -= weight(e.item);
+        } else {
+            running += weight(e.item);
+            if (running > best.weight) {
+                best.weight = running;
+                best.time = e.time;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (interval(i).contains(best.time) && best.weight > 0) best.items.push_back(i);
+    }
+    return best;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_MEMORY_INTERVAL_SWEEP_HPP

@@ -1,0 +1,292 @@
+// hlomem/memory/peak.hpp: the peak memory moment of a buffer assignment, two ways.
+//
+// 1. XLA's own (HloLiveRange::ComputePeakMemoryMoment, docs/xla-formats.md 6.2), reproduced
+//    exactly so that it can be checked against the `Live ranges at N (peak):` the dump states:
+//      - events (start, add) and (end + 1, remove) for every value with a live range, sorted by
+//        time; older XLA puts adds before removes at equal times (so a value that ended at t - 1
+//        still counts at t; this reproduces every real dump we have), newer XLA evidently puts
+//        removes first: its own expected output (hlo_live_range_test.cc, ToStringComputationWithTuple)
+//        puts the peak at 1 with 52 bytes, where adds-first would give 64 bytes at 3;
+//      - a running sum of sizes; the peak is the time of the first event at which the sum
+//        strictly exceeds every earlier one (0 when nothing is ever live);
+//      - the size of a value is ByteSizeOf with 8-byte pointers: of its *whole* defining
+//        instruction's shape in older XLA (a tuple's pointer table for every value of it), of
+//        its own sub-shape in newer XLA, which prints `(cumulative: ...)` after each entry;
+//      - the list is every value live at the peak: in value-id order (older) or by size,
+//        largest first, then by name and index (newer).
+//    These sizes are unpadded and use no TPU tiling: they are XLA's estimate, not the memory.
+//
+// 2. What the hardware holds: for each color (memory space), the bytes that live values occupy
+//    at each logical time, with their *assigned* slices [offset, offset + size) in their
+//    allocations. Slices that share memory (aliases, in-place updates) count once.
+#ifndef HLOMEM_MEMORY_PEAK_HPP
+#define HLOMEM_MEMORY_PEAK_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/detail/interval_union.hpp>
+#include <hlomem/core/shape_size.hpp>
+
+namespace hlomem {
+
+/// Which version of XLA's peak computation to reproduce.
+enum class peak_size_rule : std::uint8_t {
+    instruction_shape,  ///< older XLA: ByteSizeOf(whole defining instruction shape, 8), adds first
+    value_subshape,     ///< newer XLA: ByteSizeOf(the value's own sub-shape, 8), removes first
+};
+
+/// The rule a dump's stated peak list was printed with (newer lists carry cumulative sums);
+/// the older rule when the dump states no peak.
+template <class P>
+peak_size_rule peak_rule_of(basic_buffer_assignment<P> const& ba) {
+    if (ba.live_range && ba.live_range->stated_peak && ba.live_range->stated_peak->sized_by_subshape()) {
+        return peak_size_rule::value_subshape;
+    }
+    return peak_size_rule::instruction_shape;
+}
+
+/// The size XLA's peak computation gives `v`, or nullopt when the dump lacks the defining
+/// instruction's shape (no Used-values block).
+template <class P>
+std::optional<std::int64_t> xla_peak_size(basic_buffer_assignment<P> const& ba, basic_logical_value<P> const& v,
+                                          peak_size_rule rule) {
+    auto const* instruction = ba.instruction_shape_of(v);
+    if (rule == peak_size_rule::instruction_shape) {
+        if (!instruction) return std::nullopt;
+        return byte_size_of(*instruction, 8);
+    }
+    if (instruction) return byte_size_of(instruction->subshape(v.index), 8);
+    if (auto const* own = ba.shape_of(v)) return byte_size_of(*own, 8);
+    return std::nullopt;
+}
+
+/// XLA's peak moment, reproduced.
+struct xla_peak {
+    logical_time time = 0;
+    std::int64_t bytes = 0;                 ///< the running sum at the peak event
+    std::vector<std::size_t> values;        ///< live at `time`, in the order XLA lists them
+    std::vector<std::int64_t> sizes;        ///< each one's size under `rule`
+    peak_size_rule rule = peak_size_rule::instruction_shape;
+    std::vector<std::size_t> unsized;       ///< values with a live range but no size (no block)
+};
+
+template <class P>
+xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule rule) {
+    xla_peak out;
+    out.rule = rule;
+    struct event {
+        logical_time time;
+        bool remove;  // adds (false) sort before removes (true) at equal times
+        std::int64_t bytes;
+    };
+    std::vector<event> events;
+    std::vector<std::int64_t> size_of(ba.values.size(), 0);
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (!v.live_range) continue;
+        auto const size = xla_peak_size(ba, v, rule);
+        if (!size) {
+            out.unsized.push_back(i);
+            continue;
+        }
+        size_of[i] = *size;
+        events.push_back({v.live_range->start, false, *size});
+        events.push_back({v.live_range->end + 1, true, *size});
+    }
+    bool const removes_first = rule == peak_size_rule::value_subshape;
+    std::stable_sort(events.begin(), events.end(), [&](event const& a, event const& b) {
+        if (a.time != b.time) return a.time < b.time;
+        return removes_first ? (a.remove && !b.remove) : (!a.remove && b.remove);
+    });
+    std::int64_t running = 0, peak = 0;
+    for (auto const& e : events) {
+        running += e.remove ? -e.bytes : e.bytes;
+        if (running > peak) {
+            peak = running;
+            out.time = e.time;
+        }
+    }
+    out.bytes = peak;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (v.live_range && v.live_range->contains(out.time) && !std::count(out.unsized.begin(), out.unsized.end(), i)) {
+            out.values.push_back(i);
+        }
+    }
+    if (rule == peak_size_rule::value_subshape) {
+        std::stable_sort(out.values.begin(), out.values.end(), [&](std::size_t a, std::size_t b) {
+            if (size_of[a] != size_of[b]) return size_of[a] > size_of[b];
+            auto const& va = ba.values[a];
+            auto const& vb = ba.values[b];
+            int const c = std::string_view(va.name).compare(std::string_view(vb.name));
+            return c != 0 ? c < 0 : va.index < vb.index;
+        });
+    }
+    for (std::size_t i : out.values) out.sizes.push_back(size_of[i]);
+    return out;
+}
+
+template <class P>
+xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba) {
+    return compute_xla_peak(ba, peak_rule_of(ba));
+}
+
+/// Compares the peak a dump states with the reproduced one: time, then each entry's name,
+/// index (when printed) and bytes, in order. Empty when they agree.
+template <class P>
+std::vector<dump_diagnostic> compare_stated_peak(basic_buffer_assignment<P> const& ba, xla_peak const& computed) {
+    std::vector<dump_diagnostic> out;
+    if (!ba.live_range || !ba.live_range->stated_peak) return out;
+    auto const& stated = *ba.live_range->stated_peak;
+    if (stated.time != computed.time) {
+        out.push_back({stated.line, "the dump states the peak at " + std::to_string(stated.time) +
+                                        "; its live ranges put it at " + std::to_string(computed.time)});
+        return out;
+    }
+    if (stated.entries.size() != computed.values.size()) {
+        out.push_back({stated.line, "the dump lists " + std::to_string(stated.entries.size()) +
+                                        " values at the peak; its live ranges give " +
+                                        std::to_string(computed.values.size())});
+    }
+    std::size_t const n = std::min(stated.entries.size(), computed.values.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        auto const& e = stated.entries[i];
+        auto const& v = ba.values[computed.values[i]];
+        bool const same = std::string_view(e.name) == std::string_view(v.name) && (!e.index || *e.index == v.index) &&
+                          e.bytes == computed.sizes[i];
+        if (!same) {
+            out.push_back({e.line, "peak entry " + std::to_string(i + 1) + " is " + std::string(std::string_view(e.name)) +
+                                       (e.index ? to_string(*e.index) : std::string()) + ": " + std::to_string(e.bytes) +
+                                       " bytes; the live ranges give " + std::string(std::string_view(v.name)) +
+                                       to_string(v.index) + ": " + std::to_string(computed.sizes[i]) + " bytes"});
+            break;
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the hardware holds
+// ---------------------------------------------------------------------------------------------
+
+/// Bytes occupied over logical time in one color (memory space).
+struct color_live_bytes {
+    std::int64_t color = 0;
+    std::int64_t allocated_bytes = 0;     ///< Σ sizes of the color's allocations
+    std::vector<std::int64_t> bytes_at;   ///< bytes_at[t] for t in [0, max] (inclusive)
+    logical_time peak_time = 0;           ///< first time the peak is reached
+    std::int64_t peak_bytes = 0;
+    std::int64_t unranged_values = 0;     ///< values of this color without a live range
+    std::int64_t unranged_bytes = 0;      ///< and their assigned bytes
+};
+
+/// For each color, the bytes that live values occupy at each time, measured as the union of
+/// slices [offset, offset + slice_bytes(i)) of the values i (allocations never overlap; within
+/// one, shared slices count once). `slice_bytes(i)` (i an index into ba.values) is normally the
+/// assigned size (assigned_live_bytes); a smaller one measures part of each slice, e.g. its
+/// bytes without tiling padding (timeline.hpp). Values without a live range (thread-local
+/// reducers) are not on the time axis; their count and bytes are reported. Empty when the dump
+/// has no live ranges. O(n log n + max · colors).
+template <class P, class SliceBytes>
+std::vector<color_live_bytes> live_slice_bytes(basic_buffer_assignment<P> const& ba, SliceBytes slice_bytes) {
+    std::map<std::int64_t, color_live_bytes> by_color;
+    std::map<std::int64_t, std::int64_t> next_base;    // allocations of a color placed end to end
+    std::vector<std::int64_t> base(ba.allocations.size(), 0);
+    for (std::size_t i = 0; i < ba.allocations.size(); ++i) {
+        auto const& a = ba.allocations[i];
+        auto& c = by_color[a.color];
+        c.color = a.color;
+        c.allocated_bytes += a.size;
+        base[i] = next_base[a.color];
+        next_base[a.color] += std::max<std::int64_t>(a.size, 0);
+    }
+    if (!ba.live_range) return {};
+    logical_time const horizon = std::max<logical_time>(ba.live_range->max, 0);
+    std::vector<color_live_bytes> out;
+    for (auto& [color, result] : by_color) {
+        struct item {
+            std::int64_t begin, end;
+            live_interval range;
+        };
+        std::vector<item> items;
+        std::vector<std::int64_t> coordinates;
+        for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            auto const& v = ba.values[i];
+            if (v.allocation == npos || ba.allocations[v.allocation].color != color) continue;
+            std::int64_t const bytes = slice_bytes(i);
+            if (bytes <= 0) continue;
+            if (!v.live_range) {
+                ++result.unranged_values;
+                result.unranged_bytes += bytes;
+                continue;
+            }
+            if (v.live_range->start > v.live_range->end || v.live_range->end < 0) continue;  // reported by check_consistency
+            std::int64_t const begin = base[v.allocation] + v.offset;
+            live_interval range = *v.live_range;
+            range.start = std::max<logical_time>(range.start, 0);
+            items.push_back({begin, begin + bytes, range});
+            coordinates.push_back(begin);
+            coordinates.push_back(begin + bytes);
+        }
+        std::vector<std::size_t> by_start(items.size()), by_end(items.size());
+        for (std::size_t i = 0; i < items.size(); ++i) by_start[i] = by_end[i] = i;
+        std::sort(by_start.begin(), by_start.end(), [&](std::size_t a, std::size_t b) { return items[a].range.start < items[b].range.start; });
+        std::sort(by_end.begin(), by_end.end(), [&](std::size_t a, std::size_t b) { return items[a].range.end < items[b].range.end; });
+        detail::interval_union live(std::move(coordinates));
+        result.bytes_at.assign(static_cast<std::size_t>(horizon) + 1, 0);
+        std::size_t next_start = 0, next_end = 0;
+        for (logical_time t = 0; t <= horizon; ++t) {
+            // Live at t: start <= t <= end. Every item is added (at its start) before it is removed
+            // (once its end has passed), so the counts never go negative.
+            while (next_start < by_start.size() && items[by_start[next_start]].range.start <= t) {
+                auto const& it = items[by_start[next_start++]];
+                live.update(it.begin, it.end, +1);
+            }
+            while (next_end < by_end.size() && items[by_end[next_end]].range.end < t) {
+                auto const& it = items[by_end[next_end++]];
+                live.update(it.begin, it.end, -1);
+            }
+            std::int64_t const bytes = live.covered();
+            result.bytes_at[static_cast<std::size_t>(t)] = bytes;
+            if (bytes > result.peak_bytes) {
+                result.peak_bytes = bytes;
+                result.peak_time = t;
+            }
+        }
+        out.push_back(std::move(result));
+    }
+    return out;
+}
+
+/// For each color, the bytes that live values occupy at each time: the union of their assigned
+/// slices [offset, offset + size) (live_slice_bytes with the assigned sizes).
+template <class P>
+std::vector<color_live_bytes> assigned_live_bytes(basic_buffer_assignment<P> const& ba) {
+    return live_slice_bytes(ba, [&](std::size_t i) { return ba.values[i].size; });
+}
+
+/// The values of `color` live at time `t`, largest assigned size first (ties by id).
+template <class P>
+std::vector<std::size_t> values_live_at(basic_buffer_assignment<P> const& ba, std::int64_t color, logical_time t) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (v.allocation == npos || !v.live_range || !v.live_range->contains(t)) continue;
+        if (ba.allocations[v.allocation].color != color) continue;
+        out.push_back(i);
+    }
+    std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return ba.values[a].size > ba.values[b].size; });
+    return out;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_MEMORY_PEAK_HPP

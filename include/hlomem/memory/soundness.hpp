@@ -1,0 +1,315 @@
+// hlomem/memory/soundness.hpp: is a buffer assignment sound? Two values that are live at the same time
+// in the same allocation must not share bytes, no value may run past its allocation, every value
+// must be as large as its shape needs, and colors must agree.
+//
+// Sharing that XLA does on purpose is not a violation. The rule, derived from what the dump
+// itself states (Used values and live ranges) and checked on every real dump we have (218 pairs of
+// values that overlap in time and bytes across 17 dumps; all of them follow it):
+//
+//   Values A and B may share bytes when
+//     1. they occupy the same slice: the same allocation, offset and size (XLA gives values that
+//        share storage one buffer, whose size is printed for each of them),
+//     2. their live ranges meet at exactly one time t, where A ends and B starts (XLA's ranges are
+//        inclusive, so [5, 7] and [7, 10] both hold time 7),
+//     3. B is defined at t: the instruction at t in the InstructionSequence is B's, and
+//     4. the dump shows why they share:
+//          - in place: the instruction at t uses A (A's Used-values block lists it) and may write
+//            its result into that operand: when it declares output_to_operand_aliasing
+//            (`{{2}: (1, {})}`: output {2} reuses operand 1), B's output must be declared to reuse
+//            exactly A's operand; otherwise its opcode must be one XLA updates in place —
+//            dynamic-update-slice, scatter, sort, all-reduce(-start), an elementwise op, or a loop
+//            or input fusion (kLoop, kInput);
+//          - loop or branch state: A or B is a phi value (while and conditional merge values, which
+//            XLA keeps in one HloBuffer and whose ranges it normalizes so that they only touch);
+//          - one instruction: A and B are outputs of the same instruction aliased to each other.
+//
+//      time   5   6   7   8   9  10
+//      copy.9 [=======]                  A: ends at 7, offset 0
+//      param.5{1}     [===========]      B: phi, starts at 7, offset 0   -> legal hand-over
+//
+// What the rule cannot see: whether a loop fusion or elementwise op really reads its operand
+// elementwise (the fusion body is not in the dump). Giving such an op's output its operand's exact
+// slice at the operand's last use looks like XLA's own in-place sharing and is accepted.
+// Every other overlap — ranges that share more than one time, a different offset or size, a value
+// starting where no instruction of its own runs — is reported.
+#ifndef HLOMEM_MEMORY_SOUNDNESS_HPP
+#define HLOMEM_MEMORY_SOUNDNESS_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
+#include <hlomem/core/shape_size.hpp>
+
+namespace hlomem {
+
+/// Which size function gives the bytes a value's shape needs.
+enum class size_function_kind : std::uint8_t {
+    xla,  ///< XLA's generic one: ArraySize, tuples at 8 bytes per element (GPU, CPU)
+    tpu,  ///< what TPU dumps show: ArraySize, tuple tables of roundup(4n, 32) bytes
+};
+
+inline std::string_view to_string(size_function_kind k) noexcept { return k == size_function_kind::tpu ? "tpu" : "xla"; }
+
+/// The size function a dump was written with: TPU dumps carry tiled layouts (`T(8,128)`), GPU and
+/// CPU dumps do not.
+template <class P>
+size_function_kind size_function_of(basic_buffer_assignment<P> const& ba) {
+    for (auto const& s : ba.shapes) {
+        bool tiled = false;
+        auto visit = [&](auto const& self, basic_shape<P> const& x) -> void {
+            if (x.has_layout() && !x.layout().tiles.empty()) tiled = true;
+            for (auto const& e : x.tuple_shapes()) self(self, e);
+        };
+        visit(visit, s);
+        if (tiled) return size_function_kind::tpu;
+    }
+    return size_function_kind::xla;
+}
+
+/// The bytes `shape` needs under `kind`.
+template <class P>
+std::int64_t required_bytes(basic_shape<P> const& shape, size_function_kind kind) {
+    return kind == size_function_kind::tpu ? tpu_size_function{}(shape) : xla_size_function{}(shape);
+}
+
+/// Why two values may share bytes (see the rule at the top of this header).
+enum class sharing_reason : std::uint8_t { in_place, phi, same_instruction };
+
+inline std::string_view to_string(sharing_reason r) noexcept {
+    switch (r) {
+        case sharing_reason::in_place: return "in place";
+        case sharing_reason::phi: return "phi";
+        case sharing_reason::same_instruction: return "same instruction";
+    }
+    return "?";
+}
+
+/// Opcodes whose result XLA may place in an operand's buffer without declaring
+/// output_to_operand_aliasing (HloDataflowAnalysis::CanShareOperandBufferWithUser and the in-place
+/// ops): elementwise ops, loop and input fusions, and the update-style ops.
+inline bool updates_in_place(std::string_view opcode, std::string_view fusion_kind) {
+    if (opcode == "fusion") return fusion_kind == "kLoop" || fusion_kind == "kInput";
+    static constexpr std::string_view ops[] = {
+        "dynamic-update-slice", "scatter", "sort", "all-reduce", "all-reduce-start", "select-and-scatter",
+        // elementwise
+        "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "complex", "convert", "cos", "divide", "erf", "exponential",
+        "exponential-minus-one", "floor", "imag", "is-finite", "log", "log-plus-one", "logistic", "maximum", "minimum",
+        "multiply", "negate", "not", "or", "popcnt", "power", "real", "reduce-precision", "remainder",
+        "round-nearest-afz", "round-nearest-even", "rsqrt", "select", "shift-left", "shift-right-arithmetic",
+        "shift-right-logical", "sign", "sine", "sqrt", "subtract", "tan", "tanh", "xor", "compare", "cosine",
+    };
+    return std::find(std::begin(ops), std::end(ops), opcode) != std::end(ops);
+}
+
+/// Whether values `a` and `b` (indices into ba.values) may share bytes, and why.
+template <class P>
+std::optional<sharing_reason> legal_sharing(basic_buffer_assignment<P> const& ba, std::size_t a, std::size_t b) {
+    auto const* first = &ba.values[a];
+    auto const* second = &ba.values[b];
+    if (!first->live_range || !second->live_range || !ba.live_range) return std::nullopt;
+    if (first->allocation != second->allocation || first->offset != second->offset || first->size != second->size) {
+        return std::nullopt;
+    }
+    // Order so that `first` ends where `second` starts.
+    if (first->live_range->end != second->live_range->start) std::swap(first, second);
+    live_interval const r1 = *first->live_range, r2 = *second->live_range;
+    if (r1.end != r2.start) return std::nullopt;
+    logical_time const t = r1.end;
+    std::string_view const at = ba.live_range->instruction_at(t);
+    if (at.empty() || at != std::string_view(second->name)) return std::nullopt;
+    if (std::string_view(first->name) == std::string_view(second->name)) return sharing_reason::same_instruction;
+    if (first->is_phi || second->is_phi) return sharing_reason::phi;
+    if (!second->output_to_operand_aliasing.empty()) {
+        for (auto const& alias : second->output_to_operand_aliasing) {
+            if (alias.output_index != second->index) continue;
+            for (auto const& use : first->uses) {
+                if (std::string_view(use.instruction) == at && use.operand_number == alias.operand_number &&
+                    use.operand_index == alias.operand_index) {
+                    return sharing_reason::in_place;
+                }
+            }
+        }
+        return std::nullopt;
+    }
+    if (!updates_in_place(std::string_view(second->instruction_opcode), std::string_view(second->fusion_kind))) {
+        return std::nullopt;
+    }
+    for (auto const& use : first->uses) {
+        if (std::string_view(use.instruction) == at) return sharing_reason::in_place;
+    }
+    return std::nullopt;
+}
+
+/// How many pairs of values share bytes legally, by reason, in the whole dump.
+struct sharing_summary {
+    std::size_t in_place = 0;
+    std::size_t phi = 0;
+    std::size_t same_instruction = 0;
+    std::size_t total() const noexcept { return in_place + phi + same_instruction; }
+};
+
+/// Calls `visit(i, j)` (indices into ba.values) for every two of `values` (an allocation's) whose
+/// live ranges meet. Values without a live range are left out, and so, with `skip_empty`, are
+/// values of no bytes (they cannot share any).
+template <class P, class Values, class Visit>
+void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit,
+                                 bool skip_empty = false) {
+    std::vector<std::size_t> ranged;
+    for (std::size_t vi : values) {
+        if (ba.values[vi].live_range && (!skip_empty || ba.values[vi].size > 0)) ranged.push_back(vi);
+    }
+    for_each_overlapping_pair(
+        ranged.size(), [&](std::size_t k) { return *ba.values[ranged[k]].live_range; },
+        [&](std::size_t x, std::size_t y) { visit(ranged[x], ranged[y]); });
+}
+
+template <class P>
+sharing_summary summarize_sharing(basic_buffer_assignment<P> const& ba) {
+    sharing_summary out;
+    for (auto const& a : ba.allocations) {
+        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+            switch (legal_sharing(ba, i, j).value_or(static_cast<sharing_reason>(255))) {
+                case sharing_reason::in_place: ++out.in_place; break;
+                case sharing_reason::phi: ++out.phi; break;
+                case sharing_reason::same_instruction: ++out.same_instruction; break;
+                default: break;
+            }
+        });
+    }
+    return out;
+}
+
+enum class violation_kind : std::uint8_t {
+    overlap,                ///< two interfering values share bytes of one allocation
+    overrun,                ///< a value reaches past the end of its allocation
+    undersized,             ///< a value is smaller than its shape needs
+    color_mismatch,         ///< a value's color differs from its allocation's
+    memory_space_mismatch,  ///< a value's color differs from the memory space S(n) of its shape
+    unknown_live_range,     ///< a BufferLiveRange line names no value of the dump
+};
+
+inline std::string_view to_string(violation_kind k) noexcept {
+    switch (k) {
+        case violation_kind::overlap: return "overlap";
+        case violation_kind::overrun: return "overrun";
+        case violation_kind::undersized: return "undersized";
+        case violation_kind::color_mismatch: return "color-mismatch";
+        case violation_kind::memory_space_mismatch: return "memory-space-mismatch";
+        case violation_kind::unknown_live_range: return "unknown-live-range";
+    }
+    return "?";
+}
+
+struct soundness_violation {
+    violation_kind kind = violation_kind::overlap;
+    std::size_t first = npos;       ///< value index (or the live-range line's index for unknown_live_range)
+    std::size_t second = npos;      ///< the other value of an overlap
+    std::size_t allocation = npos;  ///< allocation index
+    std::size_t line = 0;           ///< where in the dump
+    std::string message;
+};
+
+struct soundness_options {
+    /// The size function for the undersized check; by default the dump's own (size_function_of).
+    std::optional<size_function_kind> size_function;
+};
+
+namespace detail {
+
+template <class P>
+std::string describe_value(basic_buffer_assignment<P> const& ba, std::size_t i) {
+    auto const& v = ba.values[i];
+    std::string s = "value " + std::to_string(v.id) + " " + std::string(std::string_view(v.name));
+    if (v.index_printed) s += to_string(v.index);
+    if (v.live_range) s += " (live " + std::to_string(v.live_range->start) + "-" + std::to_string(v.live_range->end);
+    else s += " (no live range";
+    s += ", bytes [" + std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) + "))";
+    return s;
+}
+
+}  // namespace detail
+
+/// Checks a buffer assignment; empty when sound. Overlaps are found per allocation by an endpoint
+/// sweep over live ranges (O(n log n + E) for E pairs live at the same time), never by testing all
+/// pairs.
+template <class P>
+std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> const& ba, soundness_options const& options = {}) {
+    std::vector<soundness_violation> out;
+    size_function_kind const sizing = options.size_function.value_or(size_function_of(ba));
+    for (std::size_t ai = 0; ai < ba.allocations.size(); ++ai) {
+        auto const& a = ba.allocations[ai];
+        for (std::size_t vi : a.values) {
+            auto const& v = ba.values[vi];
+            if (v.offset < 0 || v.size < 0 || v.offset + v.size > a.size) {
+                out.push_back({violation_kind::overrun, vi, npos, ai, v.line,
+                               "allocation " + std::to_string(a.index) + " (size " + std::to_string(a.size) + "): " +
+                                   detail::describe_value(ba, vi) + " reaches " +
+                                   std::to_string(v.offset + v.size - a.size) + " bytes past its end"});
+            }
+            if (v.color && *v.color != a.color) {
+                out.push_back({violation_kind::color_mismatch, vi, npos, ai, v.line,
+                               detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
+                                   " but allocation " + std::to_string(a.index) + " has color " + std::to_string(a.color)});
+            }
+            if (auto const* shape = ba.shape_of(v)) {
+                if (v.color && shape->is_array() && shape->layout_or_default().memory_space != *v.color) {
+                    out.push_back({violation_kind::memory_space_mismatch, vi, npos, ai, v.line,
+                                   detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
+                                       " but its shape " + to_string(*shape) + " is in memory space " +
+                                       std::to_string(shape->layout_or_default().memory_space)});
+                }
+                bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
+                                                [](auto d) { return detail::is_unbounded_extent(d); });
+                if (sized) {
+                    std::int64_t const needed = required_bytes(*shape, sizing);
+                    if (v.size < needed) {
+                        out.push_back({violation_kind::undersized, vi, npos, ai, v.line,
+                                       detail::describe_value(ba, vi) + " has " + std::to_string(v.size) +
+                                           " bytes but its shape " + to_string(*shape) + " needs " + std::to_string(needed) +
+                                           " (" + std::string(to_string(sizing)) + " size function)"});
+                    }
+                }
+            }
+        }
+        // Overlaps: pairs live at the same time, then those that share bytes, then the legal ones.
+        for_each_pair_live_together(
+            ba, a.values,
+            [&](std::size_t i, std::size_t j) {
+                auto const& vi = ba.values[i];
+                auto const& vj = ba.values[j];
+                std::int64_t const lo = std::max(vi.offset, vj.offset);
+                std::int64_t const hi = std::min(vi.offset + vi.size, vj.offset + vj.size);
+                if (lo >= hi || legal_sharing(ba, i, j)) return;
+                logical_time const from = std::max(vi.live_range->start, vj.live_range->start);
+                logical_time const to = std::min(vi.live_range->end, vj.live_range->end);
+                std::size_t const first = vi.id < vj.id ? i : j, second = vi.id < vj.id ? j : i;
+                out.push_back({violation_kind::overlap, first, second, ai, std::max(vi.line, vj.line),
+                               "allocation " + std::to_string(a.index) + ": " + detail::describe_value(ba, first) +
+                                   " and " + detail::describe_value(ba, second) + " share bytes [" +
+                                   std::to_string(lo) + ", " + std::to_string(hi) + ") while both are live at " +
+                                   std::to_string(from) + (to > from ? "-" + std::to_string(to) : std::string())});
+            },
+            /*skip_empty=*/true);
+    }
+    if (ba.live_range) {
+        auto const& ranges = ba.live_range->buffer_live_ranges;
+        for (std::size_t r = 0; r < ranges.size(); ++r) {
+            if (ranges[r].value != npos) continue;
+            out.push_back({violation_kind::unknown_live_range, r, npos, npos, ranges[r].line,
+                           "BufferLiveRange names " + std::string(std::string_view(ranges[r].name)) +
+                               to_string(ranges[r].index) + ", which is not a value of this dump"});
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](auto const& x, auto const& y) { return x.line < y.line; });
+    return out;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_MEMORY_SOUNDNESS_HPP

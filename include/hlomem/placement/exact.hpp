@@ -1,0 +1,579 @@
+// hlomem/placement/exact.hpp: an exact search that proves whether a problem fits a capacity, in the
+// manner of MiniMalloc (Moffitt, "MiniMalloc: A Lightweight Memory Allocator for Hardware-Accelerated
+// Machine Learning", ASPLOS 2023), and the smallest capacity found with it.
+//
+// Canonical placements. Push every buffer of a valid placement down as far as it goes: it then
+// sits at offset 0 or directly on a buffer it lives with (at the aligned end of the highest one
+// below it, its *floor*). Sorted by (offset, rank), such a placement is built by placing buffers
+// one after the other, each at its floor, with non-decreasing (offset, rank). The search
+// enumerates exactly these sequences, depth first:
+//
+//   capacity 6        time 0   1   2   3
+//   a (4) at 0        [=======)                 floors after a: b 4, c 0
+//   c (4) at 0                    [=======)     c sits at 0 too (after a in rank order)
+//   b (2) at 4            [=======)             b's floor is 4: placed at (4, b) > (0, c)
+//
+// Pruning, each sound (it never removes the last feasible placement):
+//   - capacity: a buffer whose floor + size exceeds the capacity ends the branch;
+//   - sections (MiniMalloc's section inference with unallocated floors): time is cut into
+//     sections at every lifespan end; the unplaced buffers of a section are stacked above the
+//     lowest floor among them (and above the last offset placed), so that floor plus their sizes
+//     must fit the capacity;
+//   - dominance: placing b at its floor is skipped when another unplaced buffer c would fit
+//     entirely below it (floor(c) + size(c) <= floor(b)): moving c there gives a placement with a
+//     smaller sum of offsets, which the search meets in another branch;
+//   - hatless buffers: when the buffer just tried lives with nothing unplaced and the rest failed
+//     above it, every later candidate fails too;
+//   - temporal decomposition: when no unplaced buffer crosses some section boundary, the buffers
+//     on either side no longer interact (the placed ones only set floors) and are solved one
+//     after the other, each as a fresh canonical sequence; a side that fails fails the node
+//     without retrying the other side's choices.
+// Branches are tried in order of floor, then of rank (MiniMalloc's dynamic ordering). Rankings
+// sort by keys such as the largest section total a buffer is in, its lifespan's width and its area;
+// since depth-first search is heavy-tailed here, several rankings and randomized restarts take
+// turns (exact_search::solve).
+//
+// The search answers feasible (with a placement), infeasible (a proof: some run searched its
+// whole tree), or budget_exhausted (a time or node limit ran out first). exact_minimize searches
+// capacities between the lower bound and the best heuristic placement.
+#ifndef HLOMEM_PLACEMENT_EXACT_HPP
+#define HLOMEM_PLACEMENT_EXACT_HPP
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include <hlomem/placement/best_fit.hpp>
+#include <hlomem/placement/greedy.hpp>
+#include <hlomem/placement/improve.hpp>
+#include <hlomem/placement/problem.hpp>
+
+namespace hlomem {
+
+enum class search_status : std::uint8_t {
+    feasible,          ///< a placement within the capacity was found
+    infeasible,        ///< proven: no placement fits the capacity
+    budget_exhausted,  ///< the time or node limit ran out before either was known
+};
+
+inline char const* to_string(search_status s) noexcept {
+    switch (s) {
+        case search_status::feasible: return "feasible";
+        case search_status::infeasible: return "infeasible";
+        case search_status::budget_exhausted: return "budget-exhausted";
+    }
+    return "?";
+}
+
+/// Limits on a search. A node limit makes results reproducible on any machine; a time limit
+/// keeps a search from running away. Both may be set; the first reached ends the search.
+struct search_budget {
+    std::optional<std::chrono::milliseconds> time_limit;
+    std::optional<std::uint64_t> node_limit;
+};
+
+/// The answer for one capacity.
+struct feasibility_result {
+    search_status status = search_status::budget_exhausted;
+    std::int64_t bytes = 0;   ///< the arena of the placement found (<= capacity) when feasible
+    std::uint64_t nodes = 0;  ///< search nodes visited
+};
+
+namespace detail {
+
+class exact_search {
+public:
+    using clock = std::chrono::steady_clock;
+
+    explicit exact_search(std::vector<alloc_item> const& items) : items_(items) {
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].size > 0) of_.push_back(i);
+        }
+        std::size_t const m = of_.size();
+        std::vector<std::int64_t> times;
+        for (std::size_t i : of_) {
+            times.push_back(items[i].lower);
+            times.push_back(items[i].upper);
+        }
+        std::sort(times.begin(), times.end());
+        times.erase(std::unique(times.begin(), times.end()), times.end());
+        sections_ = times.empty() ? 0 : times.size() - 1;
+        size_.resize(m);
+        align_.resize(m);
+        width_.resize(m);
+        area_.resize(m);
+        first_.resize(m);
+        last_.resize(m);
+        members_of_section_.resize(sections_);
+        total_.assign(sections_, 0);
+        std::vector<alloc_item> compact;
+        for (std::size_t k = 0; k < m; ++k) {
+            auto const& it = items[of_[k]];
+            compact.push_back(it);
+            size_[k] = it.size;
+            align_[k] = it.alignment;
+            width_[k] = it.upper - it.lower;
+            area_[k] = static_cast<long double>(width_[k]) * static_cast<long double>(it.size);
+            first_[k] = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), it.lower) - times.begin());
+            last_[k] = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), it.upper) - times.begin());
+            for (std::size_t s = first_[k]; s < last_[k]; ++s) {
+                members_of_section_[s].push_back(k);
+                total_[s] += it.size;
+            }
+        }
+        lower_bound_ = total_.empty() ? 0 : *std::max_element(total_.begin(), total_.end());
+        neighbors_ = time_neighbors(compact);
+    }
+
+    /// The most bytes live in one section (alignment not counted).
+    std::int64_t lower_bound() const noexcept { return lower_bound_; }
+
+    /// Searches for a placement within `capacity`; on success `offsets` holds one (every item).
+    ///
+    /// Depth-first search on these problems is heavy-tailed: one ranking finds a placement in a
+    /// few thousand nodes where another is stuck for minutes. So, as MiniMalloc does, several
+    /// rankings take turns under a node limit that doubles each round; between the rounds,
+    /// restarts with randomly perturbed rankings (a fixed pseudo-random sequence, limits following
+    /// Luby's sequence) get twice their share of nodes. Any run that completes without a placement
+    /// proves infeasibility, whichever ranking it used. Deterministic: the same problem and node
+    /// limit give the same answer on every machine.
+    feasibility_result solve(std::int64_t capacity, std::optional<clock::time_point> deadline,
+                             std::optional<std::uint64_t> node_limit, std::vector<std::int64_t>& offsets) {
+        std::size_t const m = of_.size();
+        capacity_ = capacity;
+        deadline_ = deadline;
+        out_of_time_ = false;
+        feasibility_result r;
+        outcome o = lower_bound_ > capacity ? outcome::failed : outcome::budget;
+        auto spend = [&](ranking const& how, std::uint64_t limit, std::uint64_t seed) {
+            if (node_limit) limit = std::min(limit, *node_limit - std::min(*node_limit, r.nodes));
+            if (limit == 0) return false;
+            o = run(how, limit, seed);
+            r.nodes += nodes_;
+            return o == outcome::budget && !out_of_time_;
+        };
+        std::uint64_t round_limit = 2 * static_cast<std::uint64_t>(m) + 2;
+        std::uint64_t restart = 0;
+        bool go = o == outcome::budget;
+        while (go) {
+            std::uint64_t spent = r.nodes;
+            for (auto const& how : rankings_) {
+                if (!(go = spend(how, round_limit, 0))) break;
+            }
+            std::uint64_t const share = restart_share * (r.nodes - spent);
+            for (spent = r.nodes; go && r.nodes - spent < share;) {
+                ++restart;
+                auto const& how = rankings_[restart % (sizeof rankings_ / sizeof rankings_[0])];
+                go = spend(how, luby(restart) * restart_unit, restart);
+            }
+            round_limit *= 2;
+        }
+        if (o == outcome::found) {
+            r.status = search_status::feasible;
+            offsets.assign(items_.size(), 0);
+            for (std::size_t k = 0; k < m; ++k) {
+                offsets[of_[k]] = offset_[k];
+                r.bytes = std::max(r.bytes, offset_[k] + size_[k]);
+            }
+        } else {
+            r.status = o == outcome::failed ? search_status::infeasible : search_status::budget_exhausted;
+        }
+        return r;
+    }
+
+private:
+    enum class outcome { found, failed, budget };
+    enum class undo_kind : std::uint8_t { floor, placement, section };
+    struct undo {
+        undo_kind kind;
+        std::size_t index;     // the buffer, or the section
+        std::int64_t value;    // the old floor, or the section's old lowest floor
+        std::size_t count = 0; // the section's old count at its lowest floor
+    };
+    static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
+    /// How buffers are ranked (the tie-break after the floor): keys compared largest first —
+    /// W the lifespan's width, A the area (width × size), T the largest section total the buffer
+    /// is in — and whether a part split off by decomposition is ranked again with the totals of
+    /// what is left of it (as MiniMalloc's SubSolve does) or keeps the totals of the whole problem.
+    struct ranking {
+        char const* keys;
+        bool rerank;
+    };
+    /// MiniMalloc's three default preorderings, static and re-ranked, and one more: on the
+    /// MiniMalloc challenging instances each solves some instance the others get stuck on.
+    static constexpr ranking rankings_[] = {{"WAT", false}, {"TAW", false}, {"TWA", false}, {"WAT", true},
+                                            {"TAW", true},  {"TWA", true},  {"TW", true}};
+    static constexpr std::uint64_t restart_unit = 300;
+    /// Randomized restarts get twice the nodes the fixed rankings used in each round.
+    static constexpr std::uint64_t restart_share = 2;
+    /// Perturbation of a randomized ranking's first key: up to 20%.
+    static constexpr long double noise = 0.2L;
+
+    /// Luby's sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (1-based): restart limits that waste at
+    /// most a log factor over the best fixed limit.
+    static std::uint64_t luby(std::uint64_t i) {
+        std::uint64_t size = 1, power = 0;
+        while (size < i) {
+            size = 2 * size + 1;
+            ++power;
+        }
+        while (size != i) {
+            size /= 2;
+            --power;
+            if (i > size) i -= size;
+        }
+        return std::uint64_t{1} << power;
+    }
+
+    std::int64_t aligned_floor(std::size_t k) const noexcept { return align_up(floor_[k], align_[k]); }
+
+    /// Ranks `members` by the current ranking; in a randomized run, its first key perturbed.
+    void rank_members(std::vector<std::size_t> const& members, std::vector<std::size_t>& rank) {
+        std::size_t const n = members.size();
+        std::vector<std::array<long double, 3>> keys(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::size_t const k = members[i];
+            std::int64_t peak = 0;
+            for (std::size_t s = first_[k]; s < last_[k]; ++s) peak = std::max(peak, ranking_.rerank ? remaining_[s] : total_[s]);
+            keys[i] = {0, 0, 0};
+            for (std::size_t j = 0; j < 3 && ranking_.keys[j] != '\0'; ++j) {
+                char const c = ranking_.keys[j];
+                keys[i][j] = c == 'W' ? static_cast<long double>(width_[k]) : c == 'A' ? area_[k] : static_cast<long double>(peak);
+            }
+            if (randomized_) keys[i][0] *= 1 + noise * static_cast<long double>(random_.next() >> 11) / 9007199254740992.0L;
+        }
+        std::vector<std::size_t> order(n);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            for (std::size_t j = 0; j < 3; ++j) {
+                if (keys[a][j] != keys[b][j]) return keys[a][j] > keys[b][j];
+            }
+            return members[a] < members[b];
+        });
+        rank.assign(of_.size(), npos_);
+        for (std::size_t r = 0; r < n; ++r) rank[members[order[r]]] = r;
+    }
+
+    /// One depth-first search with one ranking and a node limit.
+    outcome run(ranking const& how, std::uint64_t node_limit, std::uint64_t seed) {
+        std::size_t const m = of_.size();
+        ranking_ = how;
+        randomized_ = seed != 0;
+        random_.state = seed;
+        node_limit_ = node_limit;
+        nodes_ = 0;
+        placed_.assign(m, 0);
+        offset_.assign(m, 0);
+        floor_.assign(m, 0);
+        remaining_ = total_;
+        lowest_.assign(sections_, 0);
+        at_lowest_.resize(sections_);
+        for (std::size_t s = 0; s < sections_; ++s) at_lowest_[s] = members_of_section_[s].size();
+        crossing_.assign(sections_ + 1, 0);
+        trail_.clear();
+        for (std::size_t k = 0; k < m; ++k) {
+            for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) ++crossing_[b];
+        }
+        std::vector<std::size_t> all(m);
+        std::iota(all.begin(), all.end(), std::size_t{0});
+        return search_parts(all);
+    }
+
+    bool over_budget() {
+        if (nodes_ >= node_limit_) return true;
+        ++nodes_;
+        if (deadline_ && (nodes_ & 255) == 0 && clock::now() >= *deadline_) out_of_time_ = true;
+        return out_of_time_;
+    }
+
+    /// A buffer's aligned floor stops being `from` in the sections it is in (it rises, or the
+    /// buffer is placed): the sections that lose their last buffer at their lowest floor are
+    /// marked for recounting.
+    void leave_lowest(std::size_t k, std::int64_t from) {
+        for (std::size_t s = first_[k]; s < last_[k]; ++s) {
+            if (lowest_[s] != from) continue;
+            trail_.push_back({undo_kind::section, s, lowest_[s], at_lowest_[s]});
+            if (--at_lowest_[s] == 0) stale_.push_back(s);
+        }
+    }
+
+    void place(std::size_t k, std::int64_t offset) {
+        trail_.push_back({undo_kind::placement, k, 0, 0});
+        leave_lowest(k, aligned_floor(k));
+        placed_[k] = 1;
+        offset_[k] = offset;
+        std::int64_t const end = offset + size_[k];
+        for (std::size_t n : neighbors_[k]) {
+            if (placed_[n] || floor_[n] >= end) continue;
+            std::int64_t const before = aligned_floor(n);
+            trail_.push_back({undo_kind::floor, n, floor_[n], 0});
+            floor_[n] = end;
+            if (aligned_floor(n) != before) leave_lowest(n, before);
+        }
+        for (std::size_t s = first_[k]; s < last_[k]; ++s) remaining_[s] -= size_[k];
+        for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) --crossing_[b];
+        // Recount the lowest floor of the sections that lost theirs.
+        for (std::size_t s : stale_) {
+            std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
+            std::size_t count = 0;
+            for (std::size_t j : members_of_section_[s]) {
+                if (placed_[j]) continue;
+                std::int64_t const f = aligned_floor(j);
+                if (f < lowest) {
+                    lowest = f;
+                    count = 0;
+                }
+                count += f == lowest;
+            }
+            trail_.push_back({undo_kind::section, s, lowest_[s], at_lowest_[s]});
+            lowest_[s] = lowest;
+            at_lowest_[s] = count;
+        }
+        stale_.clear();
+    }
+
+    void undo_to(std::size_t mark) {
+        while (trail_.size() > mark) {
+            undo const u = trail_.back();
+            trail_.pop_back();
+            switch (u.kind) {
+                case undo_kind::floor: floor_[u.index] = u.value; break;
+                case undo_kind::section:
+                    lowest_[u.index] = u.value;
+                    at_lowest_[u.index] = u.count;
+                    break;
+                case undo_kind::placement: {
+                    std::size_t const k = u.index;
+                    placed_[k] = 0;
+                    for (std::size_t s = first_[k]; s < last_[k]; ++s) remaining_[s] += size_[k];
+                    for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) ++crossing_[b];
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Splits `members` (unplaced) at the section boundaries no unplaced buffer crosses and
+    /// solves each part on its own, ranked afresh, as a new canonical sequence.
+    outcome search_parts(std::vector<std::size_t> const& members) {
+        std::size_t lo = sections_, hi = 0;
+        for (std::size_t k : members) {
+            lo = std::min(lo, first_[k]);
+            hi = std::max(hi, last_[k]);
+        }
+        std::vector<std::size_t> part_of_section(hi > lo ? hi - lo : 0, 0);
+        std::size_t parts = 0;
+        for (std::size_t s = lo; s < hi; ++s) {
+            if (s > lo && crossing_[s] == 0) ++parts;
+            part_of_section[s - lo] = parts;
+        }
+        std::vector<std::vector<std::size_t>> split(parts + 1);
+        for (std::size_t k : members) split[part_of_section[first_[k] - lo]].push_back(k);
+        std::size_t const mark = trail_.size();
+        std::vector<std::size_t> rank;
+        for (auto const& part : split) {
+            if (part.empty()) continue;
+            rank_members(part, rank);
+            outcome const o = search(part, 0, npos_, rank);
+            if (o != outcome::found) {
+                undo_to(mark);
+                return o;
+            }
+        }
+        return outcome::found;
+    }
+
+    /// Places `members` (unplaced, in one part) each at its floor, in non-decreasing (offset,
+    /// rank) after (last, last_rank).
+    outcome search(std::vector<std::size_t> const& members, std::int64_t last, std::size_t last_rank,
+                   std::vector<std::size_t> const& rank) {
+        if (members.empty()) return outcome::found;
+        if (over_budget()) return outcome::budget;
+        std::size_t lo = sections_, hi = 0;
+        for (std::size_t k : members) {
+            lo = std::min(lo, first_[k]);
+            hi = std::max(hi, last_[k]);
+        }
+        // Sections: the unplaced buffers of a section stack above their lowest floor.
+        for (std::size_t s = lo; s < hi; ++s) {
+            if (remaining_[s] > 0 && std::max(lowest_[s], last) + remaining_[s] > capacity_) return outcome::failed;
+        }
+        // Candidates, and the dominance bound: the lowest end any unplaced buffer reaches.
+        std::int64_t best_end = std::numeric_limits<std::int64_t>::max(), second_end = best_end;
+        std::size_t best_item = npos_;
+        struct candidate {
+            std::int64_t offset;
+            std::size_t rank;
+            std::size_t item;
+        };
+        std::vector<candidate> candidates;
+        candidates.reserve(members.size());
+        for (std::size_t k : members) {
+            std::int64_t const o = aligned_floor(k);
+            std::int64_t const end = o + size_[k];
+            if (end > capacity_) return outcome::failed;
+            if (end < best_end) {
+                second_end = best_end;
+                best_end = end;
+                best_item = k;
+            } else if (end < second_end) {
+                second_end = end;
+            }
+            if (o > last || (o == last && (last_rank == npos_ || rank[k] > last_rank))) candidates.push_back({o, rank[k], k});
+        }
+        std::sort(candidates.begin(), candidates.end(), [](candidate const& a, candidate const& b) {
+            return std::tie(a.offset, a.rank) < std::tie(b.offset, b.rank);
+        });
+        std::vector<std::size_t> rest;
+        rest.reserve(members.size());
+        for (auto const& c : candidates) {
+            if (c.offset >= (c.item == best_item ? second_end : best_end)) continue;  // dominated
+            std::size_t const mark = trail_.size();
+            place(c.item, c.offset);
+            rest.clear();
+            for (std::size_t k : members) {
+                if (k != c.item) rest.push_back(k);
+            }
+            bool split = false, hatless = true;
+            for (std::size_t b = first_[c.item] + 1; b < last_[c.item]; ++b) split = split || crossing_[b] == 0;
+            for (std::size_t n : neighbors_[c.item]) hatless = hatless && placed_[n];
+            outcome const o = split ? search_parts(rest) : search(rest, c.offset, c.rank, rank);
+            if (o == outcome::found) return o;
+            undo_to(mark);
+            if (o == outcome::budget) return o;
+            // A buffer nothing unplaced lives with changes nothing for the others but the order:
+            // if the rest fails above it, it fails for every later candidate too (each would
+            // leave it below the order's offset). MiniMalloc's hatless pruning.
+            if (hatless) break;
+        }
+        return outcome::failed;
+    }
+
+    std::vector<alloc_item> const& items_;
+    std::vector<std::size_t> of_;  // compact index -> item index (items of size > 0)
+    std::size_t sections_ = 0;
+    std::vector<std::int64_t> size_, align_, width_;
+    std::vector<long double> area_;
+    std::vector<std::size_t> first_, last_;  // sections [first, last) of each buffer
+    std::vector<std::vector<std::size_t>> members_of_section_;
+    std::vector<std::int64_t> total_;  // bytes live in each section
+    std::vector<std::vector<std::size_t>> neighbors_;
+    std::int64_t lower_bound_ = 0;
+
+    std::int64_t capacity_ = 0;
+    std::optional<clock::time_point> deadline_;
+    ranking ranking_{"WAT", false};
+    bool randomized_ = false;
+    splitmix64 random_{0};
+    std::uint64_t node_limit_ = 0;
+    std::uint64_t nodes_ = 0;
+    bool out_of_time_ = false;
+    std::vector<char> placed_;
+    std::vector<std::int64_t> offset_, floor_, remaining_;
+    std::vector<std::size_t> crossing_;  // per section boundary b (between sections b-1 and b)
+    // Per section, the lowest aligned floor of its unplaced buffers and how many are at it.
+    std::vector<std::int64_t> lowest_;
+    std::vector<std::size_t> at_lowest_;
+    std::vector<std::size_t> stale_;  // sections to recount
+    std::vector<undo> trail_;
+};
+
+inline std::optional<exact_search::clock::time_point> deadline_of(search_budget const& budget) {
+    if (!budget.time_limit) return std::nullopt;
+    return exact_search::clock::now() + *budget.time_limit;
+}
+
+}  // namespace detail
+
+/// Is there a placement within `capacity` bytes? Writes it through `offsets` when there is.
+template <class Problem, class OffsetMap>
+feasibility_result place_within(Problem const& problem, std::int64_t capacity, OffsetMap offsets, search_budget const& budget = {}) {
+    auto const items = detail::read_items(problem);
+    detail::exact_search search(items);
+    std::vector<std::int64_t> at;
+    auto const r = search.solve(capacity, detail::deadline_of(budget), budget.node_limit, at);
+    if (r.status == search_status::feasible) detail::write_offsets(items, at, offsets);
+    return r;
+}
+inline feasibility_result place_within(allocation_problem& problem, std::int64_t capacity, search_budget const& budget = {}) {
+    return place_within(problem, capacity, offset_map(problem), budget);
+}
+
+/// The smallest arena exact_minimize found, and how far it got towards proving it smallest.
+struct exact_result {
+    std::int64_t bytes = 0;        ///< the best placement's arena
+    std::int64_t lower_bound = 0;  ///< no placement is smaller: the most live bytes, or more when proven
+    bool optimal = false;          ///< bytes == lower_bound
+    std::uint64_t nodes = 0;       ///< over every capacity tried
+};
+
+/// Searches capacities from the lower bound up to the best of the heuristics (XLA's best fit,
+/// greedy by size, first fit), or up to `start` when given (a valid placement: offsets of the
+/// problem's size), binary search on what remains. Writes the best placement found. With an
+/// exhausted budget the result is the best placement so far, not proven optimal.
+template <class Problem, class OffsetMap>
+exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_budget const& budget = {},
+                            std::vector<std::int64_t> const* start = nullptr) {
+    auto const items = detail::read_items(problem);
+    std::vector<std::int64_t> best, trial;
+    std::int64_t best_bytes = 0;
+    if (start && start->size() == items.size()) {
+        best = *start;
+        best_bytes = detail::arena_of(items, best);
+    } else {
+        auto const neighbors = detail::time_neighbors(items);
+        auto const keys = detail::replay_heap_events(items);
+        best_bytes = detail::xla_best_fit(items, keys, heap_order::spatial, neighbors, best);
+        auto consider = [&](std::int64_t bytes) {
+            if (bytes < best_bytes) {
+                best_bytes = bytes;
+                best = trial;
+            }
+        };
+        consider(detail::xla_best_fit(items, keys, heap_order::temporal, neighbors, trial));
+        consider(detail::greedy_by_size(items, trial));
+        consider(detail::first_fit_by_start(items, trial));
+    }
+    detail::exact_search search(items);
+    auto const deadline = detail::deadline_of(budget);
+    exact_result r;
+    std::int64_t lo = std::max(search.lower_bound(), lower_bound_bytes(problem));
+    std::int64_t hi = best_bytes - 1;  // looking for a placement within [lo, hi]
+    bool exhausted = false;
+    // The lower bound first: it is the answer for most real problems.
+    bool first = true;
+    while (lo <= hi && !exhausted) {
+        std::int64_t const capacity = first ? lo : lo + (hi - lo) / 2;
+        first = false;
+        std::optional<std::uint64_t> nodes_left;
+        if (budget.node_limit) nodes_left = *budget.node_limit > r.nodes ? *budget.node_limit - r.nodes : 0;
+        auto const f = search.solve(capacity, deadline, nodes_left, trial);
+        r.nodes += f.nodes;
+        switch (f.status) {
+            case search_status::feasible:
+                best = trial;
+                best_bytes = f.bytes;
+                hi = f.bytes - 1;
+                break;
+            case search_status::infeasible: lo = capacity + 1; break;
+            case search_status::budget_exhausted: exhausted = true; break;
+        }
+    }
+    r.bytes = detail::write_offsets(items, best, offsets);
+    r.lower_bound = exhausted ? lo : r.bytes;
+    r.optimal = !exhausted;
+    return r;
+}
+inline exact_result exact_minimize(allocation_problem& problem, search_budget const& budget = {}) {
+    return exact_minimize(problem, offset_map(problem), budget);
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_PLACEMENT_EXACT_HPP
