@@ -64,7 +64,7 @@ struct repack_arena {
     std::optional<hlomem::temp_arena> xla;      ///< for dumps
     hlomem::allocation_problem problem;          ///< with the given placement, when there is one
     std::optional<std::int64_t> given_bytes;     ///< the placement in the input: XLA's, or the CSV's offsets
-    std::vector<hlomem::placement_error> given_errors;  ///< what is wrong with a given CSV solution
+    std::vector<hlomem::diagnostic> given_errors;  ///< what is wrong with a given CSV solution
     std::optional<hlomem::xla_reproduction> reproduced;
 };
 

@@ -24,7 +24,7 @@ namespace hlomem_cli {
 /// Everything the report shows about one buffer assignment, computed once.
 struct buffer_assignment_facts {
     hlomem::buffer_assignment const& ba;
-    std::vector<hlomem::dump_diagnostic> warnings;
+    std::vector<hlomem::diagnostic> warnings;
     std::optional<hlomem::xla_peak> peak;
     std::vector<hlomem::color_live_bytes> colors;
     std::vector<std::string> notes;  // where extra inputs came from
@@ -45,8 +45,8 @@ inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba) {
         f.peak = hlomem::compute_xla_peak(ba);
         for (auto& d : hlomem::compare_stated_peak(ba, *f.peak)) f.warnings.push_back(std::move(d));
         if (!f.peak->unsized.empty()) {
-            f.warnings.push_back({0, std::to_string(f.peak->unsized.size()) +
-                                         " values with a live range have no Used-values block, so XLA's peak cannot size them"});
+            f.warnings.push_back(hlomem::dump_inconsistency(0, std::to_string(f.peak->unsized.size()) +
+                                         " values with a live range have no Used-values block, so XLA's peak cannot size them"));
         }
     }
     f.colors = hlomem::assigned_live_bytes(ba);

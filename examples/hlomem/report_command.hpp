@@ -129,7 +129,7 @@ inline int run_report(arguments const& args, std::ostream& out, std::ostream& er
                 auto problems = hlomem::check_against(*report, *ba);
                 facts.notes.push_back("checked against " + *report_file + ": " +
                                       (problems.empty() ? std::string("it agrees") : std::to_string(problems.size()) + " differences"));
-                for (auto& p : problems) facts.warnings.push_back({0, *report_file + ":" + std::to_string(p.line) + ": " + p.message});
+                for (auto& p : problems) facts.warnings.push_back(hlomem::dump_inconsistency(0, *report_file + ":" + std::to_string(p.line) + ": " + p.message));
             }
             if (as_json) {
                 print_buffer_assignment_json(out, facts);

@@ -2,6 +2,7 @@
 #ifndef HLOMEM_CORE_HPP
 #define HLOMEM_CORE_HPP
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/error.hpp>
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/core/layout.hpp>

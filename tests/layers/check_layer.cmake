@@ -35,7 +35,11 @@ endif()
 
 set(include_flags -I${WORK_DIR}/include)
 foreach(dir IN LISTS EXTRA_INCLUDE_DIRS)
-  list(APPEND include_flags -isystem ${dir})
+  # The compiler's own directories stay out: -isystem /usr/include breaks the C++ headers'
+  # #include_next.
+  if(NOT dir MATCHES "^/usr(/local)?/include/?$")
+    list(APPEND include_flags -isystem ${dir})
+  endif()
 endforeach()
 
 set(failures 0)

@@ -87,13 +87,13 @@ TEST_CASE("check_placement finds every kind of invalid placement", "[allocation]
 
     auto over = hlomem::check_placement(p, 5);
     REQUIRE(over.size() == 1);
-    CHECK(over[0].kind == hlomem::placement_error_kind::over_capacity);
+    CHECK(over[0].kind == hlomem::diagnostic_kind::over_capacity);
     CHECK(over[0].message == "buffer 'b' ends at 6, past the capacity 5");
 
     p.buffers[1].offset = 3;  // b [1, 4) at [3, 5) meets a at [0, 4) and c at [0, 4)
     auto clash = hlomem::check_placement(p);
     REQUIRE(clash.size() == 2);
-    CHECK(clash[0].kind == hlomem::placement_error_kind::overlap);
+    CHECK(clash[0].kind == hlomem::diagnostic_kind::overlap);
     CHECK(clash[0].message == "buffer 'a' [0, 2) and buffer 'b' [1, 4) share bytes [3, 4)");
     CHECK(clash[1].message == "buffer 'b' [1, 4) and buffer 'c' [3, 5) share bytes [3, 4)");
     // Through an offset map, buffers are named by index.
@@ -106,8 +106,8 @@ TEST_CASE("check_placement finds every kind of invalid placement", "[allocation]
     p.buffers[2].offset = 4;
     auto mixed = hlomem::check_placement(p);
     REQUIRE(mixed.size() == 2);
-    CHECK(mixed[0].kind == hlomem::placement_error_kind::missing_offset);
-    CHECK(mixed[1].kind == hlomem::placement_error_kind::misaligned);
+    CHECK(mixed[0].kind == hlomem::diagnostic_kind::missing_offset);
+    CHECK(mixed[1].kind == hlomem::diagnostic_kind::misaligned);
     CHECK(mixed[0].message == "buffer 'b' has no offset");
     CHECK(mixed[1].message == "buffer 'c' at offset 4 is not a multiple of its alignment 8");
 }

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/dump/live_range.hpp>
 #include <hlomem/core/policy.hpp>
@@ -307,11 +308,16 @@ void attach_live_range(basic_buffer_assignment<P>& ba, basic_hlo_live_range<P> l
 // What the dump asserts about itself
 // ---------------------------------------------------------------------------------------------
 
-/// A place where a dump contradicts itself or breaks a rule XLA checks when it writes it.
-struct dump_diagnostic {
-    std::size_t line = 0;  ///< 1-based line in the dump (0 when the problem has no single line)
-    std::string message;
-};
+/// A place where a dump contradicts itself or breaks a rule XLA checks when it writes it: a
+/// warning of kind inconsistent_dump at `line` (1-based; 0 when the problem has no single line).
+inline diagnostic dump_inconsistency(std::size_t line, std::string message) {
+    diagnostic d;
+    d.kind = diagnostic_kind::inconsistent_dump;
+    d.severity = severity::warning;
+    d.line = line;
+    d.message = std::move(message);
+    return d;
+}
 
 /// Checks what the dump itself asserts (docs/xla-formats.md 5):
 ///   - the allocations are numbered 0..n-1;
@@ -326,9 +332,9 @@ struct dump_diagnostic {
 ///     bytes remaining): otherwise it was cut short.
 /// The peak (docs/xla-formats.md 6.2) is checked by compare_stated_peak in peak.hpp.
 template <class P>
-std::vector<dump_diagnostic> check_consistency(basic_buffer_assignment<P> const& ba) {
-    std::vector<dump_diagnostic> out;
-    auto say = [&](std::size_t line, std::string message) { out.push_back({line, std::move(message)}); };
+std::vector<diagnostic> check_consistency(basic_buffer_assignment<P> const& ba) {
+    std::vector<diagnostic> out;
+    auto say = [&](std::size_t line, std::string message) { out.push_back(dump_inconsistency(line, std::move(message))); };
     for (std::size_t i = 0; i < ba.allocations.size(); ++i) {
         auto const& a = ba.allocations[i];
         if (a.index != static_cast<std::int64_t>(i)) {

@@ -115,29 +115,29 @@ using memory_usage_report = basic_memory_usage_report<>;
 /// the totals are equal, every listed allocation exists with the same human size and flags,
 /// and every slice row's offset and value count match the values the dump assigns there.
 template <class P, class Q>
-std::vector<dump_diagnostic> check_against(basic_memory_usage_report<P> const& report,
+std::vector<diagnostic> check_against(basic_memory_usage_report<P> const& report,
                                            basic_buffer_assignment<Q> const& ba) {
-    std::vector<dump_diagnostic> out;
+    std::vector<diagnostic> out;
     if (report.total_bytes != ba.total_bytes()) {
-        out.push_back({1, "the report's total " + std::to_string(report.total_bytes) + " differs from the dump's " +
-                              std::to_string(ba.total_bytes())});
+        out.push_back(dump_inconsistency(1, "the report's total " + std::to_string(report.total_bytes) + " differs from the dump's " +
+                              std::to_string(ba.total_bytes())));
     }
     auto check_header = [&](basic_report_allocation<P> const& h) -> basic_allocation<Q> const* {
         if (h.index < 0 || static_cast<std::size_t>(h.index) >= ba.allocations.size()) {
-            out.push_back({h.line, "the report lists allocation " + std::to_string(h.index) + ", which the dump does not have"});
+            out.push_back(dump_inconsistency(h.line, "the report lists allocation " + std::to_string(h.index) + ", which the dump does not have"));
             return nullptr;
         }
         auto const& a = ba.allocations[static_cast<std::size_t>(h.index)];
         std::string const human = human_bytes(a.size);
         if (std::string_view(h.size.text) != human) {
-            out.push_back({h.line, "allocation " + std::to_string(h.index) + " has size " + std::to_string(a.size) +
+            out.push_back(dump_inconsistency(h.line, "allocation " + std::to_string(h.index) + " has size " + std::to_string(a.size) +
                                        " (" + human + ") in the dump but " + std::string(std::string_view(h.size.text)) +
-                                       " in the report"});
+                                       " in the report"));
         }
         if (h.color != a.color || h.parameter_number != a.parameter_number || h.is_constant != a.is_constant ||
             h.is_thread_local != a.is_thread_local || h.maybe_live_out != a.maybe_live_out ||
             h.is_preallocated_temp != a.is_preallocated_temp) {
-            out.push_back({h.line, "allocation " + std::to_string(h.index) + " has other flags in the dump"});
+            out.push_back(dump_inconsistency(h.line, "allocation " + std::to_string(h.index) + " has other flags in the dump"));
         }
         return &a;
     };
@@ -151,10 +151,10 @@ std::vector<dump_diagnostic> check_against(basic_memory_usage_report<P> const& r
                 if (ba.values[vi].offset == slice.offset) ++n;
             }
             if (n != slice.used_by_n_values) {
-                out.push_back({slice.line, "allocation " + std::to_string(av.allocation.index) + " has " +
+                out.push_back(dump_inconsistency(slice.line, "allocation " + std::to_string(av.allocation.index) + " has " +
                                                std::to_string(n) + " values at offset " + std::to_string(slice.offset) +
                                                " in the dump; the report says " +
-                                               std::to_string(slice.used_by_n_values)});
+                                               std::to_string(slice.used_by_n_values)));
             }
         }
     }

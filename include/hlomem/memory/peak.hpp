@@ -142,19 +142,19 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba) {
 /// Compares the peak a dump states with the reproduced one: time, then each entry's name,
 /// index (when printed) and bytes, in order. Empty when they agree.
 template <class P>
-std::vector<dump_diagnostic> compare_stated_peak(basic_buffer_assignment<P> const& ba, xla_peak const& computed) {
-    std::vector<dump_diagnostic> out;
+std::vector<diagnostic> compare_stated_peak(basic_buffer_assignment<P> const& ba, xla_peak const& computed) {
+    std::vector<diagnostic> out;
     if (!ba.live_range || !ba.live_range->stated_peak) return out;
     auto const& stated = *ba.live_range->stated_peak;
     if (stated.time != computed.time) {
-        out.push_back({stated.line, "the dump states the peak at " + std::to_string(stated.time) +
-                                        "; its live ranges put it at " + std::to_string(computed.time)});
+        out.push_back(dump_inconsistency(stated.line, "the dump states the peak at " + std::to_string(stated.time) +
+                                        "; its live ranges put it at " + std::to_string(computed.time)));
         return out;
     }
     if (stated.entries.size() != computed.values.size()) {
-        out.push_back({stated.line, "the dump lists " + std::to_string(stated.entries.size()) +
+        out.push_back(dump_inconsistency(stated.line, "the dump lists " + std::to_string(stated.entries.size()) +
                                         " values at the peak; its live ranges give " +
-                                        std::to_string(computed.values.size())});
+                                        std::to_string(computed.values.size())));
     }
     std::size_t const n = std::min(stated.entries.size(), computed.values.size());
     for (std::size_t i = 0; i < n; ++i) {
@@ -163,10 +163,10 @@ std::vector<dump_diagnostic> compare_stated_peak(basic_buffer_assignment<P> cons
         bool const same = std::string_view(e.name) == std::string_view(v.name) && (!e.index || *e.index == v.index) &&
                           e.bytes == computed.sizes[i];
         if (!same) {
-            out.push_back({e.line, "peak entry " + std::to_string(i + 1) + " is " + std::string(std::string_view(e.name)) +
+            out.push_back(dump_inconsistency(e.line, "peak entry " + std::to_string(i + 1) + " is " + std::string(std::string_view(e.name)) +
                                        (e.index ? to_string(*e.index) : std::string()) + ": " + std::to_string(e.bytes) +
                                        " bytes; the live ranges give " + std::string(std::string_view(v.name)) +
-                                       to_string(v.index) + ": " + std::to_string(computed.sizes[i]) + " bytes"});
+                                       to_string(v.index) + ": " + std::to_string(computed.sizes[i]) + " bytes"));
             break;
         }
     }

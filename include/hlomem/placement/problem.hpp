@@ -41,6 +41,7 @@
 
 #include <boost/property_map/property_map.hpp>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/error.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/dump/live_range.hpp>
@@ -315,60 +316,47 @@ inline void copy_offsets(allocation_problem const& from, allocation_problem& to)
 
 // -- Validity of a placement --------------------------------------------------------------------
 
-enum class placement_error_kind : std::uint8_t {
-    missing_offset,  ///< a buffer has no offset
-    negative_offset,
-    misaligned,      ///< the offset is not a multiple of the buffer's alignment
-    over_capacity,   ///< offset + size exceeds the capacity asked for
-    overlap,         ///< two buffers live at the same time share bytes
-};
-
-inline char const* to_string(placement_error_kind k) noexcept {
-    switch (k) {
-        case placement_error_kind::missing_offset: return "missing-offset";
-        case placement_error_kind::negative_offset: return "negative-offset";
-        case placement_error_kind::misaligned: return "misaligned";
-        case placement_error_kind::over_capacity: return "over-capacity";
-        case placement_error_kind::overlap: return "overlap";
-    }
-    return "?";
-}
-
-struct placement_error {
-    placement_error_kind kind = placement_error_kind::overlap;
-    std::size_t first = 0;
-    std::size_t second = 0;  ///< the other buffer of an overlap
-    std::string message;
-};
+// check_placement reports diagnostics (core/diagnostic.hpp) of kind missing_offset,
+// negative_offset, misaligned, over_capacity and overlap; `first` is the buffer, `second` the
+// other buffer of an overlap (the same buffer otherwise).
 
 namespace detail {
 
+inline diagnostic placement_diagnostic(diagnostic_kind kind, std::size_t first, std::size_t second, std::string message) {
+    diagnostic d;
+    d.kind = kind;
+    d.message = std::move(message);
+    d.first = first;
+    d.second = second;
+    return d;
+}
+
 template <class Problem, class OffsetMap, class Name>
-std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets, std::optional<std::int64_t> capacity,
+std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std::optional<std::int64_t> capacity,
                                              Name name) {
     using boost::get;
     std::size_t const n = num_buffers(p);
-    std::vector<placement_error> out;
+    std::vector<diagnostic> out;
     std::vector<std::int64_t> at(n, 0);
     std::vector<std::size_t> placed;
     for (std::size_t i = 0; i < n; ++i) {
         std::optional<std::int64_t> const o = get(offsets, i);
         if (!o) {
-            out.push_back({placement_error_kind::missing_offset, i, i, name(i) + " has no offset"});
+            out.push_back(placement_diagnostic(diagnostic_kind::missing_offset, i, i, name(i) + " has no offset"));
             continue;
         }
         at[i] = *o;
         std::int64_t const size = size_of(p, i), align = alignment_of(p, i);
-        if (*o < 0) out.push_back({placement_error_kind::negative_offset, i, i, name(i) + " has offset " + std::to_string(*o)});
+        if (*o < 0) out.push_back(placement_diagnostic(diagnostic_kind::negative_offset, i, i, name(i) + " has offset " + std::to_string(*o)));
         if (align > 1 && *o % align != 0) {
-            out.push_back({placement_error_kind::misaligned, i, i,
+            out.push_back(placement_diagnostic(diagnostic_kind::misaligned, i, i,
                            name(i) + " at offset " + std::to_string(*o) + " is not a multiple of its alignment " +
-                               std::to_string(align)});
+                               std::to_string(align)));
         }
         if (capacity && size > 0 && *o + size > *capacity) {
-            out.push_back({placement_error_kind::over_capacity, i, i,
+            out.push_back(placement_diagnostic(diagnostic_kind::over_capacity, i, i,
                            name(i) + " ends at " + std::to_string(*o + size) + ", past the capacity " +
-                               std::to_string(*capacity)});
+                               std::to_string(*capacity)));
         }
         if (size > 0 && !lifespan_of(p, i).empty()) placed.push_back(i);
     }
@@ -382,7 +370,7 @@ std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets
             std::ostringstream what;
             what << name(i) << ' ' << lifespan_of(p, i) << " and " << name(j) << ' ' << lifespan_of(p, j)
                  << " share bytes [" << lo << ", " << hi << ")";
-            out.push_back({placement_error_kind::overlap, i, j, what.str()});
+            out.push_back(placement_diagnostic(diagnostic_kind::overlap, i, j, what.str()));
         });
     return out;
 }
@@ -395,13 +383,13 @@ std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets
 /// Messages name buffers by index: `buffer 0 [0, 2) and buffer 1 [1, 4) share bytes [3, 4)`.
 template <class Problem, class OffsetMap,
           std::enable_if_t<!std::is_convertible_v<OffsetMap, std::optional<std::int64_t>>, int> = 0>
-std::vector<placement_error> check_placement(Problem const& p, OffsetMap offsets,
+std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets,
                                              std::optional<std::int64_t> capacity = std::nullopt) {
     return detail::check_placement(p, offsets, capacity, [](std::size_t i) { return "buffer " + std::to_string(i); });
 }
 
 /// check_placement on a problem's own offsets; messages name buffers by id: `buffer 'b2' [3, 9)`.
-inline std::vector<placement_error> check_placement(allocation_problem const& p,
+inline std::vector<diagnostic> check_placement(allocation_problem const& p,
                                                     std::optional<std::int64_t> capacity = std::nullopt) {
     return detail::check_placement(p, offset_map(p), capacity,
                                    [&](std::size_t i) { return "buffer '" + p.buffers[i].id + "'"; });
