@@ -2,6 +2,7 @@
 // a position in the input; a module that parses is consistent with itself: every operand is an
 // instruction of the module, users are the inverse of operands, every call names a computation,
 // every computation's instructions lie inside the module, async starts and dones pair up.
+#include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/placement.hpp>

@@ -1,6 +1,7 @@
 // Fuzz target: the older text `*-memory-usage-report.txt` (parser/buffer_assignment.hpp). For
 // every input: no crash, and an error names a position in the input. (hlomem has no printer for
 // this format, so there is no round trip to check.)
+#include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/placement.hpp>

@@ -1,6 +1,7 @@
 // Fuzz target: out-of-memory reports in logs (parser/oom_report.hpp) and their analysis
 // (oom_report.hpp, padding.hpp). For every input: no crash; an error names a position in the
 // input; every entry's analysis, padding explanation and suggested fixes run to the end.
+#include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/placement.hpp>

@@ -1,6 +1,7 @@
 // Fuzz target: shapes, layouts and shape indices (parser/shape.hpp).
 // For every input: no crash; an error names a position in the input; a shape that parses prints
 // as text that parses back to an equal shape printing the same, with the same sizes.
+#include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/placement.hpp>
