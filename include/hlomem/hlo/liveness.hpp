@@ -166,7 +166,7 @@ void basic_hlo_liveness<P>::flatten(computation_id c, computation_id async_conte
             case hlo_opcode::async_start:
             case hlo_opcode::async_update:
             case hlo_opcode::async_done: {
-                computation_id const wrapped = df_->async_wrapped_computation(i);
+                computation_id const wrapped = df_->call_graph().async_wrapped_computation(i);
                 flatten(wrapped, wrapped);
                 break;
             }
