@@ -36,9 +36,9 @@
 // ids look like XLA's, but they never get buffers).
 //
 // Shape indices are handled as nodes of the instruction's subshape tree (hlo/shape_tree.hpp);
-// call contexts and visiting orders come from the call graph (hlo/call_graph.hpp), and phi
-// values are optimized by the phi graph (hlo/phi_graph.hpp).
-// nodes are its operand's nodes from an offset on.
+// the values at each node are kept in instruction value sets (hlo/value_set.hpp), where a value is
+// defined follows hlo/value.hpp, call contexts and visiting orders come from the call graph
+// (hlo/call_graph.hpp), and phi values are optimized by the phi graph (hlo/phi_graph.hpp).
 #ifndef HLOMEM_HLO_DATAFLOW_HPP
 #define HLOMEM_HLO_DATAFLOW_HPP
 
