@@ -1,5 +1,5 @@
 // hlomem/core.hpp: the core model: element types, layouts, shapes, their text, equality and validation,
-// sizes and padding. No Boost.
+// sizes, size functions and padding. No Boost.
 #ifndef HLOMEM_CORE_HPP
 #define HLOMEM_CORE_HPP
 
@@ -16,6 +16,7 @@
 #include <hlomem/core/shape_table.hpp>
 #include <hlomem/core/shape_text.hpp>
 #include <hlomem/core/shape_validate.hpp>
+#include <hlomem/core/size_function.hpp>
 #include <hlomem/core/static_shape.hpp>
 #include <hlomem/core/tiling.hpp>
 #include <hlomem/core/version.hpp>
