@@ -86,6 +86,8 @@ private:
 
 using call_graph = basic_call_graph<>;
 
+// XLA's CallGraph::SetCallContexts: computations without callers run as control flow; a callee
+// takes its call site's context, or its caller's context through a control-flow call.
 template <class P>
 void basic_call_graph<P>::compute_contexts() {
     contexts_.assign(m_.computation_count(), call_context::none);
