@@ -90,7 +90,7 @@ void summary(hlomem::shape const& s) {
     std::cout << "  stored as " << hlomem::to_string(hlomem::tiled_physical_shape(s)) << ": " << b.padded_element_count
               << " slots for " << b.element_count << " elements, " << hlomem::array_size(s) << " bytes for "
               << hlomem::unpadded_byte_size(s) << " bytes of data\n";
-    for (auto const& sentence : hlomem::describe_padding(s, b, hlomem::size_style::xla)) std::cout << "  " << sentence << '\n';
+    for (auto const& sentence : hlomem::describe_padding(s, b, hlomem::size_function_kind::xla)) std::cout << "  " << sentence << '\n';
 }
 
 void check(char const* what, std::int64_t got, std::int64_t doc) {

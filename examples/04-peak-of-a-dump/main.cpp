@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
             if (v.index_printed) name += hlomem::to_string(v.index);
             std::string padding = "tuple";
             if (shape.is_array()) {
-                std::int64_t const extra = hlomem::required_bytes(shape, sizing) - hlomem::unpadded_byte_size(shape);
+                std::int64_t const extra = hlomem::bytes_under(shape, sizing) - hlomem::unpadded_byte_size(shape);
                 padding = extra == 0 ? "no padding" : hlomem::human_bytes(extra) + " padding";
             }
             std::cout << "    " << pad(name, 26) << pad(hlomem::human_bytes(v.size), 10) << "live "

@@ -28,7 +28,7 @@ struct derived_module {
 };
 
 template <class P>
-derived_module<P> derive_module(hlomem::basic_hlo_module<P> const& m, hlomem::value_sizes sizes) {
+derived_module<P> derive_module(hlomem::basic_hlo_module<P> const& m, hlomem::size_function_kind sizes) {
     hlomem::basic_hlo_liveness<P> live(m);
     hlomem::derive_options options;
     options.sizes = sizes;
@@ -41,22 +41,6 @@ derived_module<P> derive_module(hlomem::basic_hlo_module<P> const& m, hlomem::va
                             " is not scheduled (no is_scheduled=true): its text order stands in for a schedule");
     }
     return out;
-}
-
-/// The sizes a module's values take in reports and graphs: TPU's when its layouts are tiled,
-/// XLA's generic (padded) ones otherwise.
-template <class P>
-hlomem::value_sizes value_sizes_of(hlomem::basic_hlo_module<P> const& m) {
-    for (auto const& s : m.shapes()) {
-        bool tiled = false;
-        auto visit = [&](auto const& self, hlomem::basic_shape<P> const& x) -> void {
-            if (x.has_layout() && !x.layout().tiles.empty()) tiled = true;
-            for (auto const& e : x.tuple_shapes()) self(self, e);
-        };
-        visit(visit, s);
-        if (tiled) return hlomem::value_sizes::tpu;
-    }
-    return hlomem::value_sizes::padded;
 }
 
 /// Reads FILE as a buffer-assignment dump or, when it holds one HLO module, derives the model
@@ -80,7 +64,7 @@ inline std::optional<hlomem::buffer_assignment> load_assignment_or_module(std::s
                 err << m.error() << '\n';
                 return std::nullopt;
             }
-            auto derived = derive_module(*m, value_sizes_of(*m));
+            auto derived = derive_module(*m, hlomem::size_function_of(m->shapes()));
             for (auto const& n : derived.notes) err << "hlomem " << command << ": note: " << n << '\n';
             return std::move(derived.ba);
         }

@@ -81,7 +81,7 @@ inline std::vector<hlomem::oom_note> notes_of(hlomem::oom_report const& report, 
 
 /// `  size       reported 570.00M, recomputed 597688320 bytes (570.00M): agrees`
 inline void print_figure(std::ostream& out, char const* name, std::optional<hlomem::reported_size> const& reported,
-                         hlomem::figure_check const& check, hlomem::size_style style, std::string const& extra = {}) {
+                         hlomem::figure_check const& check, hlomem::size_function_kind style, std::string const& extra = {}) {
     if (!reported) return;
     std::string label = name;
     label.resize(11, ' ');

@@ -130,7 +130,7 @@ inline int run_liveness(arguments const& args, std::ostream& out, std::ostream& 
     if (as_json && modules->size() > 1) json.begin_array();
     for (std::size_t k = 0; k < modules->size(); ++k) {
         auto const& m = (*modules)[k];
-        auto const d = derive_module(m, value_sizes_of(m));
+        auto const d = derive_module(m, hlomem::size_function_of(m.shapes()));
         for (auto const& n : d.notes) err << "hlomem liveness: note: " << n << '\n';
         if (as_json) {
             write_liveness_json(json, m, d);

@@ -128,7 +128,7 @@ struct ranked_instruction {
 /// What the module's own live ranges say (hlomem/hlo/liveness.hpp).
 struct liveness_facts {
     derived_module<hlomem::view_policy> derived;
-    hlomem::value_sizes sizes = hlomem::value_sizes::padded;
+    hlomem::size_function_kind sizes = hlomem::size_function_kind::xla;
     std::size_t ranged_values = 0;
     std::size_t buffers = 0;  // HloBuffers holding a value with a live range
     std::vector<hlomem::color_live_bytes> colors;
@@ -147,7 +147,7 @@ struct module_facts {
 };
 
 inline liveness_facts liveness_facts_of(module_type const& m) {
-    hlomem::value_sizes const sizes = value_sizes_of(m);
+    hlomem::size_function_kind const sizes = hlomem::size_function_of(m.shapes());
     liveness_facts f{derive_module(m, sizes), sizes, 0, 0, {}};
     auto const& ba = f.derived.ba;
     for (auto const& v : ba.values) f.ranged_values += v.live_range ? 1 : 0;
@@ -281,7 +281,7 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
     for (auto const& c : live.colors) {
         row(4, "memory space " + std::to_string(c.color),
             "peak " + bytes_text(c.peak_bytes) + " at " + std::to_string(c.peak_time) + " (" +
-                std::string(instruction_at(live, c.peak_time)) + "), " + std::string(hlomem::to_string(live.sizes)) +
+                std::string(instruction_at(live, c.peak_time)) + "), " + std::string(hlomem::derived_sizes_name(live.sizes)) +
                 " sizes");
         auto const at_peak = hlomem::values_live_at(ba, c.color, c.peak_time);
         for (std::size_t k = 0; k < at_peak.size() && k < largest_at_peak_count; ++k) {
@@ -360,7 +360,7 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
         json.member("max", static_cast<std::int64_t>(ba.live_range->max));
         json.member("values_with_live_ranges", live.ranged_values);
         json.member("buffers", live.buffers);
-        json.member("sizes", hlomem::to_string(live.sizes));
+        json.member("sizes", hlomem::derived_sizes_name(live.sizes));
         json.key("xla_peak");
         if (live.derived.peak) {
             auto const& p = *live.derived.peak;

@@ -1,4 +1,5 @@
-// hlomem/core.hpp: the core model: element types, layouts, shapes, their text, sizes and padding. No Boost.
+// hlomem/core.hpp: the core model: element types, layouts, shapes, their text, equality and validation,
+// sizes, size functions and padding. No Boost.
 #ifndef HLOMEM_CORE_HPP
 #define HLOMEM_CORE_HPP
 
@@ -11,8 +12,12 @@
 #include <hlomem/core/primitive_type.hpp>
 #include <hlomem/core/printed_size.hpp>
 #include <hlomem/core/shape.hpp>
+#include <hlomem/core/shape_equal.hpp>
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/core/shape_text.hpp>
+#include <hlomem/core/shape_validate.hpp>
+#include <hlomem/core/size_function.hpp>
 #include <hlomem/core/static_shape.hpp>
 #include <hlomem/core/tiling.hpp>
 #include <hlomem/core/version.hpp>

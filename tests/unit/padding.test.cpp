@@ -71,7 +71,7 @@ TEST_CASE("the padded entry of the real TPU report: (2,128) pads dimension 1 fro
     CHECK(b.padded_bytes == 597688320);
     CHECK(b.unpadded_bytes == 298844160);
     CHECK(b.expansion() == 2.0);
-    CHECK(hlomem::describe_padding(s, b, hlomem::size_style::tpu) ==
+    CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::tpu) ==
           std::vector<std::string>{
               "The first tile (2,128) covers the 2 most-minor physical dimensions (minor_to_major {2,1,0}).",
               "Dimension 1 (extent 1), second-most-minor, is padded to 2 by the tile's 2: 2.00x.",
@@ -93,17 +93,17 @@ TEST_CASE("layouts decide which dimensions the tile pads", "[padding]") {
         auto const b = hlomem::padding_breakdown_of(s);
         CHECK(b.dimensions == std::vector<padded_dimension>{dim({}, 1, 8, 8, true), dim({0}, 100, 128, 128, true)});
         CHECK(b.padded_bytes == 4096);
-        CHECK(hlomem::describe_padding(s, b, hlomem::size_style::xla)[0] ==
+        CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::xla)[0] ==
               "The first tile (8,128) covers the 2 most-minor physical dimensions (minor_to_major {0}); it has more entries "
               "than the array has dimensions, so 1 major dimension of extent 1 is added.");
-        CHECK(hlomem::describe_padding(s, b, hlomem::size_style::xla)[1] ==
+        CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::xla)[1] ==
               "A major dimension the tile adds (extent 1), second-most-minor, is padded to 8 by the tile's 8: 8.00x.");
     }
     SECTION("'*' merges dimensions before tiling") {
         auto const s = parse_shape("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}");
         auto const b = hlomem::padding_breakdown_of(s);
         CHECK(b.dimensions == std::vector<padded_dimension>{dim({0, 1, 2}, 112, 2, 112, true), dim({3, 4}, 110, 3, 111, true)});
-        CHECK(hlomem::describe_padding(s, b, hlomem::size_style::xla)[2] ==
+        CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::xla)[2] ==
               "Dimensions 3 and 4 merged by '*' (11 x 10 = 110), most-minor, is padded to 111 by the tile's 3: 1.01x.");
     }
     SECTION("L(n) rounds the tiled element count") {
@@ -112,7 +112,7 @@ TEST_CASE("layouts decide which dimensions the tile pads", "[padding]") {
         CHECK(b.tiled_element_count == 24);
         CHECK(b.padded_element_count == 32);
         CHECK(b.padded_bytes == 128);
-        CHECK(hlomem::describe_padding(s, b, hlomem::size_style::xla)[3] ==
+        CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::xla)[3] ==
               "L(32) rounds the 24 tiled elements up to 32: 1.33x.");
     }
     SECTION("split configs size the largest piece") {
@@ -126,7 +126,7 @@ TEST_CASE("layouts decide which dimensions the tile pads", "[padding]") {
         auto const b = hlomem::padding_breakdown_of(s);
         CHECK(b.tile.empty());
         CHECK(b.padded_bytes == 800);
-        CHECK(hlomem::describe_padding(s, b, hlomem::size_style::xla) ==
+        CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::xla) ==
               std::vector<std::string>{"The layout has no tiles: the array is stored densely in 800 bytes (800B)."});
     }
 }
@@ -138,7 +138,7 @@ TEST_CASE("E(n) wider than the type is padding; packing is not", "[padding]") {
     CHECK(b.data_bits == 8);
     CHECK(b.padded_bytes == 268435456);   // 256.00M
     CHECK(b.unpadded_bytes == 67108864);  // 64.00M
-    CHECK(hlomem::describe_padding(s, b, hlomem::size_style::tpu)[3] ==
+    CHECK(hlomem::describe_padding(s, b, hlomem::size_function_kind::tpu)[3] ==
           "E(32) stores each pred element in 32 bits where its data takes 8: 4.00x.");
     auto const packed = hlomem::padding_breakdown_of(parse_shape("s4[64,128]{1,0:E(4)}"));
     CHECK(packed.stored_bits == 4);
@@ -197,9 +197,9 @@ TEST_CASE("padding fixes, each with the size it gives", "[padding]") {
         CHECK(hlomem::to_string(fixes[2].shape) == "f32[29184,2,2560]{2,1,0:T(2,128)}");
         CHECK(fixes[2].padded_bytes == 597688320);  // the same bytes now hold twice the data
         CHECK(fixes[2].unpadded_bytes == 597688320);
-        CHECK(hlomem::describe(fixes[1], s, hlomem::size_style::tpu) ==
+        CHECK(hlomem::describe(fixes[1], s, hlomem::size_function_kind::tpu) ==
               "Reshaping away dimension 1 (extent 1): f32[29184,2560]{1,0:T(2,128)} takes 298844160 bytes (285.00M), 1.00x.");
-        CHECK(hlomem::describe(fixes[0], s, hlomem::size_style::tpu) ==
+        CHECK(hlomem::describe(fixes[0], s, hlomem::size_function_kind::tpu) ==
               "A layout with dimension 0 (extent 29184) second-most-minor and dimension 2 (extent 2560) most-minor (same "
               "tiles, keeping the most-minor dimension): f32[29184,1,2560]{2,0,1:T(2,128)} takes 298844160 bytes (285.00M), 1.00x.");
     }

@@ -22,8 +22,8 @@ TEST_CASE("the TPU runtime prints XLA's digits without iB", "[printed_size]") {
     }));
     CAPTURE(bytes);
     CHECK(hlomem::tpu_human_bytes(bytes) == text);
-    CHECK(hlomem::format_size(bytes, hlomem::size_style::tpu) == text);
-    CHECK(hlomem::format_size(bytes, hlomem::size_style::xla) == hlomem::human_bytes(bytes));
+    CHECK(hlomem::format_size(bytes, hlomem::size_function_kind::tpu) == text);
+    CHECK(hlomem::format_size(bytes, hlomem::size_function_kind::xla) == hlomem::human_bytes(bytes));
 }
 
 TEST_CASE("a printed size stands for the byte counts that print as it", "[printed_size]") {
@@ -59,7 +59,7 @@ TEST_CASE("every byte count is covered by its own printed form, and its neighbou
     for (int i = 0; i < 20000; ++i) {
         int const magnitude = static_cast<int>(random() % 44);  // up to 16 TiB
         std::int64_t const bytes = static_cast<std::int64_t>(random() % (std::uint64_t{1} << (magnitude + 1)));
-        for (auto style : {hlomem::size_style::tpu, hlomem::size_style::xla}) {
+        for (auto style : {hlomem::size_function_kind::tpu, hlomem::size_function_kind::xla}) {
             std::string const text = hlomem::format_size(bytes, style);
             CAPTURE(bytes, text);
             auto const size = hlomem::parse_printed_size(text);

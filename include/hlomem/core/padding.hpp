@@ -9,7 +9,7 @@
 //   // relayout: f32[29184,1,2560]{2,0,1:T(2,128)}, 298844160 bytes
 //   // drop_unit_dimension 1: f32[29184,2560]{1,0:T(2,128)}, 298844160 bytes
 //   // round_up_extent 1 -> 2: f32[29184,2,2560]{2,1,0:T(2,128)}, the same 597688320 bytes
-//   hlomem::describe_padding(s, b, hlomem::size_style::tpu);   // the same in sentences
+//   hlomem::describe_padding(s, b, hlomem::size_function_kind::tpu);   // the same in sentences
 //
 // Only the first tile pads (XLA's ArraySize); later tiles such as the (2,1) of T(8,128)(2,1)
 // rearrange elements inside a tile. Besides tiling, padding comes from L(n) (the tiled element
@@ -441,7 +441,7 @@ std::vector<basic_padding_fix<P>> padding_fixes(basic_shape<P> const& s) {
 namespace detail {
 
 /// `298844160 bytes (285.00M)`.
-inline std::string bytes_text(std::int64_t bytes, size_style style) {
+inline std::string bytes_text(std::int64_t bytes, size_function_kind style) {
     return std::to_string(bytes) + " bytes (" + format_size(bytes, style) + ")";
 }
 
@@ -478,7 +478,7 @@ std::string dimension_text(basic_shape<P> const& s, padded_dimension const& d) {
 ///   "Dimension 2 (extent 2560), most-minor, is a multiple of 128: no padding."
 ///   "In all 597688320 bytes (570.00M) hold 298844160 bytes (285.00M) of data: 2.00x."
 template <class P>
-std::vector<std::string> describe_padding(basic_shape<P> const& s, padding_breakdown const& b, size_style style) {
+std::vector<std::string> describe_padding(basic_shape<P> const& s, padding_breakdown const& b, size_function_kind style) {
     using detail::bytes_text;
         std::vector<std::string> out;
     auto const l = s.layout_or_default();
@@ -551,7 +551,7 @@ std::vector<std::string> describe_padding(basic_shape<P> const& s, padding_break
 ///   "Reshaping away dimension 1 (extent 1): f32[29184,2560]{1,0:T(2,128)} takes 298844160 bytes
 ///   (285.00M), 1.00x."
 template <class P>
-std::string describe(basic_padding_fix<P> const& fix, basic_shape<P> const& original, size_style style) {
+std::string describe(basic_padding_fix<P> const& fix, basic_shape<P> const& original, size_function_kind style) {
     std::string const result = to_string(fix.shape) + " takes " + detail::bytes_text(fix.padded_bytes, style) + ", " +
                                format_expansion(fix.expansion()) + ".";
     std::string const dim = "dimension " + std::to_string(fix.dimension);

@@ -28,11 +28,9 @@
 
 #include <hlomem/detail/checked.hpp>
 #include <hlomem/core/human_bytes.hpp>
+#include <hlomem/core/size_function.hpp>
 
 namespace hlomem {
-
-/// Which printer a report uses: XLA's `570.00MiB` or the TPU runtime's `570.00M`.
-enum class size_style : std::uint8_t { xla, tpu };
 
 /// The TPU runtime's form of a byte count: human_bytes without "iB". 298844160 -> `285.00M`,
 /// 4096 -> `4.0K`, 0 -> `0B`.
@@ -42,9 +40,10 @@ inline std::string tpu_human_bytes(std::int64_t bytes) {
     return text;
 }
 
-/// A byte count in the given style: `285.00MiB` (xla) or `285.00M` (tpu).
-inline std::string format_size(std::int64_t bytes, size_style style) {
-    return style == size_style::tpu ? tpu_human_bytes(bytes) : human_bytes(bytes);
+/// A byte count as a report written with size function `kind` prints it: `285.00M` (tpu, the TPU
+/// runtime's printer) or `285.00MiB` (xla and unpadded, XLA's).
+inline std::string format_size(std::int64_t bytes, size_function_kind kind) {
+    return kind == size_function_kind::tpu ? tpu_human_bytes(bytes) : human_bytes(bytes);
 }
 
 /// A size as a report printed it, `570.00M` or `384.0KiB` or `0B`, and the byte counts it stands

@@ -52,6 +52,7 @@
 #include <hlomem/core/printed_size.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_size.hpp>
+#include <hlomem/core/size_function.hpp>
 
 namespace hlomem {
 
@@ -67,8 +68,10 @@ enum class oom_report_kind : std::uint8_t {
 
 inline std::string_view to_string(oom_report_kind k) { return k == oom_report_kind::tpu ? "tpu" : "gpu"; }
 
-/// The printer a kind of report uses for sizes.
-inline size_style size_style_of(oom_report_kind k) { return k == oom_report_kind::tpu ? size_style::tpu : size_style::xla; }
+/// The size function whose printer a kind of report uses for sizes (core/printed_size.hpp).
+inline size_function_kind size_style_of(oom_report_kind k) {
+    return k == oom_report_kind::tpu ? size_function_kind::tpu : size_function_kind::xla;
+}
 
 /// A size field as printed (`Size: 570.00M`): its text, what it stands for, and its line.
 template <class P = default_policy>
@@ -232,7 +235,7 @@ std::string product_text(basic_shape<P> const& s) {
 /// Compares a reported size with a recomputed byte count; adds a sentence when they disagree.
 template <class P>
 figure_check check_figure(std::optional<basic_reported_size<P>> const& reported, std::int64_t recomputed, char const* field,
-                          char const* what, size_style style, std::vector<std::string>& disagreements) {
+                          char const* what, size_function_kind style, std::vector<std::string>& disagreements) {
     figure_check c;
     c.recomputed = recomputed;
     if (!reported) return c;
@@ -285,7 +288,7 @@ std::optional<std::string> label_sentence(basic_label_instruction<P> const& labe
 template <class P>
 basic_oom_entry_analysis<P> analyze(basic_oom_entry<P> const& entry, oom_report_kind kind) {
     basic_oom_entry_analysis<P> a;
-    size_style const style = size_style_of(kind);
+    size_function_kind const style = size_style_of(kind);
     if (!entry.shape) {
         a.explanation.push_back(entry.shape_text.empty() ? "The entry has no shape (the report is cut off before it): nothing to recompute."
                                                          : "The entry's shape is cut off: nothing to recompute.");

@@ -52,6 +52,7 @@
 #include <hlomem/dump/live_range.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/core/shape_size.hpp>
+#include <hlomem/core/size_function.hpp>
 
 namespace hlomem {
 
@@ -166,7 +167,7 @@ void basic_hlo_liveness<P>::flatten(computation_id c, computation_id async_conte
             case hlo_opcode::async_start:
             case hlo_opcode::async_update:
             case hlo_opcode::async_done: {
-                computation_id const wrapped = df_->async_wrapped_computation(i);
+                computation_id const wrapped = df_->call_graph().async_wrapped_computation(i);
                 flatten(wrapped, wrapped);
                 break;
             }
@@ -294,39 +295,27 @@ void basic_hlo_liveness<P>::normalize_aliased() {
 // A buffer-assignment model from the live ranges
 // ---------------------------------------------------------------------------------------------
 
-/// The sizes a module-derived model gives its values.
-enum class value_sizes : std::uint8_t {
-    padded,    ///< XLA's generic size function: ArraySize with the layout's tiles; tuples 8 bytes per element
-    tpu,       ///< as TPU dumps: ArraySize, tuple tables of roundup(4n, 32) bytes
-    unpadded,  ///< no tiling padding (what XProf calls unpadded); tuples 8 bytes per element
-};
-
-inline std::string_view to_string(value_sizes s) noexcept {
-    switch (s) {
-        case value_sizes::padded: return "padded";
-        case value_sizes::tpu: return "tpu";
-        case value_sizes::unpadded: return "unpadded";
-    }
-    return "padded";
+/// The word reports use for the sizes of a module-derived model: `padded` (XLA's generic size
+/// function), `tpu` or `unpadded` (the `sizes` key of `hlomem report --json` on a module).
+constexpr std::string_view derived_sizes_name(size_function_kind sizes) noexcept {
+    return sizes == size_function_kind::xla ? "padded" : to_string(sizes);
 }
 
 /// The bytes one buffer of `s` takes under `sizes`; nullopt when it has none (an unbounded
 /// dynamic dimension, or a size past int64).
 template <class P>
-std::optional<std::int64_t> value_size_of(basic_shape<P> const& s, value_sizes sizes) {
+std::optional<std::int64_t> value_size_of(basic_shape<P> const& s, size_function_kind sizes) {
     try {
-        switch (sizes) {
-            case value_sizes::padded: return xla_size_function{}(s);
-            case value_sizes::tpu: return tpu_size_function{}(s);
-            case value_sizes::unpadded: return unpadded_byte_size(s);
-        }
+        return bytes_under(s, sizes);
     } catch (shape_error const&) {
     }
     return std::nullopt;
 }
 
 struct derive_options {
-    value_sizes sizes = value_sizes::padded;
+    /// The size function of the values (core/size_function.hpp); size_function_of(m.shapes()) is
+    /// the module's own.
+    size_function_kind sizes = size_function_kind::xla;
     /// How the peak is stated in the derived live-range text (peak.hpp).
     peak_size_rule peak_rule = peak_size_rule::instruction_shape;
 };

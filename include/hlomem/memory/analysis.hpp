@@ -19,6 +19,7 @@
 #include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/memory/soundness.hpp>
+#include <hlomem/core/size_function.hpp>
 
 namespace hlomem {
 
@@ -184,7 +185,7 @@ std::vector<value_padding> padding_of_values(basic_buffer_assignment<P> const& b
         bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
                                         [](auto d) { return detail::is_unbounded_extent(d); });
         if (!sized) continue;
-        out.push_back({i, required_bytes(*shape, sizing), unpadded_byte_size(*shape)});
+        out.push_back({i, bytes_under(*shape, sizing), unpadded_byte_size(*shape)});
     }
     return out;
 }

@@ -45,37 +45,15 @@
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/core/shape_size.hpp>
+#include <hlomem/core/size_function.hpp>
 
 namespace hlomem {
 
-/// Which size function gives the bytes a value's shape needs.
-enum class size_function_kind : std::uint8_t {
-    xla,  ///< XLA's generic one: ArraySize, tuples at 8 bytes per element (GPU, CPU)
-    tpu,  ///< what TPU dumps show: ArraySize, tuple tables of roundup(4n, 32) bytes
-};
-
-inline std::string_view to_string(size_function_kind k) noexcept { return k == size_function_kind::tpu ? "tpu" : "xla"; }
-
 /// The size function a dump was written with: TPU dumps carry tiled layouts (`T(8,128)`), GPU and
-/// CPU dumps do not.
+/// CPU dumps do not (core/size_function.hpp).
 template <class P>
 size_function_kind size_function_of(basic_buffer_assignment<P> const& ba) {
-    for (auto const& s : ba.shapes) {
-        bool tiled = false;
-        auto visit = [&](auto const& self, basic_shape<P> const& x) -> void {
-            if (x.has_layout() && !x.layout().tiles.empty()) tiled = true;
-            for (auto const& e : x.tuple_shapes()) self(self, e);
-        };
-        visit(visit, s);
-        if (tiled) return size_function_kind::tpu;
-    }
-    return size_function_kind::xla;
-}
-
-/// The bytes `shape` needs under `kind`.
-template <class P>
-std::int64_t required_bytes(basic_shape<P> const& shape, size_function_kind kind) {
-    return kind == size_function_kind::tpu ? tpu_size_function{}(shape) : xla_size_function{}(shape);
+    return size_function_of(ba.shapes);
 }
 
 /// Why two values may share bytes (see the rule at the top of this header).
@@ -267,7 +245,7 @@ std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> cons
                 bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
                                                 [](auto d) { return detail::is_unbounded_extent(d); });
                 if (sized) {
-                    std::int64_t const needed = required_bytes(*shape, sizing);
+                    std::int64_t const needed = bytes_under(*shape, sizing);
                     if (v.size < needed) {
                         out.push_back({violation_kind::undersized, vi, npos, ai, v.line,
                                        detail::describe_value(ba, vi) + " has " + std::to_string(v.size) +

@@ -50,7 +50,7 @@
 namespace hlomem {
 
 struct timeline_options {
-    /// The size function of `padded_bytes`; by default the dump's own (soundness.hpp size_function_of).
+    /// The size function of `padded_bytes`; by default the dump's own (size_function_of).
     std::optional<size_function_kind> size_function;
     /// At most this many values of one color are drawn one by one; the rest are aggregated.
     std::size_t max_rectangles = 2000;

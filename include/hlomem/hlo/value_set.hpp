@@ -1,0 +1,102 @@
+// hlomem/hlo/value_set.hpp: XLA's InstructionValueSet for every instruction of a module — at each
+// node of an instruction's result (hlo/shape_tree.hpp), the ids of the values that may be there
+// (xla/hlo/analysis/hlo_value.h: HloValueSet, InstructionValueSet), and the set operations the
+// dataflow analysis (hlo/dataflow.hpp) updates them with.
+//
+//   hlomem::instruction_value_sets sets(m);     // every set empty; one tree per distinct shape
+//   sets.set(i, sets.tree(i).find(std::vector<int>{1}));          // the ids at {1} of i
+//   sets.copy_subtree(gte, 0, tuple, sets.tree(tuple).child(0, 1)); // gte := tuple{1}
+//
+// Instructions of one shape share its subshape tree; the sets of all instructions sit in one
+// vector, those of instruction i from its first node on.
+#ifndef HLOMEM_HLO_VALUE_SET_HPP
+#define HLOMEM_HLO_VALUE_SET_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/shape_tree.hpp>
+#include <hlomem/hlo/value.hpp>
+
+namespace hlomem {
+
+class instruction_value_sets {
+public:
+    /// The ids of the values at one node, sorted.
+    using id_set = std::vector<value_id>;
+
+    template <class P>
+    explicit instruction_value_sets(basic_hlo_module<P> const& m) {
+        std::vector<std::uint32_t> tree_of_shape(m.shapes().size(), no_node);
+        tree_of_.resize(m.instruction_count());
+        node_base_.resize(m.instruction_count() + 1);
+        std::uint32_t total = 0;
+        for (instruction_id i = 0; i < m.instruction_count(); ++i) {
+            shape_id const s = m.instruction(i).shape;
+            std::uint32_t t = 0;
+            if (s == no_shape || s >= tree_of_shape.size()) {
+                t = static_cast<std::uint32_t>(trees_.size());
+                trees_.push_back(std::make_unique<subshape_tree>());
+            } else {
+                if (tree_of_shape[s] == no_node) {
+                    tree_of_shape[s] = static_cast<std::uint32_t>(trees_.size());
+                    trees_.push_back(std::make_unique<subshape_tree>(m.shape(s)));
+                }
+                t = tree_of_shape[s];
+            }
+            tree_of_[i] = t;
+            node_base_[i] = total;
+            total += trees_[t]->size();
+        }
+        node_base_[m.instruction_count()] = total;
+        sets_.assign(total, id_set{});
+    }
+
+    /// The subshapes of an instruction's result.
+    subshape_tree const& tree(instruction_id i) const { return *trees_[tree_of_[i]]; }
+    id_set& set(instruction_id i, shape_node n) { return sets_[node_base_[i] + n]; }
+    id_set const& set(instruction_id i, shape_node n) const { return sets_[node_base_[i] + n]; }
+    /// Whether `a` and `b` are instructions whose results have as many nodes.
+    bool same_tree(instruction_id a, instruction_id b) const {
+        return a != no_instruction && b != no_instruction && tree(a).size() == tree(b).size();
+    }
+
+    /// dst := src; whether dst changed.
+    static bool assign(id_set& dst, id_set const& src) {
+        if (dst == src) return false;
+        dst = src;
+        return true;
+    }
+    /// dst := union of the sets (XLA's HloValueSet::AssignUnionOf); whether dst changed.
+    static bool assign_union(id_set& dst, std::initializer_list<id_set const*> sources) {
+        id_set u;
+        for (auto const* s : sources) u.insert(u.end(), s->begin(), s->end());
+        std::sort(u.begin(), u.end());
+        u.erase(std::unique(u.begin(), u.end()), u.end());
+        return assign(dst, u);
+    }
+    /// Copies the subtree of `src` at `src_node` onto the subtree of `dst` at `dst_node`, node for
+    /// node; nothing when their shapes differ (bad input). Whether anything changed.
+    bool copy_subtree(instruction_id dst, shape_node dst_node, instruction_id src, shape_node src_node) {
+        if (src == no_instruction || dst_node == no_node || src_node == no_node) return false;
+        auto const n = tree(dst)[dst_node].subtree_size;
+        if (tree(src)[src_node].subtree_size != n) return false;
+        bool changed = false;
+        for (std::uint32_t k = 0; k < n; ++k) changed |= assign(set(dst, dst_node + k), set(src, src_node + k));
+        return changed;
+    }
+
+private:
+    std::vector<std::unique_ptr<subshape_tree>> trees_;
+    std::vector<std::uint32_t> tree_of_;    // per instruction: index into trees_
+    std::vector<std::uint32_t> node_base_;  // per instruction: its first set in sets_
+    std::vector<id_set> sets_;
+};
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_HLO_VALUE_SET_HPP
