@@ -117,7 +117,7 @@ inline int run_check(arguments const& args, std::ostream& out, std::ostream& err
             json.key("allocation");
             if (v.allocation == hlomem::npos) json.null(); else json.value(ba->allocations[v.allocation].index);
             json.key("values").begin_array();
-            if (v.kind != hlomem::violation_kind::unknown_live_range) {
+            if (v.kind != hlomem::diagnostic_kind::unknown_live_range) {
                 if (v.first != hlomem::npos) json.value(ba->values[v.first].id);
                 if (v.second != hlomem::npos) json.value(ba->values[v.second].id);
             }

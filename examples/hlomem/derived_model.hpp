@@ -35,7 +35,7 @@ derived_module<P> derive_module(hlomem::basic_hlo_module<P> const& m, hlomem::si
     derived_module<P> out{hlomem::derive_buffer_assignment(live, options), std::nullopt, m.is_scheduled(), {}};
     if (out.ba.live_range->stated_peak) out.peak = hlomem::compute_xla_peak(out.ba, options.peak_rule);
     for (auto const& n : live.dataflow().notes()) out.notes.push_back(n.message);
-    for (auto const& n : live.notes()) out.notes.push_back(n);
+    for (auto const& n : live.notes()) out.notes.push_back(n.message);
     if (!m.is_scheduled()) {
         out.notes.push_back("module " + std::string(std::string_view(m.name())) +
                             " is not scheduled (no is_scheduled=true): its text order stands in for a schedule");

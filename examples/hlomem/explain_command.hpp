@@ -69,10 +69,10 @@ inline std::string count_of(std::size_t n, hlomem::oom_report_kind kind) {
 }
 
 /// The notes of `report` that fall on entry `i`'s lines (from its first line to the next entry's).
-inline std::vector<hlomem::oom_note> notes_of(hlomem::oom_report const& report, std::size_t i) {
+inline std::vector<hlomem::diagnostic> notes_of(hlomem::oom_report const& report, std::size_t i) {
     std::size_t const from = report.entries[i].line;
     std::size_t const to = i + 1 < report.entries.size() ? report.entries[i + 1].line : static_cast<std::size_t>(-1);
-    std::vector<hlomem::oom_note> out;
+    std::vector<hlomem::diagnostic> out;
     for (auto const& n : report.notes) {
         if (n.line >= from && n.line < to) out.push_back(n);
     }
@@ -136,7 +136,7 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         } else if (e.size) {
             out << "    size       reported " << e.size->text << '\n';
         }
-        for (auto const& d : a.disagreements) out << "    " << d << '\n';
+        for (auto const& d : a.disagreements) out << "    Line " << d.line << ": " << d.message << '\n';
         for (auto const& s : a.explanation) out << "    " << s << '\n';
         if (!a.suggestions.empty()) {
             out << "    What would remove the padding:\n";
@@ -240,7 +240,7 @@ inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std:
     json.key("agrees");
     a.sized() ? json.value(a.agrees()) : json.null();
     json.key("disagreements").begin_array();
-    for (auto const& d : a.disagreements) json.value(d);
+    for (auto const& d : a.disagreements) json.value("Line " + std::to_string(d.line) + ": " + d.message);
     json.end_array();
     json.member("explanation", join(a.explanation));
     json.key("suggestions").begin_array();

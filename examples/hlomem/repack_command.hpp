@@ -93,7 +93,7 @@ inline std::string percent_over(std::int64_t bytes, std::int64_t bound) {
 inline std::size_t overlaps_in(hlomem::buffer_assignment const& ba, std::size_t ai) {
     std::size_t n = 0;
     for (auto const& v : hlomem::check_soundness(ba)) {
-        n += v.allocation == ai && (v.kind == hlomem::violation_kind::overlap || v.kind == hlomem::violation_kind::overrun);
+        n += v.allocation == ai && (v.kind == hlomem::diagnostic_kind::overlap || v.kind == hlomem::diagnostic_kind::overrun);
     }
     return n;
 }

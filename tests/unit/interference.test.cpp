@@ -75,7 +75,7 @@ TEST_CASE("the size function is chosen from the dump", "[soundness]") {
     generic.size_function = hlomem::size_function_kind::xla;
     auto const v = hlomem::check_soundness(tpu, generic);
     REQUIRE_FALSE(v.empty());
-    CHECK(std::all_of(v.begin(), v.end(), [](auto const& x) { return x.kind == hlomem::violation_kind::undersized; }));
+    CHECK(std::all_of(v.begin(), v.end(), [](auto const& x) { return x.kind == hlomem::diagnostic_kind::undersized; }));
 }
 
 TEST_CASE("mutations of the seed dumps are reported with the right values", "[soundness][mutation]") {
@@ -115,7 +115,7 @@ TEST_CASE("mutations of the seed dumps are reported with the right values", "[so
                     for (auto const& f : found) {
                         // Only the moved value can be involved.
                         CHECK((m.values[f.first].id == vy.id || (f.second != hlomem::npos && m.values[f.second].id == vy.id)));
-                        if (f.kind == hlomem::violation_kind::overlap &&
+                        if (f.kind == hlomem::diagnostic_kind::overlap &&
                             ((m.values[f.first].id == vx.id && m.values[f.second].id == vy.id) ||
                              (m.values[f.first].id == vy.id && m.values[f.second].id == vx.id))) {
                             reported = true;
@@ -162,7 +162,7 @@ TEST_CASE("mutations of the seed dumps are reported with the right values", "[so
         REQUIRE_FALSE(found.empty());
         bool overrun = false;
         for (auto const& f : found) {
-            CHECK(f.kind == hlomem::violation_kind::overrun);
+            CHECK(f.kind == hlomem::diagnostic_kind::overrun);
             CHECK(f.allocation == biggest.allocation);
             if (m.values[f.first].offset + m.values[f.first].size == a.size) overrun = true;
         }
@@ -176,13 +176,13 @@ TEST_CASE("mutations of the seed dumps are reported with the right values", "[so
         replace_once(mutated, key, value_line_key(v) + " @" + std::to_string(*v.color + 7) + "> (size=");
         auto const m = hlomem::parse_buffer_assignment(mutated, file);
         auto const found = hlomem::check_soundness(m);
-        std::set<hlomem::violation_kind> kinds;
+        std::set<hlomem::diagnostic_kind> kinds;
         for (auto const& f : found) {
             CHECK(m.values[f.first].id == v.id);
             kinds.insert(f.kind);
         }
-        CHECK(kinds == std::set<hlomem::violation_kind>{hlomem::violation_kind::color_mismatch,
-                                                         hlomem::violation_kind::memory_space_mismatch});
+        CHECK(kinds == std::set<hlomem::diagnostic_kind>{hlomem::diagnostic_kind::color_mismatch,
+                                                         hlomem::diagnostic_kind::memory_space_mismatch});
     }
 }
 

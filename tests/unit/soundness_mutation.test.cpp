@@ -40,7 +40,7 @@ void move_to_allocation(buffer_assignment& ba, std::size_t y, std::size_t to) {
     ba.values[y].allocation = to;
 }
 
-bool names(hlomem::soundness_violation const& f, std::size_t a, std::size_t b) {
+bool names(hlomem::diagnostic const& f, std::size_t a, std::size_t b) {
     return (f.first == a && f.second == b) || (f.first == b && f.second == a);
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("random mutations that break a placement are all reported; ones that k
                         auto const found = hlomem::check_soundness(ba);
                         CAPTURE(ba.values[x].id, ba.values[y].id, offset);
                         CHECK(std::any_of(found.begin(), found.end(), [&](auto const& f) {
-                            return f.kind == hlomem::violation_kind::overlap && names(f, x, y);
+                            return f.kind == hlomem::diagnostic_kind::overlap && names(f, x, y);
                         }));
                         for (auto const& f : found) CHECK((f.first == y || f.second == y));
                         ++overlaps_made;
@@ -114,7 +114,7 @@ TEST_CASE("random mutations that break a placement are all reported; ones that k
                 auto const found = hlomem::check_soundness(ba);
                 CAPTURE(vy.id, vy.offset);
                 CHECK(std::any_of(found.begin(), found.end(), [&](auto const& f) {
-                    return f.kind == hlomem::violation_kind::overrun && f.first == y;
+                    return f.kind == hlomem::diagnostic_kind::overrun && f.first == y;
                 }));
                 ++overruns_made;
             }

@@ -5,8 +5,8 @@
 //   diagnostic{kind, severity, line, column, message, first, second, allocation}
 //
 //   error    overlap              <12 fusion.3 @0> [0, 512) and <14 copy.1 @0> [256, 768) share bytes
-//   warning  inconsistent_dump    line 40: Total bytes used is 4170409, the allocations sum to 4170408
-//   note     approximation        while.3: ... modelled as ...
+//   warning  inconsistent_dump    Total bytes used states 4170409 but the allocation sizes add up to 4170408
+//   warning  partial_read         3:1: the report ends before its first entry
 //
 // A parse error is not a diagnostic: it stops the parse and is thrown or returned as
 // hlomem::parse_error (error.hpp). A diagnostic is what a checker or a tolerant reader collects
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace hlomem {
 
@@ -57,9 +58,10 @@ enum class diagnostic_kind : std::uint8_t {
     invalid_shape,
     // dump/oom_report.hpp and the readers of logs
     size_disagreement,  ///< a size a report prints is not the size its shape takes
-    skipped_text,       ///< a line that could not be read was skipped
-    // hlo/: a construct the analysis models in a simpler way than XLA does
-    approximation,
+    partial_read,       ///< text read only in part: cut off, a line missing, an unknown field
+    // hlo/: the module breaks a rule XLA checks; the analysis goes on its own way (first: the
+    // instruction or value, second: the computation)
+    invalid_module,
 };
 
 inline std::string_view to_string(diagnostic_kind k) noexcept {
@@ -77,13 +79,15 @@ inline std::string_view to_string(diagnostic_kind k) noexcept {
         case diagnostic_kind::inconsistent_dump: return "inconsistent-dump";
         case diagnostic_kind::invalid_shape: return "invalid-shape";
         case diagnostic_kind::size_disagreement: return "size-disagreement";
-        case diagnostic_kind::skipped_text: return "skipped-text";
-        case diagnostic_kind::approximation: return "approximation";
+        case diagnostic_kind::partial_read: return "partial-read";
+        case diagnostic_kind::invalid_module: return "invalid-module";
     }
     return "?";
 }
 
 /// One finding. Locations are 1-based; 0 means "no single place in the text".
+///
+///   out.push_back(make_diagnostic(diagnostic_kind::overrun, severity::error, "...").about(v, diagnostic::none, a).at(line));
 struct diagnostic {
     static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
@@ -95,7 +99,29 @@ struct diagnostic {
     std::size_t first = none;       ///< the subject (what it indexes depends on `kind`)
     std::size_t second = none;      ///< the other subject of a pair
     std::size_t allocation = none;  ///< the allocation (or other container) concerned
+
+    /// Sets the location of a diagnostic being built.
+    diagnostic&& at(std::size_t at_line, std::size_t at_column = 0) && {
+        line = at_line;
+        column = at_column;
+        return std::move(*this);
+    }
+    /// Sets the subjects of a diagnostic being built.
+    diagnostic&& about(std::size_t subject, std::size_t other = none, std::size_t in_allocation = none) && {
+        first = subject;
+        second = other;
+        allocation = in_allocation;
+        return std::move(*this);
+    }
 };
+
+inline diagnostic make_diagnostic(diagnostic_kind kind, severity level, std::string message) {
+    diagnostic d;
+    d.kind = kind;
+    d.severity = level;
+    d.message = std::move(message);
+    return d;
+}
 
 }  // namespace hlomem
 

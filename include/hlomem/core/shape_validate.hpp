@@ -17,6 +17,7 @@
 
 #include <hlomem/core/layout.hpp>
 #include <hlomem/core/primitive_type.hpp>
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/shape.hpp>
 
 namespace hlomem {
@@ -39,12 +40,16 @@ enum class shape_part : std::uint8_t {
     dynamic_prefix,        ///< M(n)
 };
 
-/// What is wrong with a shape and where.
-struct shape_problem {
-    std::string message;
-    shape_part part = shape_part::shape;
-    std::size_t index = 0;
-};
+/// What is wrong with a shape and where: an error of kind invalid_shape whose `first` is the
+/// index within the part (the dimension, the tile, ...) and `second` the shape_part, so that a
+/// parser can point at the text of that part (shape_part_of).
+inline diagnostic shape_problem(std::string message, shape_part part, std::size_t index = 0) {
+    return make_diagnostic(diagnostic_kind::invalid_shape, severity::error, std::move(message))
+        .about(index, static_cast<std::size_t>(part));
+}
+
+/// The part of the shape an invalid_shape diagnostic is about.
+inline shape_part shape_part_of(diagnostic const& d) noexcept { return static_cast<shape_part>(d.second); }
 
 /// Checks one array, token or opaque shape (not its tuple elements) the way XLA's validator
 /// does: non-negative extents; a layout only on arrays; minor_to_major a permutation of
@@ -52,10 +57,10 @@ struct shape_problem {
 /// L >= 1; E >= 0; `#`/`*` unsigned integer types; split configs on existing physical
 /// dimensions with increasing indices; `P(...)` only on sparse layouts; M >= 0.
 template <class P>
-std::optional<shape_problem> validate_array(basic_shape<P> const& s) {
+std::optional<diagnostic> validate_array(basic_shape<P> const& s) {
     using int_type = typename P::int_type;
     auto problem = [](std::string m, shape_part part, std::size_t index = 0) {
-        return std::optional<shape_problem>(shape_problem{std::move(m), part, index});
+        return std::optional<diagnostic>(shape_problem(std::move(m), part, index));
     };
     auto str = [](std::int64_t v) { return std::to_string(v); };
     if (s.is_token() || s.is_opaque()) {
@@ -177,13 +182,13 @@ std::optional<shape_problem> validate_array(basic_shape<P> const& s) {
 
 /// Validates a whole shape tree; the first problem found, in pre-order.
 template <class P>
-std::optional<shape_problem> validate(basic_shape<P> const& s) {
+std::optional<diagnostic> validate(basic_shape<P> const& s) {
     if (s.element_type() == primitive_type::invalid) {
-        return shape_problem{"the shape has no element type", shape_part::shape, 0};
+        return shape_problem("the shape has no element type", shape_part::shape);
     }
     if (s.is_tuple() || s.is_buffer()) {
         if (s.is_buffer() && (s.tuple_shapes_size() != 1 || !s.buffer_shape().is_array())) {
-            return shape_problem{"a buffer shape must hold exactly one array shape", shape_part::shape, 0};
+            return shape_problem("a buffer shape must hold exactly one array shape", shape_part::shape);
         }
         for (auto const& e : s.tuple_shapes()) {
             if (auto p = validate(e)) return p;

@@ -311,12 +311,7 @@ void attach_live_range(basic_buffer_assignment<P>& ba, basic_hlo_live_range<P> l
 /// A place where a dump contradicts itself or breaks a rule XLA checks when it writes it: a
 /// warning of kind inconsistent_dump at `line` (1-based; 0 when the problem has no single line).
 inline diagnostic dump_inconsistency(std::size_t line, std::string message) {
-    diagnostic d;
-    d.kind = diagnostic_kind::inconsistent_dump;
-    d.severity = severity::warning;
-    d.line = line;
-    d.message = std::move(message);
-    return d;
+    return make_diagnostic(diagnostic_kind::inconsistent_dump, severity::warning, std::move(message)).at(line);
 }
 
 /// Checks what the dump itself asserts (docs/xla-formats.md 5):

@@ -46,6 +46,7 @@
 #include <string_view>
 #include <vector>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/error.hpp>
 #include <hlomem/core/padding.hpp>
 #include <hlomem/core/policy.hpp>
@@ -142,13 +143,12 @@ struct basic_oom_stat {
     typename P::string_type percent;  ///< `0.00%`; empty when not printed
 };
 
-/// Something the reader noticed at a place in the input: where a report is cut off, an entry
-/// without its `====` line, a field hlomem does not know.
-struct oom_note {
-    std::size_t line = 0;
-    std::size_t column = 0;
-    std::string message;
-};
+/// Something the reader noticed at a place in the input (a diagnostic of kind partial_read, a
+/// warning, at its line and column): where a report is cut off, an entry without its `====` line,
+/// a field hlomem does not know.
+inline diagnostic oom_reader_note(std::size_t line, std::size_t column, std::string message) {
+    return make_diagnostic(diagnostic_kind::partial_read, severity::warning, std::move(message)).at(line, column);
+}
 
 /// One report block found in the input.
 template <class P = default_policy>
@@ -159,7 +159,7 @@ struct basic_oom_report {
     std::vector<basic_oom_stat<P>> stats;       ///< GPU `BufferAssignment stats:`
     bool has_peak_buffers = false;              ///< GPU: `Peak buffers:` was read
     std::vector<basic_oom_entry<P>> entries;
-    std::vector<oom_note> notes;
+    std::vector<diagnostic> notes;
     /// The input ends or other text starts inside an entry, or before the first entry.
     bool cut_off = false;
 };
@@ -209,7 +209,7 @@ struct basic_oom_entry_analysis {
     figure_check padding_bytes;        ///< `Extra memory due to padding:` against their difference
     bool expansion_reported = false;
     bool expansion_agrees = true;      ///< `(2.0x expansion)` against padded/unpadded
-    std::vector<std::string> disagreements;  ///< one sentence per figure that does not agree
+    std::vector<diagnostic> disagreements;   ///< size_disagreement: one per figure that does not agree
     std::vector<std::string> explanation;    ///< plain sentences: sizes, padding, the label
     std::vector<std::string> suggestions;    ///< one sentence per fix
 
@@ -224,6 +224,11 @@ using oom_entry_analysis = basic_oom_entry_analysis<>;
 
 namespace detail {
 
+/// A figure of the report that the shape does not give: a warning at the figure's line.
+inline diagnostic size_disagreement(std::size_t line, std::string message) {
+    return make_diagnostic(diagnostic_kind::size_disagreement, severity::warning, std::move(message)).at(line);
+}
+
 /// `4096 x 128 x 3 x 4 bytes`.
 template <class P>
 std::string product_text(basic_shape<P> const& s) {
@@ -235,17 +240,18 @@ std::string product_text(basic_shape<P> const& s) {
 /// Compares a reported size with a recomputed byte count; adds a sentence when they disagree.
 template <class P>
 figure_check check_figure(std::optional<basic_reported_size<P>> const& reported, std::int64_t recomputed, char const* field,
-                          char const* what, size_function_kind style, std::vector<std::string>& disagreements) {
+                          char const* what, size_function_kind style, std::vector<diagnostic>& disagreements) {
     figure_check c;
     c.recomputed = recomputed;
     if (!reported) return c;
     c.reported = true;
     c.agrees = reported->size.covers(recomputed);
     if (!c.agrees) {
-        disagreements.push_back("Line " + std::to_string(reported->line) + ": the report's " + field + " " +
-                                std::string(std::string_view(reported->text)) + " stands for " +
-                                std::to_string(reported->size.min_bytes) + " to " + std::to_string(reported->size.max_bytes) +
-                                " bytes, but the " + what + " recomputed from the shape is " + bytes_text(recomputed, style) + ".");
+        disagreements.push_back(size_disagreement(
+            reported->line, std::string("the report's ") + field + " " + std::string(std::string_view(reported->text)) +
+                                " stands for " + std::to_string(reported->size.min_bytes) + " to " +
+                                std::to_string(reported->size.max_bytes) + " bytes, but the " + what +
+                                " recomputed from the shape is " + bytes_text(recomputed, style) + "."));
     }
     return c;
 }
@@ -330,9 +336,9 @@ basic_oom_entry_analysis<P> analyze(basic_oom_entry<P> const& entry, oom_report_
         a.expansion_reported = true;
         a.expansion_agrees = entry.expansion->covers(a.expansion());
         if (!a.expansion_agrees) {
-            a.disagreements.push_back("Line " + std::to_string(entry.expansion->line) + ": the report's expansion " +
-                                      std::string(std::string_view(entry.expansion->text)) + "x is not the recomputed " +
-                                      format_expansion(a.expansion()) + ".");
+            a.disagreements.push_back(detail::size_disagreement(
+                entry.expansion->line, "the report's expansion " + std::string(std::string_view(entry.expansion->text)) +
+                                           "x is not the recomputed " + format_expansion(a.expansion()) + "."));
         }
     }
 

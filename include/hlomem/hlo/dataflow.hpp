@@ -52,6 +52,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/hlo/call_graph.hpp>
 #include <hlomem/hlo/module.hpp>
@@ -75,12 +76,9 @@ struct dataflow_options {
     bool async_done_uses_all_operand_values = true;
 };
 
-/// Something in the module that XLA would refuse or that the analysis could not follow.
-struct dataflow_note {
-    instruction_id instruction = no_instruction;  ///< no_instruction when it concerns a computation
-    computation_id computation = no_computation;
-    std::string message;
-};
+// notes() are diagnostics (core/diagnostic.hpp) of kind invalid_module, warnings: something in
+// the module that XLA would refuse and that the analysis models its own way. `first` is the
+// instruction (none when it concerns a whole computation), `second` the computation.
 
 /// XLA's HloDataflowAnalysis of a module. Holds a reference to the module, which must outlive it.
 template <class P = default_policy>
@@ -145,7 +143,7 @@ public:
     /// Call contexts and visiting orders (the computations' post order is the one ids follow).
     basic_call_graph<P> const& call_graph() const noexcept { return graph_; }
     /// What XLA would refuse and what could not be followed.
-    std::vector<dataflow_note> const& notes() const noexcept { return notes_; }
+    std::vector<diagnostic> const& notes() const noexcept { return notes_; }
 
 private:
     struct record {
@@ -226,7 +224,7 @@ private:
     std::vector<std::size_t> index_of_id_;
     std::vector<hlo_value_position> positions_;
     std::vector<hlo_value_use> uses_;
-    std::vector<dataflow_note> notes_;
+    std::vector<diagnostic> notes_;
 };
 
 using hlo_dataflow = basic_hlo_dataflow<>;
@@ -239,10 +237,11 @@ template <class P>
 void basic_hlo_dataflow<P>::run() {
     for (computation_id c = 0; c < m_.computation_count(); ++c) {
         if (graph_.context(c) == call_context::both) {
-            notes_.push_back({no_instruction, c,
-                              "computation " + std::string(std::string_view(m_.computation(c).name)) +
-                                  " is called both as control flow and embedded; XLA refuses such modules, hlomem lets "
-                                  "its parameters define their own values"});
+            notes_.push_back(make_diagnostic(diagnostic_kind::invalid_module, severity::warning,
+                                             "computation " + std::string(std::string_view(m_.computation(c).name)) +
+                                                 " is called both as control flow and embedded; XLA refuses such "
+                                                 "modules, hlomem lets its parameters define their own values")
+                                 .about(diagnostic::none, c));
         }
     }
     initialize();

@@ -45,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/hlo/alias_analysis.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/dataflow.hpp>
@@ -106,8 +107,9 @@ public:
     std::optional<live_interval> const& range(std::size_t k) const { return ranges_[k]; }
     /// False when the module is not printed as scheduled: the text order stood in for a schedule.
     bool total_order_scheduled() const noexcept { return m_->is_scheduled(); }
-    /// Where the module broke a rule XLA checks (a value ending before it starts, ...).
-    std::vector<std::string> const& notes() const noexcept { return notes_; }
+    /// Where the module broke a rule XLA checks (a value ending before it starts, ...): warnings
+    /// of kind invalid_module whose `first` is the value (core/diagnostic.hpp).
+    std::vector<diagnostic> const& notes() const noexcept { return notes_; }
 
 private:
     void flatten_all();
@@ -132,7 +134,7 @@ private:
     std::vector<bool> in_progress_;
     std::vector<computation_id> async_context_;
     std::vector<std::optional<live_interval>> ranges_;
-    std::vector<std::string> notes_;
+    std::vector<diagnostic> notes_;
 };
 
 using hlo_liveness = basic_hlo_liveness<>;
@@ -260,8 +262,11 @@ void basic_hlo_liveness<P>::compute_ranges() {
             }
         }
         if (end < start) {
-            notes_.push_back("the live range of " + df_->name_of(v) + " would end at " + std::to_string(end) +
-                             " before it starts at " + std::to_string(start) + "; XLA stops on such a module");
+            notes_.push_back(make_diagnostic(diagnostic_kind::invalid_module, severity::warning,
+                                             "the live range of " + df_->name_of(v) + " would end at " +
+                                                 std::to_string(end) + " before it starts at " + std::to_string(start) +
+                                                 "; XLA stops on such a module")
+                                 .about(k));
             end = start;
         }
         ranges_[k] = live_interval{start, end};

@@ -42,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/core/shape_size.hpp>
@@ -163,35 +164,10 @@ sharing_summary summarize_sharing(basic_buffer_assignment<P> const& ba) {
     return out;
 }
 
-enum class violation_kind : std::uint8_t {
-    overlap,                ///< two interfering values share bytes of one allocation
-    overrun,                ///< a value reaches past the end of its allocation
-    undersized,             ///< a value is smaller than its shape needs
-    color_mismatch,         ///< a value's color differs from its allocation's
-    memory_space_mismatch,  ///< a value's color differs from the memory space S(n) of its shape
-    unknown_live_range,     ///< a BufferLiveRange line names no value of the dump
-};
-
-inline std::string_view to_string(violation_kind k) noexcept {
-    switch (k) {
-        case violation_kind::overlap: return "overlap";
-        case violation_kind::overrun: return "overrun";
-        case violation_kind::undersized: return "undersized";
-        case violation_kind::color_mismatch: return "color-mismatch";
-        case violation_kind::memory_space_mismatch: return "memory-space-mismatch";
-        case violation_kind::unknown_live_range: return "unknown-live-range";
-    }
-    return "?";
-}
-
-struct soundness_violation {
-    violation_kind kind = violation_kind::overlap;
-    std::size_t first = npos;       ///< value index (or the live-range line's index for unknown_live_range)
-    std::size_t second = npos;      ///< the other value of an overlap
-    std::size_t allocation = npos;  ///< allocation index
-    std::size_t line = 0;           ///< where in the dump
-    std::string message;
-};
+// check_soundness reports diagnostics (core/diagnostic.hpp), all errors, of kind overlap,
+// overrun, undersized, color_mismatch, memory_space_mismatch and unknown_live_range: `first` is
+// the value (the BufferLiveRange line's index for unknown_live_range), `second` the other value
+// of an overlap, `allocation` the allocation's index, `line` where the dump says it.
 
 struct soundness_options {
     /// The size function for the undersized check; by default the dump's own (size_function_of).
@@ -217,40 +193,44 @@ std::string describe_value(basic_buffer_assignment<P> const& ba, std::size_t i) 
 /// sweep over live ranges (O(n log n + E) for E pairs live at the same time), never by testing all
 /// pairs.
 template <class P>
-std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> const& ba, soundness_options const& options = {}) {
-    std::vector<soundness_violation> out;
+std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, soundness_options const& options = {}) {
+    std::vector<diagnostic> out;
+    auto fail = [&](diagnostic_kind kind, std::size_t first, std::size_t second, std::size_t allocation,
+                    std::size_t line, std::string message) {
+        out.push_back(make_diagnostic(kind, severity::error, std::move(message)).about(first, second, allocation).at(line));
+    };
     size_function_kind const sizing = options.size_function.value_or(size_function_of(ba));
     for (std::size_t ai = 0; ai < ba.allocations.size(); ++ai) {
         auto const& a = ba.allocations[ai];
         for (std::size_t vi : a.values) {
             auto const& v = ba.values[vi];
             if (v.offset < 0 || v.size < 0 || v.offset + v.size > a.size) {
-                out.push_back({violation_kind::overrun, vi, npos, ai, v.line,
-                               "allocation " + std::to_string(a.index) + " (size " + std::to_string(a.size) + "): " +
-                                   detail::describe_value(ba, vi) + " reaches " +
-                                   std::to_string(v.offset + v.size - a.size) + " bytes past its end"});
+                fail(diagnostic_kind::overrun, vi, npos, ai, v.line,
+                     "allocation " + std::to_string(a.index) + " (size " + std::to_string(a.size) + "): " +
+                         detail::describe_value(ba, vi) + " reaches " +
+                         std::to_string(v.offset + v.size - a.size) + " bytes past its end");
             }
             if (v.color && *v.color != a.color) {
-                out.push_back({violation_kind::color_mismatch, vi, npos, ai, v.line,
-                               detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
-                                   " but allocation " + std::to_string(a.index) + " has color " + std::to_string(a.color)});
+                fail(diagnostic_kind::color_mismatch, vi, npos, ai, v.line,
+                     detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
+                         " but allocation " + std::to_string(a.index) + " has color " + std::to_string(a.color));
             }
             if (auto const* shape = ba.shape_of(v)) {
                 if (v.color && shape->is_array() && shape->layout_or_default().memory_space != *v.color) {
-                    out.push_back({violation_kind::memory_space_mismatch, vi, npos, ai, v.line,
-                                   detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
-                                       " but its shape " + to_string(*shape) + " is in memory space " +
-                                       std::to_string(shape->layout_or_default().memory_space)});
+                    fail(diagnostic_kind::memory_space_mismatch, vi, npos, ai, v.line,
+                         detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
+                             " but its shape " + to_string(*shape) + " is in memory space " +
+                             std::to_string(shape->layout_or_default().memory_space));
                 }
                 bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
                                                 [](auto d) { return detail::is_unbounded_extent(d); });
                 if (sized) {
                     std::int64_t const needed = bytes_under(*shape, sizing);
                     if (v.size < needed) {
-                        out.push_back({violation_kind::undersized, vi, npos, ai, v.line,
-                                       detail::describe_value(ba, vi) + " has " + std::to_string(v.size) +
-                                           " bytes but its shape " + to_string(*shape) + " needs " + std::to_string(needed) +
-                                           " (" + std::string(to_string(sizing)) + " size function)"});
+                        fail(diagnostic_kind::undersized, vi, npos, ai, v.line,
+                             detail::describe_value(ba, vi) + " has " + std::to_string(v.size) +
+                                 " bytes but its shape " + to_string(*shape) + " needs " + std::to_string(needed) +
+                                 " (" + std::string(to_string(sizing)) + " size function)");
                     }
                 }
             }
@@ -267,11 +247,11 @@ std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> cons
                 logical_time const from = std::max(vi.live_range->start, vj.live_range->start);
                 logical_time const to = std::min(vi.live_range->end, vj.live_range->end);
                 std::size_t const first = vi.id < vj.id ? i : j, second = vi.id < vj.id ? j : i;
-                out.push_back({violation_kind::overlap, first, second, ai, std::max(vi.line, vj.line),
-                               "allocation " + std::to_string(a.index) + ": " + detail::describe_value(ba, first) +
-                                   " and " + detail::describe_value(ba, second) + " share bytes [" +
-                                   std::to_string(lo) + ", " + std::to_string(hi) + ") while both are live at " +
-                                   std::to_string(from) + (to > from ? "-" + std::to_string(to) : std::string())});
+                fail(diagnostic_kind::overlap, first, second, ai, std::max(vi.line, vj.line),
+                     "allocation " + std::to_string(a.index) + ": " + detail::describe_value(ba, first) +
+                         " and " + detail::describe_value(ba, second) + " share bytes [" +
+                         std::to_string(lo) + ", " + std::to_string(hi) + ") while both are live at " +
+                         std::to_string(from) + (to > from ? "-" + std::to_string(to) : std::string()));
             },
             /*skip_empty=*/true);
     }
@@ -279,9 +259,9 @@ std::vector<soundness_violation> check_soundness(basic_buffer_assignment<P> cons
         auto const& ranges = ba.live_range->buffer_live_ranges;
         for (std::size_t r = 0; r < ranges.size(); ++r) {
             if (ranges[r].value != npos) continue;
-            out.push_back({violation_kind::unknown_live_range, r, npos, npos, ranges[r].line,
-                           "BufferLiveRange names " + std::string(std::string_view(ranges[r].name)) +
-                               to_string(ranges[r].index) + ", which is not a value of this dump"});
+            fail(diagnostic_kind::unknown_live_range, r, npos, npos, ranges[r].line,
+                 "BufferLiveRange names " + std::string(std::string_view(ranges[r].name)) +
+                     to_string(ranges[r].index) + ", which is not a value of this dump");
         }
     }
     std::stable_sort(out.begin(), out.end(), [](auto const& x, auto const& y) { return x.line < y.line; });

@@ -458,7 +458,7 @@ struct builder {
         return (kind() == oom_report_kind::tpu ? "entry " : "buffer ") + std::to_string(entry().number);
     }
     void note(char const* where, std::string message) {
-        report().notes.push_back(oom_note{line_of(where), lines.column_of(where), std::move(message)});
+        report().notes.push_back(oom_reader_note(line_of(where), lines.column_of(where), std::move(message)));
     }
     [[noreturn]] void fail(char const* where, std::string message) { throw failure(where, std::move(message)); }
 

@@ -350,7 +350,7 @@ inline constexpr auto attach_layout = [](auto& ctx, auto& layout, char const*) {
 inline constexpr auto finish_array = [](auto& ctx, auto&, char const*) {
     auto& a = x3::_val(ctx);
     if (auto problem = validate_array(a.shape)) {
-        throw failure(position_of(problem->part, problem->index, a.start, a.dimensions, a.layout_at), problem->message);
+        throw failure(position_of(shape_part_of(*problem), problem->first, a.start, a.dimensions, a.layout_at), problem->message);
     }
     if (!a.shape.is_array()) return;
     bool const unbounded = std::any_of(a.shape.dimensions().begin(), a.shape.dimensions().end(),

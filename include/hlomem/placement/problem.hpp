@@ -322,41 +322,34 @@ inline void copy_offsets(allocation_problem const& from, allocation_problem& to)
 
 namespace detail {
 
-inline diagnostic placement_diagnostic(diagnostic_kind kind, std::size_t first, std::size_t second, std::string message) {
-    diagnostic d;
-    d.kind = kind;
-    d.message = std::move(message);
-    d.first = first;
-    d.second = second;
-    return d;
-}
-
 template <class Problem, class OffsetMap, class Name>
 std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std::optional<std::int64_t> capacity,
-                                             Name name) {
+                                        Name name) {
     using boost::get;
     std::size_t const n = num_buffers(p);
     std::vector<diagnostic> out;
+    auto fail = [&](diagnostic_kind kind, std::size_t i, std::size_t j, std::string message) {
+        out.push_back(make_diagnostic(kind, severity::error, std::move(message)).about(i, j));
+    };
     std::vector<std::int64_t> at(n, 0);
     std::vector<std::size_t> placed;
     for (std::size_t i = 0; i < n; ++i) {
         std::optional<std::int64_t> const o = get(offsets, i);
         if (!o) {
-            out.push_back(placement_diagnostic(diagnostic_kind::missing_offset, i, i, name(i) + " has no offset"));
+            fail(diagnostic_kind::missing_offset, i, i, name(i) + " has no offset");
             continue;
         }
         at[i] = *o;
         std::int64_t const size = size_of(p, i), align = alignment_of(p, i);
-        if (*o < 0) out.push_back(placement_diagnostic(diagnostic_kind::negative_offset, i, i, name(i) + " has offset " + std::to_string(*o)));
+        if (*o < 0) fail(diagnostic_kind::negative_offset, i, i, name(i) + " has offset " + std::to_string(*o));
         if (align > 1 && *o % align != 0) {
-            out.push_back(placement_diagnostic(diagnostic_kind::misaligned, i, i,
-                           name(i) + " at offset " + std::to_string(*o) + " is not a multiple of its alignment " +
-                               std::to_string(align)));
+            fail(diagnostic_kind::misaligned, i, i,
+                 name(i) + " at offset " + std::to_string(*o) + " is not a multiple of its alignment " +
+                     std::to_string(align));
         }
         if (capacity && size > 0 && *o + size > *capacity) {
-            out.push_back(placement_diagnostic(diagnostic_kind::over_capacity, i, i,
-                           name(i) + " ends at " + std::to_string(*o + size) + ", past the capacity " +
-                               std::to_string(*capacity)));
+            fail(diagnostic_kind::over_capacity, i, i,
+                 name(i) + " ends at " + std::to_string(*o + size) + ", past the capacity " + std::to_string(*capacity));
         }
         if (size > 0 && !lifespan_of(p, i).empty()) placed.push_back(i);
     }
@@ -370,7 +363,7 @@ std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std
             std::ostringstream what;
             what << name(i) << ' ' << lifespan_of(p, i) << " and " << name(j) << ' ' << lifespan_of(p, j)
                  << " share bytes [" << lo << ", " << hi << ")";
-            out.push_back(placement_diagnostic(diagnostic_kind::overlap, i, j, what.str()));
+            fail(diagnostic_kind::overlap, i, j, what.str());
         });
     return out;
 }
@@ -384,13 +377,13 @@ std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std
 template <class Problem, class OffsetMap,
           std::enable_if_t<!std::is_convertible_v<OffsetMap, std::optional<std::int64_t>>, int> = 0>
 std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets,
-                                             std::optional<std::int64_t> capacity = std::nullopt) {
+                                        std::optional<std::int64_t> capacity = std::nullopt) {
     return detail::check_placement(p, offsets, capacity, [](std::size_t i) { return "buffer " + std::to_string(i); });
 }
 
 /// check_placement on a problem's own offsets; messages name buffers by id: `buffer 'b2' [3, 9)`.
 inline std::vector<diagnostic> check_placement(allocation_problem const& p,
-                                                    std::optional<std::int64_t> capacity = std::nullopt) {
+                                               std::optional<std::int64_t> capacity = std::nullopt) {
     return detail::check_placement(p, offset_map(p), capacity,
                                    [&](std::size_t i) { return "buffer '" + p.buffers[i].id + "'"; });
 }
