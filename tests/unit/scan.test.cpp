@@ -24,7 +24,7 @@ TEST_CASE("skip_blanks skips spaces and tabs only", "[scan]") {
 }
 
 TEST_CASE("skip_space_and_comments skips line ends and both kinds of comments", "[scan]") {
-    auto skip = hlomem::detail::skip_space_and_comments;
+    auto skip = [](char const* p, char const* last) { return hlomem::detail::skip_space_and_comments(p, last); };
     CHECK(rest("  /*index=5*/ f32[8]", skip) == "f32[8]");
     CHECK(rest("// a comment\n\r\n\tx", skip) == "x");
     CHECK(rest("/* a */ // b\n/* c */y", skip) == "y");

@@ -66,22 +66,29 @@ inline char const* comment_end(char const* p, char const* last) noexcept {
     return last - q < 2 ? nullptr : q + 2;
 }
 
-/// Skips blanks, line ends, and `/* */` and `//` comments. A `/*` that is never closed is not
-/// skipped: the result points at it, for the caller to report.
-inline char const* skip_space_and_comments(char const* p, char const* last) noexcept {
+/// Skips blanks, line ends, and `/* */` and `//` comments. At a `/*` that is never closed it
+/// returns `unclosed(position of the '/*')`: the X3 skipper throws there, others stop.
+template <class Unclosed>
+inline char const* skip_space_and_comments(char const* p, char const* last, Unclosed unclosed) {
     while (p < last) {
         char const c = *p;
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
             ++p;
         } else if (c == '/' && at_comment(p, last)) {
             char const* const end = comment_end(p, last);
-            if (!end) return p;
+            if (!end) return unclosed(p);
             p = end;
         } else {
             break;
         }
     }
     return p;
+}
+
+/// Skips blanks, line ends, and `/* */` and `//` comments. A `/*` that is never closed is not
+/// skipped: the result points at it.
+inline char const* skip_space_and_comments(char const* p, char const* last) noexcept {
+    return skip_space_and_comments(p, last, [](char const* at) noexcept { return at; });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,9 +159,9 @@ inline char const* skip_balanced(char const* p, char const* last) noexcept {
         }
         if (k == slash) {
             if (at_comment(p, last)) {
-                char const* const end = comment_end(p, last);
-                if (!end) return last;
-                p = end;
+                char const* const next = skip_space_and_comments(p, last);
+                if (next == p) return last;  // a '/*' never closed
+                p = next;
                 continue;
             }
         } else if (k == opening) {

@@ -126,9 +126,9 @@ struct skipper_parser : token<skipper_parser, x3::unused_type> {
 
 private:
     static bool skip(char const*& first, char const* last) {
-        char const* const p = ::hlomem::detail::skip_space_and_comments(first, last);
-        // skip_space_and_comments stops at a '/*' that is never closed.
-        if (last - p >= 2 && p[0] == '/' && p[1] == '*') throw failure(p, "unterminated comment: '/*' without '*/'");
+        char const* const p = ::hlomem::detail::skip_space_and_comments(first, last, [](char const* at) -> char const* {
+            throw failure(at, "unterminated comment: '/*' without '*/'");
+        });
         bool const skipped = p != first;
         first = p;
         return skipped;
@@ -150,7 +150,9 @@ struct blank_skipper_parser : token<blank_skipper_parser, x3::unused_type> {
         // X3 calls the skipper before every token, and between tokens there is mostly nothing to
         // skip: that answer must cost one comparison.
         if (first == last || (*first != ' ' && *first != '\t')) return false;
-        first = ::hlomem::detail::skip_blanks(first + 1, last);
+        do {
+            ++first;
+        } while (first != last && (*first == ' ' || *first == '\t'));
         return true;
     }
 };
