@@ -2,8 +2,10 @@
 # of hlomem once (for default_policy and view_policy), and makes the programs that link it see
 # only their declarations (HLOMEM_SEPARATE_COMPILATION; include/hlomem/parser/api.hpp). Spirit X3
 # grammars take tens of seconds to instantiate: a program with many translation units that read
-# dumps builds much faster this way. The grammars are spread over four translation units so that
-# a parallel build compiles them side by side.
+# dumps builds much faster this way. The grammars are spread over five translation units so that
+# a parallel build compiles them side by side: shapes; the buffer-assignment texts (buffer
+# assignment, live range, memory-usage report: parser/instantiate.hpp); HLO modules; OOM reports;
+# MiniMalloc CSV.
 #
 #   find_package(hlomem CONFIG REQUIRED)
 #   hlomem_add_parsers_library(my_parsers)

@@ -1,8 +1,10 @@
 // hlomem/parser/api.hpp: every parser entry point, declared without its grammar.
 //
-// The grammars (parser/shape.hpp, parser/buffer_assignment.hpp, parser/hlo_module.hpp,
-// parser/oom_report.hpp, parser/minimalloc_csv.hpp) define these functions; this header declares them, with their default
-// arguments and documentation, and includes no Spirit. It is what <hlomem/parser.hpp> gives a
+// The grammars (parser/shape.hpp, parser/buffer_assignment.hpp, parser/live_range.hpp,
+// parser/memory_usage_report.hpp, parser/hlo_module.hpp, parser/oom_report.hpp,
+// parser/minimalloc_csv.hpp) define these functions; this header declares them, with their
+// default arguments and documentation, and includes no Spirit and none of the models they return
+// (a program includes the models it reads; <hlomem/parser.hpp> includes them all). It is what <hlomem/parser.hpp> gives a
 // program built with HLOMEM_SEPARATE_COMPILATION: the parsers are then compiled once, in one
 // place, instead of in every translation unit that reads a dump.
 //
@@ -27,17 +29,29 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/placement/problem.hpp>
-#include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/core/error.hpp>
-#include <hlomem/hlo/module.hpp>
-#include <hlomem/core/layout.hpp>
-#include <hlomem/dump/live_range.hpp>
-#include <hlomem/dump/memory_usage_report.hpp>
-#include <hlomem/dump/oom_report.hpp>
 #include <hlomem/core/policy.hpp>
-#include <hlomem/core/shape.hpp>
-#include <hlomem/core/shape_table.hpp>
+
+// The models the parsers return.
+namespace hlomem {
+template <class P>
+class basic_shape;
+template <class P>
+struct basic_layout;
+template <class P>
+class basic_shape_index;
+template <class P>
+struct basic_buffer_assignment;
+template <class P>
+struct basic_hlo_live_range;
+template <class P>
+struct basic_memory_usage_report;
+template <class P>
+class basic_hlo_module;
+template <class P>
+struct basic_oom_log;
+struct allocation_problem;
+}  // namespace hlomem
 
 namespace hlomem::parser {
 
@@ -82,110 +96,9 @@ template <class P = default_policy>
 basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::string_view file = "<shape>",
                                   char const* text_begin = nullptr);
 
-namespace impl {
-
-/// Skips blanks, line ends and /* */ or // comments, as the skipper does.
-inline char const* skip_blanks(char const* p, char const* last) {
-    while (p < last) {
-        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-            ++p;
-        } else if (*p == '/' && last - p >= 2 && p[1] == '*') {
-            char const* q = p + 2;
-            while (last - q >= 2 && !(q[0] == '*' && q[1] == '/')) ++q;
-            if (last - q < 2) return last;
-            p = q + 2;
-        } else if (*p == '/' && last - p >= 2 && p[1] == '/') {
-            while (p < last && *p != '\n') ++p;
-        } else {
-            break;
-        }
-    }
-    return p;
-}
-
-/// What skip_balanced looks for in each byte: brackets and the '/' that may open a comment.
-enum bracket_class : std::uint8_t { not_bracket, opening, closing, slash };
-struct bracket_classes {
-    std::uint8_t of[256];
-};
-constexpr bracket_classes make_bracket_classes() {
-    bracket_classes t{};
-    t.of[static_cast<unsigned char>('(')] = t.of[static_cast<unsigned char>('[')] = t.of[static_cast<unsigned char>('{')] = opening;
-    t.of[static_cast<unsigned char>(')')] = t.of[static_cast<unsigned char>(']')] = t.of[static_cast<unsigned char>('}')] = closing;
-    t.of[static_cast<unsigned char>('/')] = slash;
-    return t;
-}
-inline constexpr bracket_classes bracket_class = make_bracket_classes();
-
-/// From an opening bracket at `p`, the position after its matching close; brackets of all three
-/// kinds nest, comments are skipped. `last` when unbalanced. Every shape a dump line holds is
-/// scanned this way before its table lookup, so one table load per byte decides.
-inline char const* skip_balanced(char const* p, char const* last) {
-    int depth = 0;
-    while (p < last) {
-        std::uint8_t const k = bracket_class.of[static_cast<unsigned char>(*p)];
-        if (k == not_bracket) {
-            ++p;
-            continue;
-        }
-        if (k == slash) {
-            if (last - p >= 2 && (p[1] == '*' || p[1] == '/')) {
-                p = skip_blanks(p, last);
-                continue;
-            }
-        } else if (k == opening) {
-            ++depth;
-        } else if (--depth == 0) {
-            return p + 1;
-        }
-        ++p;
-    }
-    return last;
-}
-
-}  // namespace impl
-
-/// Where the shape text starting at `first` ends, by the same rules as the grammar (a `{` after
-/// the dimensions is a layout only when an integer or ':' follows), without building anything.
-/// For malformed text the result is only a guess; the parser then reports the error.
-///   scan_shape_end on "f32[8]{0} parameter(0)" stops after "{0}"
-inline char const* scan_shape_end(char const* first, char const* last) {
-    char const* p = first;
-    if (p == last) return p;
-    if (*p == '(') return impl::skip_balanced(p, last);
-    char const* q = p;
-    while (q < last && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')) ++q;
-    if (q == p) return p;
-    q = impl::skip_blanks(q, last);
-    if (q < last && *q == '(') return impl::skip_balanced(q, last);  // b(...)
-    if (q == last || *q != '[') return q;
-    char const* end = impl::skip_balanced(q, last);
-    char const* brace = impl::skip_blanks(end, last);
-    if (brace < last && *brace == '{') {
-        char const* next = impl::skip_blanks(brace + 1, last);
-        if (next < last && ((*next >= '0' && *next <= '9') || *next == ':')) end = impl::skip_balanced(brace, last);
-    }
-    return end;
-}
-
-/// Reads the shape at `first` into `table` and returns its id, leaving `first` after the shape.
-/// A text seen before costs a scan and a hash lookup; a new one is parsed (and validated) by the
-/// grammar. Errors are reported against the whole input [text_begin, last) named `file`.
-template <class P>
-shape_id intern_shape(basic_shape_table<P>& table, char const*& first, char const* last, std::string_view file,
-                      char const* text_begin) {
-    char const* const end = scan_shape_end(first, last);
-    if (auto id = table.find(std::string_view(first, static_cast<std::size_t>(end - first)))) {
-        first = end;
-        return *id;
-    }
-    char const* const start = first;
-    basic_shape<P> shape = parse_shape_prefix<P>(first, last, file, text_begin);
-    return table.insert(std::string_view(start, static_cast<std::size_t>(first - start)), std::move(shape));
-}
-
 // ---------------------------------------------------------------------------------------------
-// BufferAssignment dumps, live ranges, memory-usage reports (grammar: parser/buffer_assignment.hpp)
+// BufferAssignment dumps, live ranges, memory-usage reports (grammars: parser/buffer_assignment.hpp,
+// parser/live_range.hpp, parser/memory_usage_report.hpp)
 // ---------------------------------------------------------------------------------------------
 
 /// Which XLA text a dump holds, judged by its first non-blank line.
@@ -371,7 +284,6 @@ HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS(extern, view_policy)
 namespace hlomem {
 using parser::detect_dump_kind;
 using parser::dump_kind;
-using parser::intern_shape;
 using parser::looks_like_minimalloc_csv;
 using parser::parse_buffer_assignment;
 using parser::parse_hlo_module;
@@ -383,7 +295,6 @@ using parser::parse_oom_reports;
 using parser::parse_shape;
 using parser::parse_shape_index;
 using parser::parse_shape_prefix;
-using parser::scan_shape_end;
 using parser::try_parse_buffer_assignment;
 using parser::try_parse_hlo_module;
 using parser::try_parse_hlo_modules;

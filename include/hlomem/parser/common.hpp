@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@
 #include <boost/spirit/home/x3.hpp>
 
 #include <hlomem/core/error.hpp>
+#include <hlomem/detail/scan.hpp>
 
 namespace hlomem::parser {
 
@@ -74,6 +76,24 @@ struct parse_state {
 };
 struct state_tag;
 
+/// Whether T is a std::reference_wrapper.
+template <class T>
+struct is_reference_wrapper : std::false_type {};
+template <class T>
+struct is_reference_wrapper<std::reference_wrapper<T>> : std::true_type {};
+
+/// The object a grammar keeps in the X3 context under `Tag` (its builder), whether it was given to
+/// x3::with by reference or through std::ref.
+template <class Tag, class Context>
+auto& context_object(Context const& ctx) {
+    auto& held = x3::get<Tag>(ctx);
+    if constexpr (is_reference_wrapper<std::decay_t<decltype(held)>>::value) {
+        return held.get();
+    } else {
+        return held;
+    }
+}
+
 /// Increments the nesting depth at `where`, throwing when it passes max_nesting_depth.
 template <class Context>
 void enter_nesting(Context const& ctx, char const* where) {
@@ -105,25 +125,13 @@ struct skipper_parser : token<skipper_parser, x3::unused_type> {
     }
 
 private:
-    template <class Iterator>
-    static bool skip(Iterator& first, Iterator const& last) {
-        Iterator const start = first;
-        while (first != last) {
-            char const c = *first;
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-                ++first;
-            } else if (c == '/' && last - first >= 2 && first[1] == '*') {
-                Iterator p = first + 2;
-                while (last - p >= 2 && !(p[0] == '*' && p[1] == '/')) ++p;
-                if (last - p < 2) throw failure(first, "unterminated comment: '/*' without '*/'");
-                first = p + 2;
-            } else if (c == '/' && last - first >= 2 && first[1] == '/') {
-                while (first != last && *first != '\n') ++first;
-            } else {
-                break;
-            }
-        }
-        return first != start;
+    static bool skip(char const*& first, char const* last) {
+        char const* const p = ::hlomem::detail::skip_space_and_comments(first, last, [](char const* at) -> char const* {
+            throw failure(at, "unterminated comment: '/*' without '*/'");
+        });
+        bool const skipped = p != first;
+        first = p;
+        return skipped;
     }
 };
 
@@ -177,8 +185,7 @@ struct blank_line_parser : token<blank_line_parser, x3::unused_type> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
-        Iterator p = first;
-        while (p != last && (*p == ' ' || *p == '\t')) ++p;
+        Iterator p = ::hlomem::detail::skip_blanks(first, last);
         if (p != last && *p == '\r') ++p;
         if (p == last || *p != '\n') return false;
         first = p + 1;
@@ -206,28 +213,15 @@ struct rest_of_line_parser : token<rest_of_line_parser, std::string_view> {
 };
 inline constexpr rest_of_line_parser rest_of_line{};
 
-/// The bytes that end a name: blanks, line ends and `{}<>,:`.
-struct name_stops {
-    bool at[256];
-};
-constexpr name_stops make_name_stops() {
-    name_stops t{};
-    for (char c : {' ', '\t', '\n', '\r', '{', '}', '<', '>', ',', ':'}) t.at[static_cast<unsigned char>(c)] = true;
-    return t;
-}
-inline constexpr name_stops name_stop = make_name_stops();
-
 /// An instruction or computation name as dumps print it (`fusion.10`, `custom-call.37.0`,
-/// `p5.32.0`): everything up to a blank, a line end or one of `{}<>,:`. Names are most of a
-/// dump's Used-values blocks, so one table load per byte decides where they end.
+/// `p5.32.0`): detail::scan_name, up to a blank, a line end or one of `{}<>,:`.
 struct name_parser : token<name_parser, std::string_view> {
     static constexpr char const* expected = "a name";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
         x3::skip_over(first, last, ctx);
-        Iterator p = first;
-        while (p != last && !name_stop.at[static_cast<unsigned char>(*p)]) ++p;
+        Iterator const p = ::hlomem::detail::scan_name(first, last);
         if (p == first) return false;
         x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(p - first)), attr);
         first = p;

@@ -6,7 +6,7 @@
 //   #include <hlomem/parser/instantiate.hpp>
 //
 // To spread the work over several translation units, define HLOMEM_INSTANTIATE_SHAPE,
-// HLOMEM_INSTANTIATE_DUMP, HLOMEM_INSTANTIATE_HLO_MODULE, HLOMEM_INSTANTIATE_OOM_REPORT or
+// HLOMEM_INSTANTIATE_DUMP (buffer assignments, live ranges, memory-usage reports), HLOMEM_INSTANTIATE_HLO_MODULE, HLOMEM_INSTANTIATE_OOM_REPORT or
 // HLOMEM_INSTANTIATE_MINIMALLOC_CSV (one or more) before including it: then only those grammars
 // are compiled there.
 #ifndef HLOMEM_PARSER_INSTANTIATE_HPP
@@ -34,6 +34,8 @@ HLOMEM_SHAPE_PARSER_INSTANTIATIONS(, view_policy)
 
 #ifdef HLOMEM_INSTANTIATE_DUMP
 #include <hlomem/parser/buffer_assignment.hpp>
+#include <hlomem/parser/live_range.hpp>
+#include <hlomem/parser/memory_usage_report.hpp>
 namespace hlomem::parser {
 HLOMEM_DUMP_PARSER_INSTANTIATIONS(, default_policy)
 HLOMEM_DUMP_PARSER_INSTANTIATIONS(, view_policy)

@@ -21,7 +21,9 @@
 //                ^
 //
 // Other grammars embed a shape with `hlomem::parser::shape_rule<Policy>`; it commits on a
-// leading identifier, so an unknown type name is an error rather than a backtrack.
+// leading identifier, so an unknown type name is an error rather than a backtrack. Grammars
+// whose models keep their shapes in a shape table read them with `table_shape_parser`, which
+// parses each distinct text once (intern_shape).
 #ifndef HLOMEM_PARSER_SHAPE_HPP
 #define HLOMEM_PARSER_SHAPE_HPP
 
@@ -32,11 +34,13 @@
 #include <string_view>
 #include <utility>
 
-#include <hlomem/parser/api.hpp>
-#include <hlomem/parser/common.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/detail/scan.hpp>
+#include <hlomem/parser/api.hpp>
+#include <hlomem/parser/common.hpp>
+#include <hlomem/parser/intern_shape.hpp>
 
 namespace hlomem::parser {
 
@@ -468,6 +472,10 @@ inline bool parse_rule(x3::rule<shape_index_rule_id<P>, basic_shape_index<P>>, I
 
 namespace impl {
 
+/// Blanks, line ends and comments, as the skipper skips them (the name parser/hlo_module.hpp
+/// calls detail::skip_space_and_comments by).
+inline char const* skip_blanks(char const* p, char const* last) { return ::hlomem::detail::skip_space_and_comments(p, last); }
+
 /// Parses `Rule` over the whole of `text` (blanks and comments around it allowed).
 template <class Attribute, class Rule>
 parse_result<Attribute> parse_whole(std::string_view text, std::string_view file, Rule const& rule) {
@@ -517,6 +525,37 @@ basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::str
     first = p;
     return std::move(r.value());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shapes read into a model's shape table
+// ---------------------------------------------------------------------------------------------
+
+/// Whether a shape must stand where table_shape_parser reads: `required` in dump lines (whatever
+/// is there up to the line end is read as a shape, and the shape grammar says what is wrong with
+/// it), `optional` where the text may go on without one (an HLO operand: text that does not start
+/// with '(' or a letter is no match).
+enum class shape_presence : bool { required, optional };
+
+/// A shape read into the shape table of the model being built (intern_shape); the attribute is
+/// its shape_id. The builder is found in the X3 context under `BuilderTag` (context_object) and
+/// gives `shapes()`, `file()` and `text_begin()`.
+template <class BuilderTag, shape_presence Presence = shape_presence::required>
+struct table_shape_parser : token<table_shape_parser<BuilderTag, Presence>, shape_id> {
+    static constexpr char const* expected = "a shape";
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        x3::skip_over(first, last, ctx);
+        if (first == last || *first == '\n' || *first == '\r') return false;
+        if constexpr (Presence == shape_presence::optional) {
+            char const c = *first;
+            if (!(c == '(' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return false;
+        }
+        auto& b = context_object<BuilderTag>(ctx);
+        x3::traits::move_to(intern_shape(b.shapes(), first, last, b.file(), b.text_begin()), attr);
+        return true;
+    }
+};
 
 }  // namespace hlomem::parser
 

@@ -1,0 +1,203 @@
+// hlomem/detail/scan.hpp: the lexical layer every hlomem parser shares, on `char const*` and
+// without Spirit: blanks, line ends and comments, names, quoted strings, balanced brackets, and
+// where the text of a shape ends. The grammars (parser/) build their tokens on these functions;
+// code that must read a dump without the grammars (finding a shape's end before a table lookup)
+// uses them directly.
+//
+// Every function takes the position to start at and the end of the input, and returns the
+// position after what it skipped; none allocates. They run on every byte of a dump, so where a
+// byte's class decides, one table load decides it.
+//
+//   skip_space_and_comments on "  /*index=5*/ f32[8]" stops at "f32[8]"
+//   scan_name               on "fusion.10{1}, ..."     stops at "{1}, ..."
+//   skip_quoted             on `"a\"b" rest`            stops at " rest"
+//   skip_balanced           on "[8,(2)]{0}"            stops at "{0}"
+//   scan_shape_end          on "f32[8]{0} parameter(0)" stops at " parameter(0)"
+#ifndef HLOMEM_DETAIL_SCAN_HPP
+#define HLOMEM_DETAIL_SCAN_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+
+namespace hlomem::detail {
+
+// ---------------------------------------------------------------------------------------------
+// Blanks, digits, line ends, comments
+// ---------------------------------------------------------------------------------------------
+
+/// A space or a tab: what separates tokens on one line.
+inline bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+/// Skips spaces and tabs.
+inline char const* skip_blanks(char const* p, char const* last) noexcept {
+    while (p < last && is_blank(*p)) ++p;
+    return p;
+}
+
+/// Skips decimal digits.
+inline char const* skip_digits(char const* p, char const* last) noexcept {
+    while (p < last && is_digit(*p)) ++p;
+    return p;
+}
+
+/// The start of the line after the one holding `p`; `last` when there is none.
+inline char const* next_line(char const* p, char const* last) noexcept {
+    auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
+    return nl ? nl + 1 : last;
+}
+
+/// Whether the text at `p` opens a comment: `/*` (XLA's `/*index=5*/` markers) or `//`.
+inline bool at_comment(char const* p, char const* last) noexcept {
+    return last - p >= 2 && p[0] == '/' && (p[1] == '*' || p[1] == '/');
+}
+
+/// From a comment's opening (at_comment), the position after it: after `*/`, or at the line end
+/// of a `//` comment. nullptr for a `/*` that is never closed.
+inline char const* comment_end(char const* p, char const* last) noexcept {
+    if (p[1] == '/') {
+        auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
+        return nl ? nl : last;
+    }
+    char const* q = p + 2;
+    while (last - q >= 2 && !(q[0] == '*' && q[1] == '/')) ++q;
+    return last - q < 2 ? nullptr : q + 2;
+}
+
+/// Skips blanks, line ends, and `/* */` and `//` comments. At a `/*` that is never closed it
+/// returns `unclosed(position of the '/*')`: the X3 skipper throws there, others stop.
+template <class Unclosed>
+inline char const* skip_space_and_comments(char const* p, char const* last, Unclosed unclosed) {
+    while (p < last) {
+        char const c = *p;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            ++p;
+        } else if (c == '/' && at_comment(p, last)) {
+            char const* const end = comment_end(p, last);
+            if (!end) return unclosed(p);
+            p = end;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+/// Skips blanks, line ends, and `/* */` and `//` comments. A `/*` that is never closed is not
+/// skipped: the result points at it.
+inline char const* skip_space_and_comments(char const* p, char const* last) noexcept {
+    return skip_space_and_comments(p, last, [](char const* at) noexcept { return at; });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names and strings
+// ---------------------------------------------------------------------------------------------
+
+/// The bytes that end a name in a dump: blanks, line ends and `{}<>,:`.
+struct name_stops {
+    bool at[256];
+};
+constexpr name_stops make_name_stops() {
+    name_stops t{};
+    for (char c : {' ', '\t', '\n', '\r', '{', '}', '<', '>', ',', ':'}) t.at[static_cast<unsigned char>(c)] = true;
+    return t;
+}
+inline constexpr name_stops name_stop = make_name_stops();
+
+/// The end of the instruction or computation name at `p` as dumps print it (`fusion.10`,
+/// `custom-call.37.0`, `p5.32.0`): everything up to a blank, a line end or one of `{}<>,:`.
+/// `p` when there is none. Names are most of a dump's Used-values blocks.
+inline char const* scan_name(char const* p, char const* last) noexcept {
+    while (p != last && !name_stop.at[static_cast<unsigned char>(*p)]) ++p;
+    return p;
+}
+
+/// From the '"' at `p`, the position after the closing '"'. Backslash escapes are skipped, not
+/// decoded (`"a\"b"` is one string). nullptr when the string is never closed.
+inline char const* skip_quoted(char const* p, char const* last) noexcept {
+    char const* q = p + 1;
+    for (;;) {
+        q = static_cast<char const*>(std::memchr(q, '"', static_cast<std::size_t>(last - q)));
+        if (q == nullptr) return nullptr;
+        char const* b = q;
+        while (b > p + 1 && b[-1] == '\\') --b;
+        if ((q - b) % 2 == 0) return q + 1;
+        ++q;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Brackets and shapes
+// ---------------------------------------------------------------------------------------------
+
+/// What skip_balanced looks for in each byte: brackets and the '/' that may open a comment.
+enum bracket_class : std::uint8_t { not_bracket, opening, closing, slash };
+struct bracket_classes {
+    std::uint8_t of[256];
+};
+constexpr bracket_classes make_bracket_classes() {
+    bracket_classes t{};
+    t.of[static_cast<unsigned char>('(')] = t.of[static_cast<unsigned char>('[')] = t.of[static_cast<unsigned char>('{')] = opening;
+    t.of[static_cast<unsigned char>(')')] = t.of[static_cast<unsigned char>(']')] = t.of[static_cast<unsigned char>('}')] = closing;
+    t.of[static_cast<unsigned char>('/')] = slash;
+    return t;
+}
+inline constexpr bracket_classes bracket_class = make_bracket_classes();
+
+/// From an opening bracket at `p`, the position after its matching close; brackets of all three
+/// kinds nest, comments are skipped. `last` when unbalanced. Every shape a dump line holds is
+/// scanned this way before its table lookup, so one table load per byte decides.
+inline char const* skip_balanced(char const* p, char const* last) noexcept {
+    int depth = 0;
+    while (p < last) {
+        std::uint8_t const k = bracket_class.of[static_cast<unsigned char>(*p)];
+        if (k == not_bracket) {
+            ++p;
+            continue;
+        }
+        if (k == slash) {
+            if (at_comment(p, last)) {
+                char const* const next = skip_space_and_comments(p, last);
+                if (next == p) return last;  // a '/*' never closed
+                p = next;
+                continue;
+            }
+        } else if (k == opening) {
+            ++depth;
+        } else if (--depth == 0) {
+            return p + 1;
+        }
+        ++p;
+    }
+    return last;
+}
+
+/// Where the shape text starting at `first` ends, by the same rules as the shape grammar
+/// (parser/shape.hpp: a `{` after the dimensions is a layout only when an integer or ':'
+/// follows), without building anything. For malformed text the result is only a guess; the
+/// parser then reports the error.
+///   scan_shape_end on "f32[8]{0} parameter(0)" stops after "{0}"
+inline char const* scan_shape_end(char const* first, char const* last) noexcept {
+    char const* p = first;
+    if (p == last) return p;
+    if (*p == '(') return skip_balanced(p, last);
+    char const* q = p;
+    while (q < last && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')) ++q;
+    if (q == p) return p;
+    q = skip_space_and_comments(q, last);
+    if (q < last && *q == '(') return skip_balanced(q, last);  // b(...)
+    if (q == last || *q != '[') return q;
+    char const* end = skip_balanced(q, last);
+    char const* brace = skip_space_and_comments(end, last);
+    if (brace < last && *brace == '{') {
+        char const* next = skip_space_and_comments(brace + 1, last);
+        if (next < last && (is_digit(*next) || *next == ':')) end = skip_balanced(brace, last);
+    }
+    return end;
+}
+
+}  // namespace hlomem::detail
+
+#endif  // HLOMEM_DETAIL_SCAN_HPP

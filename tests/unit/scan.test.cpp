@@ -1,0 +1,81 @@
+// detail/scan.hpp: the lexical layer the parsers share (blanks, comments, names, strings,
+// brackets, the end of a shape's text).
+#include <hlomem/detail/scan.hpp>
+#include <catch2/catch.hpp>
+#include <string_view>
+
+namespace {
+
+/// Runs `scan` over `text` and returns what is left after it (nullptr: "<none>").
+template <class Scan>
+std::string_view rest(std::string_view text, Scan scan) {
+    char const* const last = text.data() + text.size();
+    char const* const p = scan(text.data(), last);
+    if (p == nullptr) return "<none>";
+    return std::string_view(p, static_cast<std::size_t>(last - p));
+}
+
+}  // namespace
+
+TEST_CASE("skip_blanks skips spaces and tabs only", "[scan]") {
+    CHECK(rest(" \t x", hlomem::detail::skip_blanks) == "x");
+    CHECK(rest(" \n x", hlomem::detail::skip_blanks) == "\n x");
+    CHECK(rest("", hlomem::detail::skip_blanks).empty());
+}
+
+TEST_CASE("skip_space_and_comments skips line ends and both kinds of comments", "[scan]") {
+    auto skip = [](char const* p, char const* last) { return hlomem::detail::skip_space_and_comments(p, last); };
+    CHECK(rest("  /*index=5*/ f32[8]", skip) == "f32[8]");
+    CHECK(rest("// a comment\n\r\n\tx", skip) == "x");
+    CHECK(rest("/* a */ // b\n/* c */y", skip) == "y");
+    CHECK(rest("/x", skip) == "/x");
+    // A '/*' that is never closed is left for the caller to report.
+    CHECK(rest("  /* never closed", skip) == "/* never closed");
+    CHECK(rest("// to the end", skip).empty());
+}
+
+TEST_CASE("scan_name stops at blanks, line ends and {}<>,:", "[scan]") {
+    auto name = hlomem::detail::scan_name;
+    CHECK(rest("fusion.10{1}, x", name) == "{1}, x");
+    CHECK(rest("custom-call.37.0 @0>", name) == " @0>");
+    CHECK(rest("p5.32.0:0-80", name) == ":0-80");
+    CHECK(rest("a<b", name) == "<b");
+    CHECK(rest(",x", name) == ",x");
+    CHECK(rest("last", name).empty());
+}
+
+TEST_CASE("skip_quoted skips escapes and reports an unclosed string", "[scan]") {
+    auto quoted = hlomem::detail::skip_quoted;
+    CHECK(rest(R"("abc" rest)", quoted) == " rest");
+    CHECK(rest(R"("a\"b" rest)", quoted) == " rest");
+    CHECK(rest(R"("a\\" rest)", quoted) == " rest");
+    CHECK(rest(R"("a\\\"b" rest)", quoted) == " rest");
+    CHECK(rest(R"("never closed)", quoted) == "<none>");
+    CHECK(rest(R"("a\")", quoted) == "<none>");
+}
+
+TEST_CASE("skip_balanced nests all three kinds of brackets and skips comments", "[scan]") {
+    auto balanced = hlomem::detail::skip_balanced;
+    CHECK(rest("[8,(2)]{0}", balanced) == "{0}");
+    CHECK(rest("(f32[8]{0}, (s32[], pred[2])) x", balanced) == " x");
+    CHECK(rest("[8 /* ] */ ,2] x", balanced) == " x");
+    CHECK(rest("[8, // ]\n 2] x", balanced) == " x");
+    CHECK(rest("[8,2", balanced).empty());
+    CHECK(rest("[8, /* never closed ]", balanced).empty());
+}
+
+TEST_CASE("scan_shape_end stops where the shape grammar does", "[scan]") {
+    auto end = hlomem::detail::scan_shape_end;
+    CHECK(rest("f32[8]{0} parameter(0)", end) == " parameter(0)");
+    CHECK(rest("bf16[4096,3584]{1,0:T(8,128)(2,1)}, x", end) == ", x");
+    // A '{' after the dimensions is a layout only when an integer or ':' follows.
+    CHECK(rest("f32[8] {0}", end).empty());
+    CHECK(rest("f32[8] {x=1}", end) == " {x=1}");
+    CHECK(rest("f32[8]{:T(8)} x", end) == " x");
+    CHECK(rest("(f32[8], s32[]) tuple(", end) == " tuple(");
+    CHECK(rest("b(f32[8]) x", end) == " x");
+    CHECK(rest("token[] after-all()", end) == " after-all()");
+    CHECK(rest("f32[] x", end) == " x");
+    CHECK(rest("%x", end) == "%x");
+    CHECK(rest("", end).empty());
+}
