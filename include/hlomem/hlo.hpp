@@ -1,12 +1,16 @@
-// hlomem/hlo.hpp: HLO modules and XLA's analyses of them: opcodes, metadata, dataflow, aliasing, live ranges.
+// hlomem/hlo.hpp: HLO modules and XLA's analyses of them: opcodes, metadata, the module and its
+// builder, dataflow, aliasing, live ranges.
 #ifndef HLOMEM_HLO_HPP
 #define HLOMEM_HLO_HPP
 
 #include <hlomem/hlo/alias_analysis.hpp>
 #include <hlomem/hlo/dataflow.hpp>
+#include <hlomem/hlo/lexical.hpp>
 #include <hlomem/hlo/liveness.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/module_builder.hpp>
+#include <hlomem/hlo/name_table.hpp>
 #include <hlomem/hlo/opcode.hpp>
 
 #endif  // HLOMEM_HLO_HPP
