@@ -103,6 +103,59 @@ hlomem::hlo_module build_while_phi() {
     return b.finish();
 }
 
+constexpr char const* small_module = R"(HloModule small, input_output_alias={ {}: (0, {}, must-alias) }
+
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+
+ENTRY %main (p: f32[8]) -> f32[8] {
+  %p = f32[8]{0} parameter(0)
+  %zero = f32[] constant(0)
+  %sum = f32[] reduce(%p, %zero), dimensions={0}, to_apply=%add, metadata={op_name="jit(f)/reduce" source_line=7}
+  %b = f32[8]{0} broadcast(%sum), dimensions={}, control-predecessors={%zero}
+  ROOT %r = f32[8]{0} add(%p, %b)
+}
+)";
+
+/// small_module, event by event: aliasing, a reducer, metadata, dimensions, a control edge.
+hlomem::hlo_module build_small() {
+    hlomem::hlo_module_builder b;
+    b.begin_module();
+    b.set_name("small");
+    b.add_input_output_alias({{}, 0, {}, hlomem::alias_kind::must_alias});
+
+    b.begin_computation("add");
+    b.add_signature_parameter(b.shapes().insert(hlomem::parse_shape("f32[]")));
+    b.add_signature_parameter(b.shapes().insert(hlomem::parse_shape("f32[]")));
+    b.set_signature_result(b.shapes().insert(hlomem::parse_shape("f32[]")));
+    parameter(b, "x", "f32[]", 0);
+    parameter(b, "y", "f32[]", 1);
+    begin(b, "s", "f32[]", "add", {"x", "y"}, true);
+    b.end_instruction();
+    b.end_computation();
+
+    computation(b, "main", "f32[8]", "f32[8]", true);
+    parameter(b, "p", "f32[8]{0}", 0);
+    constant(b, "zero", "f32[]", "0");
+    begin(b, "sum", "f32[]", "reduce", {"p", "zero"});
+    b.add_dimension(0);
+    b.add_call("to_apply", "add");
+    auto& md = b.add_metadata();
+    md.op_name = "jit(f)/reduce";
+    md.source_line = 7;
+    b.end_instruction();
+    begin(b, "b", "f32[8]{0}", "broadcast", {"sum"});
+    b.add_control_predecessor("zero");
+    b.end_instruction();
+    begin(b, "r", "f32[8]{0}", "add", {"p", "b"}, true);
+    b.end_instruction();
+    b.end_computation();
+    return b.finish();
+}
+
 template <class Module>
 std::vector<std::string> names_of(Module const& m, hlomem::list_view<instruction_id> ids) {
     std::vector<std::string> out;
@@ -122,6 +175,10 @@ std::vector<std::string> describe(hlomem::hlo_module const& m) {
                   std::to_string(m.entry()) + " layout=" + std::to_string(m.has_entry_computation_layout()) + " -> " +
                   shape_text(m, m.entry_layout_result()));
     for (auto s : m.entry_layout_parameters()) out.push_back("  layout parameter " + shape_text(m, s));
+    for (auto const& a : m.input_output_aliases()) {
+        out.push_back("  alias " + hlomem::to_string(a.output_index) + " <- parameter " + std::to_string(a.parameter_number) +
+                      hlomem::to_string(a.parameter_index) + " " + std::string(to_string(a.kind)));
+    }
     for (hlomem::computation_id c = 0; c < m.computation_count(); ++c) {
         auto const& comp = m.computation(c);
         std::string line = "computation " + comp.name + " entry=" + std::to_string(comp.is_entry) + " root=" +
@@ -144,6 +201,11 @@ std::vector<std::string> describe(hlomem::hlo_module const& m) {
             l += " calls=";
             for (auto const& call : m.calls(i)) l += std::to_string(call.callee) + ":" + std::string(to_string(call.kind)) + ",";
             for (auto const& a : m.attributes(i)) l += " " + a.name + "=" + a.value;
+            l += " dimensions=";
+            for (auto d : m.dimensions(i)) l += std::to_string(d) + ",";
+            l += " control=";
+            for (auto c : m.control_predecessors(i)) l += std::to_string(c) + ",";
+            if (auto const* md = m.metadata(i)) l += " metadata=" + md->op_name + ":" + std::to_string(md->source_line);
             out.push_back(l);
         }
     }
@@ -227,6 +289,19 @@ TEST_CASE("a module built by hand is the model its text parses to, and has the s
     CHECK(hlomem::compute_xla_peak(ba_built).bytes == hlomem::compute_xla_peak(ba_parsed).bytes);
 }
 
+TEST_CASE("aliasing, reducers, metadata and control edges built by hand are what the text gives",
+          "[hlo_module][builder]") {
+    auto const parsed = hlomem::parse_hlo_module(small_module, "small.hlo");
+    auto const built = build_small();
+    CHECK(describe(built) == describe(parsed));
+    auto const add = *built.find_computation("add");
+    REQUIRE(built.callers(add).size() == 1);
+    CHECK(built.callers(add)[0].kind == call_kind::to_apply);
+    CHECK(names_of(built, built.control_predecessors(*built.find_instruction("b"))) == std::vector<std::string>{"zero"});
+    REQUIRE(built.input_output_aliases().size() == 1);
+    CHECK(built.input_output_aliases()[0].kind == hlomem::alias_kind::must_alias);
+}
+
 TEST_CASE("the builder resolves names used before their definition and refuses what XLA refuses",
           "[hlo_module][builder][errors]") {
     SECTION("an operand defined later in its computation") {
@@ -282,6 +357,15 @@ TEST_CASE("the builder resolves names used before their definition and refuses w
                   b.end_instruction();
                   b.end_computation();
               }) == "8: computation 'main' has parameter(1) but no parameter(0)");
+        CHECK(build_error([] {
+                  hlomem::hlo_module_builder b;
+                  b.begin_module();
+                  b.add_input_output_alias({{}, 1, {}, hlomem::alias_kind::may_alias}, 21);
+                  b.begin_computation("main");
+                  parameter(b, "x", "f32[]", 0);
+                  b.end_computation();
+                  b.finish();
+              }) == "21: input_output_alias names parameter 1, but the entry computation has 1 parameter");
         CHECK(build_error([] {
                   hlomem::hlo_module_builder b;
                   b.begin_instruction("x");

@@ -40,37 +40,6 @@ using hlo_metadata = basic_hlo_metadata<>;
 
 namespace detail {
 
-/// One past the closing quote of the string that starts at `i` (text[i] == '"'); npos when it
-/// is not closed. Backslash escapes (`\"`, `\\`) are skipped.
-inline std::size_t skip_quoted(std::string_view text, std::size_t i) {
-    for (++i; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-            ++i;
-        } else if (text[i] == '"') {
-            return i + 1;
-        }
-    }
-    return std::string_view::npos;
-}
-
-/// One past the bracket that closes the one at `i` ('(', '{' or '['), skipping strings; npos
-/// when it is not closed.
-inline std::size_t skip_bracketed(std::string_view text, std::size_t i) {
-    int depth = 0;
-    while (i < text.size()) {
-        char const c = text[i];
-        if (c == '"') {
-            i = skip_quoted(text, i);
-            if (i == std::string_view::npos) return i;
-            continue;
-        }
-        if (c == '(' || c == '{' || c == '[') ++depth;
-        if ((c == ')' || c == '}' || c == ']') && --depth == 0) return i + 1;
-        ++i;
-    }
-    return std::string_view::npos;
-}
-
 /// `1401` -> 1401, `-3` -> -3, as XLA prints an int64; nullopt for anything else (letters,
 /// overflow).
 inline std::optional<std::int64_t> metadata_integer(std::string_view s) {
@@ -177,42 +146,52 @@ char const* read_metadata(char const* open, char const* last, char const* text_b
 
 /// The `metadata={...}` attribute of an instruction's text: op_type, op_name, source_file,
 /// source_line and stack_frame_id. nullopt when the text has no metadata attribute or it is not
-/// closed. Read leniently: a field whose value is not what XLA prints (a source_line that is not
-/// a number) is left at its default, and reading stops at text that is not `key=value`.
+/// closed. The attribute is looked for after a ',' outside strings and brackets, so that a
+/// `metadata=` inside a backend_config string or an operand list is not taken for it. Read
+/// leniently: a field whose value is not what XLA prints (a source_line that is not a number) is
+/// left at its default, and reading stops at text that is not `key=value`.
 inline std::optional<basic_hlo_metadata<view_policy>> instruction_metadata(std::string_view text) {
     constexpr std::string_view key = "metadata={";
-    std::size_t i = 0;
-    std::size_t open = std::string_view::npos;
-    char previous = 0;  // the last character before i that is not a blank
-    while (i < text.size()) {
-        char const c = text[i];
-        if (c == '"' || c == '(' || c == '{' || c == '[') {
-            std::size_t const next = c == '"' ? detail::skip_quoted(text, i) : detail::skip_bracketed(text, i);
-            if (next == std::string_view::npos) return std::nullopt;
-            previous = text[next - 1];
-            i = next;
-            continue;
-        }
-        if (previous == ',' && text.compare(i, key.size(), key) == 0) {
-            open = i + key.size() - 1;
-            break;
-        }
-        if (c != ' ' && c != '\t') previous = c;
-        ++i;
-    }
-    if (open == std::string_view::npos) return std::nullopt;
-    std::size_t const close = detail::skip_bracketed(text, open);
-    if (close == std::string_view::npos) return std::nullopt;
-
-    basic_hlo_metadata<view_policy> m;
     char const* const first = text.data();
-    auto skip_blanks = [end = first + close](char const*& p) {
-        while (p != end && hlo_lex::is_blank(*p)) ++p;
+    char const* const last = first + text.size();
+    // From an opening bracket, its closing bracket; nullptr when it has none.
+    auto closing = [&](char const* open) {
+        char const* const close = hlo_lex::scan_raw(open + 1, last, first, true);
+        return close == last ? nullptr : close;
     };
+    basic_hlo_metadata<view_policy> m;
     try {
-        read_metadata(first + open, first + close, first, skip_blanks, m, false);
+        char const* p = first;
+        char previous = 0;  // the last character before p that is not a blank
+        while (p != last && !(previous == ',' && std::string_view(p, static_cast<std::size_t>(last - p)).substr(0, key.size()) == key)) {
+            char const c = *p;
+            if (c == '"') {
+                p = hlo_lex::skip_string(p, last);
+                previous = '"';
+            } else if (c == '(' || c == '{' || c == '[') {
+                char const* const close = closing(p);
+                if (close == nullptr) return std::nullopt;
+                previous = *close;
+                p = close + 1;
+            } else {
+                if (c != ' ' && c != '\t') previous = c;
+                ++p;
+            }
+        }
+        if (p == last) return std::nullopt;
+        char const* const open = p + key.size() - 1;
+        char const* const close = closing(open);
+        if (close == nullptr) return std::nullopt;
+        auto skip_blanks = [close](char const*& q) {
+            while (q != close && hlo_lex::is_blank(*q)) ++q;
+        };
+        try {
+            read_metadata(open, close + 1, first, skip_blanks, m, false);
+        } catch (hlo_text_error const&) {
+            // Text that is not `key=value`: keep the fields read before it.
+        }
     } catch (hlo_text_error const&) {
-        // Text that is not `key=value`: keep the fields read before it.
+        return std::nullopt;  // a string or bracket that is not closed
     }
     return m;
 }
