@@ -15,7 +15,8 @@
 //   b.set_parameter_number(0);
 //   b.end_instruction();
 //   b.begin_instruction("neg", /*is_root=*/true);    // ROOT %neg = f32[8]{0} negate(%p)
-//   ...
+//   b.set_shape(hlomem::parse_shape("f32[8]{0}"));   // (parse_shape: <hlomem/parser.hpp>)
+//   b.set_opcode("negate");
 //   b.add_operand("p");
 //   b.end_instruction();
 //   b.end_computation();
