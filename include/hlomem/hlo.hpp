@@ -1,14 +1,18 @@
-// hlomem/hlo.hpp: HLO modules and XLA's analyses of them: opcodes, metadata, shape trees, the call graph,
-// values and their sets, phi graphs, dataflow, aliasing, live ranges.
+// hlomem/hlo.hpp: HLO modules and XLA's analyses of them: opcodes, metadata, the module, its names
+// and its builder, shape trees, the call graph, values and their sets, phi graphs, dataflow,
+// aliasing, live ranges.
 #ifndef HLOMEM_HLO_HPP
 #define HLOMEM_HLO_HPP
 
 #include <hlomem/hlo/alias_analysis.hpp>
 #include <hlomem/hlo/call_graph.hpp>
 #include <hlomem/hlo/dataflow.hpp>
+#include <hlomem/hlo/lexical.hpp>
 #include <hlomem/hlo/liveness.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/module_builder.hpp>
+#include <hlomem/hlo/name_table.hpp>
 #include <hlomem/hlo/opcode.hpp>
 #include <hlomem/hlo/phi_graph.hpp>
 #include <hlomem/hlo/shape_tree.hpp>

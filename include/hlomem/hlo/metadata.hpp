@@ -1,14 +1,16 @@
-// hlomem/hlo/metadata.hpp: the `metadata={...}` of one instruction's HLO text, as a
-// buffer-assignment dump keeps it raw after ` from instruction: ` (logical_value::instruction_text):
+// hlomem/hlo/metadata.hpp: the `metadata={...}` of an instruction, its model and its one reader,
+// used by the module parser (<hlomem/parser/hlo_module.hpp>) for every instruction and by the
+// tools for the text a buffer-assignment dump keeps raw after ` from instruction: `
+// (logical_value::instruction_text):
 //
 //   %dynamic-update-slice.2 = f32[4,8]{1,0} dynamic-update-slice(...), metadata={op_type="xla__update_slice"
 //       op_name="xla__update_slice" source_file="/code/model_runner.py" source_line=1401}
 //
-// This reads the text without a grammar (no Spirit): dumps carry metadata for only some
-// instructions (TPU dumps often for none), and a tool that shows it wants whatever is there. The
-// scan skips quoted strings and bracketed parts, so `metadata=` inside a backend_config string or
-// an operand list is not mistaken for the attribute. Strings are views into the text, with XLA's C
-// escapes left as written, as <hlomem/hlo/module.hpp> keeps them; c_unescape reads them back.
+// XLA prints it with OpMetadataToString (xla/service/hlo_instruction.cc): `key=value` fields
+// separated by blanks, strings C-escaped between double quotes, numbers bare. Strings are kept as
+// written between the quotes, escapes and all, as <hlomem/hlo/module.hpp> keeps every string;
+// c_unescape reads them back. No Spirit: dumps carry metadata for only some instructions (TPU
+// dumps often for none), and a tool that shows it wants whatever is there.
 #ifndef HLOMEM_HLO_METADATA_HPP
 #define HLOMEM_HLO_METADATA_HPP
 
@@ -19,55 +21,40 @@
 #include <string>
 #include <string_view>
 
-#include <hlomem/hlo/module.hpp>
 #include <hlomem/core/policy.hpp>
+#include <hlomem/hlo/lexical.hpp>
 
 namespace hlomem {
 
+/// The parts of an instruction's `metadata={...}` that tools show: where the operation came from.
+template <class P = default_policy>
+struct basic_hlo_metadata {
+    typename P::string_type op_type;      ///< `op_type="aten__mm"` (torch_xla)
+    typename P::string_type op_name;      ///< `op_name="jit(f)/jit(main)/dot_general"`
+    typename P::string_type source_file;  ///< `source_file="/x/model.py"`
+    std::int64_t source_line = 0;         ///< `source_line=88`; 0 when absent
+    std::int64_t stack_frame_id = 0;      ///< `stack_frame_id=20` into the StackFrames table; 0 when absent
+};
+
+using hlo_metadata = basic_hlo_metadata<>;
+
 namespace detail {
 
-/// One past the closing quote of the string that starts at `i` (text[i] == '"'); npos when it
-/// is not closed. Backslash escapes (`\"`, `\\`) are skipped.
-inline std::size_t skip_quoted(std::string_view text, std::size_t i) {
-    for (++i; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-            ++i;
-        } else if (text[i] == '"') {
-            return i + 1;
-        }
-    }
-    return std::string_view::npos;
-}
-
-/// One past the bracket that closes the one at `i` ('(', '{' or '['), skipping strings; npos
-/// when it is not closed.
-inline std::size_t skip_bracketed(std::string_view text, std::size_t i) {
-    int depth = 0;
-    while (i < text.size()) {
-        char const c = text[i];
-        if (c == '"') {
-            i = skip_quoted(text, i);
-            if (i == std::string_view::npos) return i;
-            continue;
-        }
-        if (c == '(' || c == '{' || c == '[') ++depth;
-        if ((c == ')' || c == '}' || c == ']') && --depth == 0) return i + 1;
-        ++i;
-    }
-    return std::string_view::npos;
-}
-
-/// `1401` -> 1401; nullopt for anything else (sign, letters, overflow).
-inline std::optional<std::int64_t> decimal(std::string_view s) {
+/// `1401` -> 1401, `-3` -> -3, as XLA prints an int64; nullopt for anything else (letters,
+/// overflow).
+inline std::optional<std::int64_t> metadata_integer(std::string_view s) {
+    bool const negative = !s.empty() && s[0] == '-';
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
     if (s.empty()) return std::nullopt;
-    std::int64_t v = 0;
+    std::uint64_t const limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
+    std::uint64_t v = 0;
     for (char c : s) {
         if (c < '0' || c > '9') return std::nullopt;
-        int const d = c - '0';
-        if (v > (std::numeric_limits<std::int64_t>::max() - d) / 10) return std::nullopt;
+        auto const d = static_cast<std::uint64_t>(c - '0');
+        if (v > (limit - d) / 10) return std::nullopt;
         v = v * 10 + d;
     }
-    return v;
+    return negative ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
 }
 
 }  // namespace detail
@@ -111,69 +98,100 @@ inline std::string c_unescape(std::string_view s) {
     return out;
 }
 
+/// Reads the fields of a `metadata={...}` from its '{' at `open` into `m` and returns the
+/// position after the closing '}'. `skip(p)` moves `p` over what may stand between two tokens
+/// (the parser: blanks, line ends and comments). Fields other than those basic_hlo_metadata
+/// keeps are skipped whatever their value. Throws hlo_text_error at a field that is not
+/// `key=value`, at a string or bracket that is not closed and, when `strict`, at a source_line or
+/// stack_frame_id that is not an integer (else that field stays 0). `text_begin` is where the
+/// text starts, for the columns errors name.
+template <class P, class Skip>
+char const* read_metadata(char const* open, char const* last, char const* text_begin, Skip&& skip,
+                          basic_hlo_metadata<P>& m, bool strict = true) {
+    using string_type = typename P::string_type;
+    char const* p = open + 1;
+    for (;;) {
+        skip(p);
+        if (p != last && *p == '}') return p + 1;
+        char const* const key_start = p;
+        p = hlo_lex::scan_identifier(key_start, last);
+        if (p == key_start) {
+            throw hlo_text_error(key_start, "expected a metadata field such as op_name=\"...\", or '}'",
+                                 "a metadata field such as op_name=\"...\", or '}'");
+        }
+        std::string_view const key(key_start, static_cast<std::size_t>(p - key_start));
+        skip(p);
+        if (p == last || *p != '=') throw hlo_text_error(p, "expected '='", "'='");
+        ++p;
+        skip(p);
+        char const* const value = p;
+        bool const quoted = value != last && *value == '"';
+        p = quoted ? hlo_lex::skip_string(value, last) : hlo_lex::scan_raw(value, last, text_begin);
+        if (p == value) throw hlo_text_error(value, "expected a metadata value", "a metadata value");
+        if (quoted) {
+            std::string_view const text(value + 1, static_cast<std::size_t>(p - value - 2));
+            if (key == "op_name") m.op_name = string_type(text);
+            else if (key == "source_file") m.source_file = string_type(text);
+            else if (key == "op_type") m.op_type = string_type(text);
+        } else if (key == "source_line" || key == "stack_frame_id") {
+            std::string_view const text(value, static_cast<std::size_t>(p - value));
+            auto const v = detail::metadata_integer(text);
+            if (!v && strict) {
+                throw hlo_text_error(value, "metadata " + std::string(key) + " must be an integer, not " + hlo_lex::quote(text));
+            }
+            (key == "source_line" ? m.source_line : m.stack_frame_id) = v.value_or(0);
+        }
+    }
+}
+
 /// The `metadata={...}` attribute of an instruction's text: op_type, op_name, source_file,
-/// source_line and stack_frame_id (other fields, such as scheduling_name, are skipped). nullopt
-/// when the text has no metadata attribute or it is not closed. A field whose value is not what
-/// XLA prints (a source_line that is not a number) is left at its default.
+/// source_line and stack_frame_id. nullopt when the text has no metadata attribute or it is not
+/// closed. The attribute is looked for after a ',' outside strings and brackets, so that a
+/// `metadata=` inside a backend_config string or an operand list is not taken for it. Read
+/// leniently: a field whose value is not what XLA prints (a source_line that is not a number) is
+/// left at its default, and reading stops at text that is not `key=value`.
 inline std::optional<basic_hlo_metadata<view_policy>> instruction_metadata(std::string_view text) {
     constexpr std::string_view key = "metadata={";
-    std::size_t i = 0;
-    std::size_t open = std::string_view::npos;
-    char previous = 0;  // the last character before i that is not a blank
-    while (i < text.size()) {
-        char const c = text[i];
-        if (c == '"' || c == '(' || c == '{' || c == '[') {
-            std::size_t const next = c == '"' ? detail::skip_quoted(text, i) : detail::skip_bracketed(text, i);
-            if (next == std::string_view::npos) return std::nullopt;
-            previous = text[next - 1];
-            i = next;
-            continue;
-        }
-        if (previous == ',' && text.compare(i, key.size(), key) == 0) {
-            open = i + key.size() - 1;
-            break;
-        }
-        if (c != ' ' && c != '\t') previous = c;
-        ++i;
-    }
-    if (open == std::string_view::npos) return std::nullopt;
-    std::size_t const close = detail::skip_bracketed(text, open);
-    if (close == std::string_view::npos) return std::nullopt;
-
+    char const* const first = text.data();
+    char const* const last = first + text.size();
+    // From an opening bracket, its closing bracket; nullptr when it has none.
+    auto closing = [&](char const* open) {
+        char const* const close = hlo_lex::scan_raw(open + 1, last, first, true);
+        return close == last ? nullptr : close;
+    };
     basic_hlo_metadata<view_policy> m;
-    std::string_view const body = text.substr(open + 1, close - open - 2);
-    std::size_t p = 0;
-    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (p < body.size()) {
-        while (p < body.size() && blank(body[p])) ++p;
-        if (p >= body.size()) break;
-        std::size_t const name_begin = p;
-        while (p < body.size() && body[p] != '=' && !blank(body[p])) ++p;
-        std::string_view const name = body.substr(name_begin, p - name_begin);
-        if (p >= body.size() || body[p] != '=') break;  // not `key=value`: stop reading
-        ++p;
-        std::string_view value;
-        if (p < body.size() && (body[p] == '"' || body[p] == '{')) {
-            std::size_t const end = body[p] == '"' ? detail::skip_quoted(body, p) : detail::skip_bracketed(body, p);
-            if (end == std::string_view::npos) break;
-            value = body[p] == '"' ? body.substr(p + 1, end - p - 2) : body.substr(p, end - p);
-            p = end;
-        } else {
-            std::size_t const begin = p;
-            while (p < body.size() && !blank(body[p])) ++p;
-            value = body.substr(begin, p - begin);
+    try {
+        char const* p = first;
+        char previous = 0;  // the last character before p that is not a blank
+        while (p != last && !(previous == ',' && std::string_view(p, static_cast<std::size_t>(last - p)).substr(0, key.size()) == key)) {
+            char const c = *p;
+            if (c == '"') {
+                p = hlo_lex::skip_string(p, last);
+                previous = '"';
+            } else if (c == '(' || c == '{' || c == '[') {
+                char const* const close = closing(p);
+                if (close == nullptr) return std::nullopt;
+                previous = *close;
+                p = close + 1;
+            } else {
+                if (c != ' ' && c != '\t') previous = c;
+                ++p;
+            }
         }
-        if (name == "op_type") {
-            m.op_type = value;
-        } else if (name == "op_name") {
-            m.op_name = value;
-        } else if (name == "source_file") {
-            m.source_file = value;
-        } else if (name == "source_line") {
-            m.source_line = detail::decimal(value).value_or(0);
-        } else if (name == "stack_frame_id") {
-            m.stack_frame_id = detail::decimal(value).value_or(0);
+        if (p == last) return std::nullopt;
+        char const* const open = p + key.size() - 1;
+        char const* const close = closing(open);
+        if (close == nullptr) return std::nullopt;
+        auto skip_blanks = [close](char const*& q) {
+            while (q != close && hlo_lex::is_blank(*q)) ++q;
+        };
+        try {
+            read_metadata(open, close + 1, first, skip_blanks, m, false);
+        } catch (hlo_text_error const&) {
+            // Text that is not `key=value`: keep the fields read before it.
         }
+    } catch (hlo_text_error const&) {
+        return std::nullopt;  // a string or bracket that is not closed
     }
     return m;
 }

@@ -24,7 +24,8 @@
 // XLA's C escapes left as written. The policy's vector_type must store its elements contiguously
 // (std::vector does): the lists are handed out as views into it.
 //
-// This header does not include Spirit; the parser is <hlomem/parser/hlo_module.hpp>.
+// This header does not include Spirit; the parser is <hlomem/parser/hlo_module.hpp>, and
+// <hlomem/hlo/module_builder.hpp> builds a module by hand.
 #ifndef HLOMEM_HLO_MODULE_HPP
 #define HLOMEM_HLO_MODULE_HPP
 
@@ -36,6 +37,7 @@
 #include <string_view>
 #include <utility>
 
+#include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/opcode.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/shape.hpp>
@@ -51,10 +53,8 @@ using computation_id = std::uint32_t;
 inline constexpr instruction_id no_instruction = std::numeric_limits<instruction_id>::max();
 inline constexpr computation_id no_computation = std::numeric_limits<computation_id>::max();
 
-namespace parser {
 template <class P>
-class hlo_module_builder;
-}
+class basic_hlo_module_builder;
 
 // ---------------------------------------------------------------------------------------------
 // Small views
@@ -229,16 +229,6 @@ struct hlo_slice {
     friend bool operator!=(hlo_slice const& a, hlo_slice const& b) { return !(a == b); }
 };
 
-/// The parts of an instruction's `metadata={...}` that tools show: where the operation came from.
-template <class P = default_policy>
-struct basic_hlo_metadata {
-    typename P::string_type op_type;      ///< `op_type="aten__mm"` (torch_xla)
-    typename P::string_type op_name;      ///< `op_name="jit(f)/jit(main)/dot_general"`
-    typename P::string_type source_file;  ///< `source_file="/x/model.py"`
-    std::int64_t source_line = 0;         ///< `source_line=88`; 0 when absent
-    std::int64_t stack_frame_id = 0;      ///< `stack_frame_id=20` into the StackFrames table; 0 when absent
-};
-
 /// An attribute kept as the text XLA printed: `backend_config={...}`, `sharding={...}`.
 template <class P = default_policy>
 struct basic_hlo_attribute {
@@ -339,7 +329,8 @@ struct basic_hlo_computation {
 // The module
 // ---------------------------------------------------------------------------------------------
 
-/// A parsed HLO module. Read-only; built by the parser (<hlomem/parser/hlo_module.hpp>).
+/// A parsed HLO module. Read-only; built by basic_hlo_module_builder, which the parser
+/// (<hlomem/parser/hlo_module.hpp>) drives.
 template <class P = default_policy>
 class basic_hlo_module {
 public:
@@ -518,8 +509,9 @@ public:
     }
 
 private:
-    template <class Q>
-    friend class parser::hlo_module_builder;
+    // The builder (<hlomem/hlo/module_builder.hpp>) is the one way to make a module: it keeps the
+    // invariants that the accessors above rely on (names resolved, tables built).
+    friend class basic_hlo_module_builder<P>;
 
     struct span {
         std::uint32_t first = 0;
@@ -588,7 +580,6 @@ private:
 using hlo_module = basic_hlo_module<>;
 using hlo_instruction = basic_hlo_instruction<>;
 using hlo_computation = basic_hlo_computation<>;
-using hlo_metadata = basic_hlo_metadata<>;
 using hlo_attribute = basic_hlo_attribute<>;
 using input_output_alias = basic_input_output_alias<>;
 using output_operand_alias = basic_output_operand_alias<>;
