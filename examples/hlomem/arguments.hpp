@@ -2,15 +2,14 @@
 // its arguments left to right and asks what each is; the messages for mistakes every command
 // makes alike (an unknown option, a second FILE) are written here once.
 //
-//   argument_reader a("report", args, err);
+//   argument_reader a("liveness", liveness_usage, args, err);
 //   while (a.next()) {
 //       if (a.is("--json")) as_json = true;
-//       else if (a.is_help()) { out << usage; return exit_ok; }
-//       else if (a.is("--live-range")) { if (!(live_range = a.value())) return a.error("--live-range needs a file"); }
-//       else if (a.is_option()) return a.unknown_option();
-//       else if (file) return a.error("one FILE at a time");
-//       else file = a.operand();
+//       else if (a.is_help()) return a.help(out);
+//       else if (a.is("--live-range")) { if (!(live_range = a.value())) return a.needs_value(); }
+//       else if (auto status = a.take_file(file)) return *status;
 //   }
+//   if (!file) return a.usage();
 #ifndef HLOMEM_EXAMPLES_ARGUMENTS_HPP
 #define HLOMEM_EXAMPLES_ARGUMENTS_HPP
 
@@ -29,8 +28,8 @@ namespace hlomem_cli {
 
 class argument_reader {
 public:
-    argument_reader(std::string_view command, arguments const& args, std::ostream& err)
-        : command_(command), args_(args), err_(err) {}
+    argument_reader(std::string_view command, char const* usage, arguments const& args, std::ostream& err)
+        : command_(command), usage_(usage), args_(args), err_(err) {}
 
     /// Moves to the next argument; false after the last.
     bool next() { return ++next_ <= args_.size(); }
@@ -52,6 +51,33 @@ public:
         return std::string(args_[next_++]);
     }
 
+    /// The command's usage on `out`, as --help asks; returns exit_ok.
+    int help(std::ostream& out) const {
+        out << usage_;
+        return exit_ok;
+    }
+    /// The command's usage on standard error, when it lacks what it needs; returns exit_error.
+    int usage() const {
+        err_ << usage_;
+        return exit_error;
+    }
+
+    /// Takes the argument at hand as the command's one FILE; an unknown option or a second FILE
+    /// is a mistake, whose exit status comes back:
+    ///   hlomem liveness: unknown option '--bogus'      hlomem liveness: one FILE at a time
+    std::optional<int> take_file(std::optional<std::string>& file) const {
+        if (is_option()) return unknown_option();
+        if (file) return error("one FILE at a time");
+        file = operand();
+        return std::nullopt;
+    }
+    /// The same, where both mistakes read `unexpected argument 'X'`.
+    std::optional<int> take_file_or_unexpected(std::optional<std::string>& file) const {
+        if (is_option() || file) return unexpected();
+        file = operand();
+        return std::nullopt;
+    }
+
     /// `hlomem COMMAND: MESSAGE` and where to read the options; returns exit_error.
     int error(std::string_view message) const { return usage_error(err_, command_, message); }
     int unknown_option() const { return error("unknown option '" + operand() + "'"); }
@@ -59,11 +85,9 @@ public:
     /// `X needs a value` for the option at hand.
     int needs_value() const { return error(operand() + " needs a value"); }
 
-    /// The command's name, for the messages a command writes itself.
-    std::string_view command() const { return command_; }
-
 private:
     std::string_view command_;
+    char const* usage_;
     arguments const& args_;
     std::ostream& err_;
     std::size_t next_ = 0;  ///< one past the argument at hand

@@ -36,13 +36,12 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
     std::optional<std::string> file;
     hlomem::load_options load_options;
     hlomem::soundness_options options;
-    argument_reader a("check", args, err);
+    argument_reader a("check", check_usage, args, err);
     while (a.next()) {
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
-            out << check_usage;
-            return exit_ok;
+            return a.help(out);
         } else if (a.is("--size-function") && a.has_value()) {
             auto const v = a.value();
             options.size_function = size_function_named(*v);
@@ -52,16 +51,11 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
             }
         } else if (a.is("--live-range") && a.has_value()) {
             load_options.live_range_file = a.value();
-        } else if (a.is_option() || file) {
-            return a.unexpected();
-        } else {
-            file = a.operand();
+        } else if (auto status = a.take_file_or_unexpected(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << check_usage;
-        return exit_error;
-    }
+    if (!file) return a.usage();
     auto in = read_input(*file, err);
     if (!in) return exit_error;
     auto loaded = load_dump(std::move(*in), load_options, err);

@@ -273,25 +273,17 @@ inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std:
 int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file;
-    argument_reader a("explain", args, err);
+    argument_reader a("explain", explain_usage, args, err);
     while (a.next()) {
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
-            out << explain_usage;
-            return exit_ok;
-        } else if (a.is_option()) {
-            return a.unknown_option();
-        } else if (file) {
-            return a.error("one FILE at a time");
-        } else {
-            file = a.operand();
+            return a.help(out);
+        } else if (auto status = a.take_file(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << explain_usage;
-        return exit_error;
-    }
+    if (!file) return a.usage();
     auto in = read_input(*file, err);
     if (!in) return exit_error;
     std::string const name = in->name();

@@ -47,7 +47,7 @@ int run_graph(arguments const& args, std::ostream& out, std::ostream& err) {
     bool graphml = false, allocations = false;
     hlomem::interference_options options;
     std::optional<std::string> file;
-    argument_reader a("graph", args, err);
+    argument_reader a("graph", graph_usage, args, err);
     // A number after --color or --allocation; nullopt (and a message when it is not a number).
     auto number = [&]() -> std::optional<std::int64_t> {
         std::string const flag = a.operand();
@@ -75,18 +75,12 @@ int run_graph(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!v) return exit_error;
             options.allocation = static_cast<std::size_t>(*v);
         } else if (a.is_help()) {
-            out << graph_usage;
-            return exit_ok;
-        } else if (a.is_option() || file) {
-            return a.unexpected();
-        } else {
-            file = a.operand();
+            return a.help(out);
+        } else if (auto status = a.take_file_or_unexpected(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << graph_usage;
-        return exit_error;
-    }
+    if (!file) return a.usage();
     auto in = read_input(*file, err);
     if (!in) return exit_error;
     if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::hlo_module) {

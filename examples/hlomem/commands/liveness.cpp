@@ -99,19 +99,14 @@ void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m
 int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file;
-    argument_reader a("liveness", args, err);
+    argument_reader a("liveness", liveness_usage, args, err);
     while (a.next()) {
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
-            out << liveness_usage;
-            return exit_ok;
-        } else if (a.is_option()) {
-            return a.unknown_option();
-        } else if (file) {
-            return a.error("one FILE at a time");
-        } else {
-            file = a.operand();
+            return a.help(out);
+        } else if (auto status = a.take_file(file)) {
+            return *status;
         }
     }
     if (!file) return a.error("no FILE given");

@@ -106,7 +106,7 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     std::optional<hlomem::allocation_algorithm> only;
     std::optional<std::int64_t> alignment;
     double time_limit = 10;
-    argument_reader arg("repack", args, err);
+    argument_reader arg("repack", repack_usage, args, err);
     auto positive = [](std::optional<std::string> const& v) -> std::optional<std::int64_t> {
         auto const n = v ? decimal(*v) : std::nullopt;
         return n && *n > 0 ? n : std::nullopt;
@@ -117,8 +117,7 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (arg.is("--no-times")) {
             times = false;
         } else if (arg.is_help()) {
-            out << repack_usage;
-            return exit_ok;
+            return arg.help(out);
         } else if (arg.is("--algorithm")) {
             auto v = arg.value();
             if (!v) return arg.error("--algorithm needs a name");
@@ -136,16 +135,11 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
             auto n = positive(arg.value());
             if (!n || *n > 86400) return arg.error("--time-limit needs a number of seconds (1 to 86400)");
             time_limit = static_cast<double>(*n);
-        } else if (arg.is_option() || file) {
-            return arg.unexpected();
-        } else {
-            file = arg.operand();
+        } else if (auto status = arg.take_file_or_unexpected(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << repack_usage;
-        return exit_error;
-    }
+    if (!file) return arg.usage();
 
     // The arenas: every temp allocation of a dump, or the CSV's one problem.
     std::vector<repack_arena> arenas;

@@ -45,7 +45,7 @@ constexpr char const* report_usage =
 
 /// The report of a buffer-assignment dump, with the live ranges and the memory-usage report the
 /// loader found for it.
-void report_dump(hlomem::loaded& loaded, bool as_json, std::size_t top, std::ostream& out) {
+void report_dump(hlomem::loaded const& loaded, bool as_json, std::size_t top, std::ostream& out) {
     auto const& ba = *loaded.assignment();
     auto facts = facts_of(ba);
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
@@ -72,7 +72,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     hlomem::load_options options;
     options.find_live_range = true;
     options.find_memory_usage_report = true;
-    argument_reader a("report", args, err);
+    argument_reader a("report", report_usage, args, err);
     while (a.next()) {
         // The value of the option at hand; nullopt and a message when none follows.
         auto value = [&]() -> std::optional<std::string> {
@@ -82,8 +82,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
-            out << report_usage;
-            return exit_ok;
+            return a.help(out);
         } else if (a.is("--top")) {
             auto v = value();
             auto n = v ? decimal(*v) : std::nullopt;
@@ -96,50 +95,38 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!(options.live_range_file = value())) return exit_error;
         } else if (a.is("--memory-usage-report")) {
             if (!(options.memory_usage_report_file = value())) return exit_error;
-        } else if (a.is_option()) {
-            return a.unknown_option();
-        } else if (file) {
-            return a.error("one FILE at a time");
-        } else {
-            file = a.operand();
+        } else if (auto status = a.take_file(file)) {
+            return *status;
         }
     }
     std::string const path = file.value_or(HLOMEM_DEFAULT_DUMP);
     auto in = read_input(path, err);
     if (!in) return exit_error;
-    switch (in->kind) {
-        case hlomem::dump_kind::buffer_assignment: {
-            auto loaded = load(std::move(*in), options, err);
-            if (!loaded) return exit_error;
-            report_dump(*loaded, as_json, top, out);
-            return exit_ok;
-        }
-        case hlomem::dump_kind::live_range: {
-            auto loaded = load(std::move(*in), options, err);
-            if (!loaded) return exit_error;
-            print_live_range_report(out, std::get<hlomem::live_range_text>(loaded->model), path, as_json);
-            return exit_ok;
-        }
-        case hlomem::dump_kind::memory_usage_report: {
-            auto loaded = load(std::move(*in), options, err);
-            if (!loaded) return exit_error;
-            print_memory_usage_report(out, std::get<hlomem::memory_usage_report>(loaded->model), as_json);
-            return exit_ok;
-        }
-        case hlomem::dump_kind::hlo_module: {
-            std::string const name = in->name();
-            auto loaded = load<hlomem::view_policy>(std::move(*in), options, err);
-            if (!loaded) return exit_error;
-            report_hlo_modules(std::get<std::vector<report_detail::module_type>>(loaded->model), name, as_json, out);
-            return exit_ok;
-        }
-        default:
-            break;
+    if (in->kind == hlomem::dump_kind::hlo_module) {
+        std::string const name = in->name();
+        auto loaded = load<hlomem::view_policy>(std::move(*in), options, err);
+        if (!loaded) return exit_error;
+        report_hlo_modules(std::get<std::vector<report_detail::module_type>>(loaded->model), name, as_json, out);
+        return exit_ok;
     }
-    err << "hlomem report: " << path
-        << ": not an HLO module, buffer-assignment dump, live-range text or memory-usage report (the first line should "
-           "be 'HloModule name, ...', 'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N (...)')\n";
-    return exit_error;
+    if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::live_range &&
+        in->kind != hlomem::dump_kind::memory_usage_report) {
+        err << "hlomem report: " << path
+            << ": not an HLO module, buffer-assignment dump, live-range text or memory-usage report (the first line "
+               "should be 'HloModule name, ...', 'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N "
+               "(...)')\n";
+        return exit_error;
+    }
+    auto loaded = load(std::move(*in), options, err);
+    if (!loaded) return exit_error;
+    if (auto const* lr = std::get_if<hlomem::live_range_text>(&loaded->model)) {
+        print_live_range_report(out, *lr, path, as_json);
+    } else if (auto const* report = std::get_if<hlomem::memory_usage_report>(&loaded->model)) {
+        print_memory_usage_report(out, *report, as_json);
+    } else {
+        report_dump(*loaded, as_json, top, out);
+    }
+    return exit_ok;
 }
 
 }  // namespace hlomem_cli

@@ -128,13 +128,12 @@ inline void print_facts_json(json_writer& json, shape_facts const& f) {
 int run_shape(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::vector<std::pair<std::string, std::string>> inputs;  // (name for messages, text)
-    argument_reader a("shape", args, err);
+    argument_reader a("shape", shape_usage, args, err);
     while (a.next()) {
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
-            out << shape_usage;
-            return exit_ok;
+            return a.help(out);
         } else if (a.is("-")) {
             auto in = read_input("-", err);
             if (!in) return exit_error;
@@ -151,10 +150,7 @@ int run_shape(arguments const& args, std::ostream& out, std::ostream& err) {
             inputs.emplace_back("<argument " + std::to_string(inputs.size() + 1) + ">", a.operand());
         }
     }
-    if (inputs.empty()) {
-        err << shape_usage;
-        return exit_error;
-    }
+    if (inputs.empty()) return a.usage();
     int status = exit_ok;
     std::vector<shape_facts> facts;
     for (auto const& [name, text] : inputs) {

@@ -213,11 +213,10 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     hlomem::load_options load_options;
     load_options.find_live_range = true;
     hlomem::timeline_options options;
-    argument_reader a("timeline", args, err);
+    argument_reader a("timeline", timeline_usage, args, err);
     while (a.next()) {
         if (a.is_help()) {
-            out << timeline_usage;
-            return exit_ok;
+            return a.help(out);
         } else if (a.is("--json")) {
             as_json = true;
         } else if (a.is("-o") || a.is("--output")) {
@@ -240,18 +239,11 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
             auto const n = decimal(*v, 9);
             if (!n) return a.error("--max-rectangles needs a number, not '" + *v + "'");
             options.max_rectangles = static_cast<std::size_t>(*n);
-        } else if (a.is_option()) {
-            return a.unknown_option();
-        } else if (file) {
-            return a.error("one FILE at a time");
-        } else {
-            file = a.operand();
+        } else if (auto status = a.take_file(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << timeline_usage;
-        return exit_error;
-    }
+    if (!file) return a.usage();
     bool svg = false;
     if (output) {
         if (format) {
