@@ -78,6 +78,21 @@ public:
         return std::nullopt;
     }
 
+    /// Reads the arguments of a command that takes `[--json] FILE` and nothing else (explain,
+    /// liveness); nullopt when they were read, else the exit status to return.
+    std::optional<int> read_json_and_file(bool& as_json, std::optional<std::string>& file, std::ostream& out) {
+        while (next()) {
+            if (is("--json")) {
+                as_json = true;
+            } else if (is_help()) {
+                return help(out);
+            } else if (auto status = take_file(file)) {
+                return status;
+            }
+        }
+        return std::nullopt;
+    }
+
     /// `hlomem COMMAND: MESSAGE` and where to read the options; returns exit_error.
     int error(std::string_view message) const { return usage_error(err_, command_, message); }
     int unknown_option() const { return error("unknown option '" + operand() + "'"); }

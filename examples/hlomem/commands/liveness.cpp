@@ -100,15 +100,7 @@ int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file;
     argument_reader a("liveness", liveness_usage, args, err);
-    while (a.next()) {
-        if (a.is("--json")) {
-            as_json = true;
-        } else if (a.is_help()) {
-            return a.help(out);
-        } else if (auto status = a.take_file(file)) {
-            return *status;
-        }
-    }
+    if (auto status = a.read_json_and_file(as_json, file, out)) return *status;
     if (!file) return a.error("no FILE given");
     auto in = read_input(*file, err);
     if (!in) return exit_error;
