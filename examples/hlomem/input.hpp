@@ -40,14 +40,17 @@ std::optional<hlomem::basic_loaded<P>> load(hlomem::input in, hlomem::load_optio
     return std::move(*loaded);
 }
 
-/// `in` as a buffer-assignment dump, with the live ranges `options` name or find; nullopt after
-/// saying why on `err`. What check, timeline and repack read.
-inline std::optional<hlomem::loaded> load_dump(hlomem::input in, hlomem::load_options const& options, std::ostream& err) {
-    if (in.kind != hlomem::dump_kind::buffer_assignment) {
-        err << "hlomem: " << in.path << ": not a buffer-assignment dump (it should start with 'BufferAssignment:')\n";
+/// The buffer-assignment dump at `path`, with the live ranges `options` name or find; nullopt
+/// after saying why on `err`. What check and timeline read.
+inline std::optional<hlomem::loaded> load_dump(std::string const& path, hlomem::load_options const& options,
+                                               std::ostream& err) {
+    auto in = read_input(path, err);
+    if (!in) return std::nullopt;
+    if (in->kind != hlomem::dump_kind::buffer_assignment) {
+        err << "hlomem: " << path << ": not a buffer-assignment dump (it should start with 'BufferAssignment:')\n";
         return std::nullopt;
     }
-    return load(std::move(in), options, err);
+    return load(std::move(*in), options, err);
 }
 
 }  // namespace hlomem_cli

@@ -56,11 +56,9 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!file) return a.usage();
-    auto in = read_input(*file, err);
-    if (!in) return exit_error;
-    auto loaded = load_dump(std::move(*in), load_options, err);
+    auto loaded = load_dump(*file, load_options, err);
     if (!loaded) return exit_error;
-    auto* ba = loaded->assignment();
+    auto const* ba = loaded->assignment();
     auto const violations = hlomem::check_soundness(*ba, options);
     auto const sharing = hlomem::summarize_sharing(*ba);
     auto const sizing = options.size_function.value_or(hlomem::size_function_of(*ba));

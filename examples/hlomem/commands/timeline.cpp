@@ -259,9 +259,7 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     int const to_stdout = (output == std::optional<std::string>("-")) + (trace == std::optional<std::string>("-")) + as_json;
     if (to_stdout > 1) return a.error("only one of -o -, --trace - and --json can use standard output");
 
-    auto in = read_input(*file, err);
-    if (!in) return exit_error;
-    auto loaded = load_dump(std::move(*in), load_options, err);
+    auto loaded = load_dump(*file, load_options, err);
     if (!loaded) return exit_error;
     auto const* ba = loaded->assignment();
     if (!ba->live_range || ba->live_range->not_available) {
