@@ -1,48 +1,38 @@
-// cli.hpp: what every subcommand of the hlomem tool shares: exit codes, reading inputs, and the
-// usage text of the program.
+// cli.hpp: what every command of the hlomem tool shares: exit codes, the one-line usage error,
+// the way it prints ratios, and the commands themselves (each defined in commands/NAME.cpp).
 #ifndef HLOMEM_EXAMPLES_CLI_HPP
 #define HLOMEM_EXAMPLES_CLI_HPP
 
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <optional>
-#include <sstream>
+#include <cstdio>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace hlomem_cli {
 
-/// Exit statuses of every subcommand.
+/// Exit statuses of every command.
 enum exit_status : int {
     exit_ok = 0,       ///< done; for `check`: sound
     exit_findings = 1, ///< the command found problems in a readable input
     exit_error = 2,    ///< bad usage, unreadable or unparsable input
 };
 
+/// A command's arguments, after its name.
 using arguments = std::vector<std::string_view>;
 
-/// Reads a whole file (or standard input for "-") into memory; nullopt and a message on `err`
-/// when it cannot be read.
-inline std::optional<std::string> read_input(std::string_view path, std::ostream& err) {
-    if (path == "-") {
-        std::ostringstream ss;
-        ss << std::cin.rdbuf();
-        return ss.str();
-    }
-    std::ifstream in(std::string(path), std::ios::binary);
-    if (!in) {
-        err << "hlomem: cannot open '" << path << "'\n";
-        return std::nullopt;
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) {
-        err << "hlomem: cannot read '" << path << "'\n";
-        return std::nullopt;
-    }
-    return text;
-}
+/// A command: reads its arguments, writes its results on `out` and its complaints on `err`, and
+/// returns its exit status.
+using command_function = int (*)(arguments const&, std::ostream& out, std::ostream& err);
+
+int run_shape(arguments const& args, std::ostream& out, std::ostream& err);
+int run_report(arguments const& args, std::ostream& out, std::ostream& err);
+int run_check(arguments const& args, std::ostream& out, std::ostream& err);
+int run_graph(arguments const& args, std::ostream& out, std::ostream& err);
+int run_liveness(arguments const& args, std::ostream& out, std::ostream& err);
+int run_explain(arguments const& args, std::ostream& out, std::ostream& err);
+int run_timeline(arguments const& args, std::ostream& out, std::ostream& err);
+int run_repack(arguments const& args, std::ostream& out, std::ostream& err);
 
 /// A mistake on the command line: one line that names it and where to read the options, rather
 /// than the whole usage text burying the message. Returns exit_error.

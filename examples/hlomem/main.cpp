@@ -1,4 +1,5 @@
-// hlomem: the command-line face of the library. Each subcommand lives in its own header.
+// hlomem: the command-line face of the library. Each command lives in its own file,
+// commands/NAME.cpp; this one reads the command's name and hands it the rest.
 //
 //   hlomem shape [--json] SHAPE...      sizes, padding and tiled physical shape of XLA shapes
 //   hlomem report [--json] [FILE]       what an XLA dump holds: allocations, peaks, modules, contradictions
@@ -12,14 +13,6 @@
 #include <string_view>
 
 #include "cli.hpp"
-#include "check_command.hpp"
-#include "explain_command.hpp"
-#include "graph_command.hpp"
-#include "liveness_command.hpp"
-#include "repack_command.hpp"
-#include "report_command.hpp"
-#include "shape_command.hpp"
-#include "timeline_command.hpp"
 
 namespace {
 
@@ -46,7 +39,7 @@ constexpr char const* usage =
 
 struct command {
     std::string_view name;
-    int (*run)(hlomem_cli::arguments const&, std::ostream&, std::ostream&);
+    hlomem_cli::command_function run;
 };
 
 constexpr command commands[] = {

@@ -153,3 +153,5 @@ hlomem_cli_test("repack reports a CSV number that overflows with its position an
   repack data/hand/minimalloc_overflow.csv)
 hlomem_cli_test("repack with an unknown algorithm exits 2" 2 - repack_unknown_algorithm.err
   repack --algorithm bogus data/hand/minimalloc_readme.csv)
+hlomem_cli_stdin_test("repack - reads a dump from standard input once" data/seeds/000_5960cad812240b69.txt 0 repack_stdin.out -
+  repack --no-times -)

@@ -1,10 +1,12 @@
 // With HLOMEM_SEPARATE_COMPILATION, <hlomem/parser.hpp> declares the parsers and includes no
 // Spirit: a translation unit that reads dumps then compiles in the time of the model headers.
+// The loader above the parsers (<hlomem/load.hpp>) includes none either.
 #define HLOMEM_SEPARATE_COMPILATION
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/placement.hpp>
 #include <hlomem/parser.hpp>
+#include <hlomem/load.hpp>
 
 #if defined(BOOST_SPIRIT_X3_HPP) || defined(BOOST_SPIRIT_X3_CORE_PARSER_HPP)
 #error "hlomem/parser.hpp includes Spirit X3 under HLOMEM_SEPARATE_COMPILATION"

@@ -2,6 +2,7 @@
 // real dump, the greedy allocators, the local search, the exact search (known optima, infeasibility
 // proofs), the temp-arena problems of dumps, MiniMalloc CSV, and the graph helpers.
 #include <hlomem/hlomem.hpp>
+#include <hlomem/load/kind.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -62,6 +62,8 @@ enum class diagnostic_kind : std::uint8_t {
     // hlo/: the module breaks a rule XLA checks; the analysis goes on its own way (first: the
     // instruction or value, second: the computation)
     invalid_module,
+    // what an analysis assumed because the input did not say (a module without a schedule)
+    assumption,
 };
 
 inline std::string_view to_string(diagnostic_kind k) noexcept {
@@ -81,6 +83,7 @@ inline std::string_view to_string(diagnostic_kind k) noexcept {
         case diagnostic_kind::size_disagreement: return "size-disagreement";
         case diagnostic_kind::partial_read: return "partial-read";
         case diagnostic_kind::invalid_module: return "invalid-module";
+        case diagnostic_kind::assumption: return "assumption";
     }
     return "?";
 }

@@ -114,6 +114,14 @@ struct basic_logical_value {
 
     /// `[offset, offset + size)` within the allocation.
     std::int64_t end_offset() const noexcept { return offset + size; }
+
+    /// The value as XLA names it in `BufferLiveRange:` lines: `fusion.3`, or `tuple{1}` when the
+    /// index is printed (tuple-shaped instructions; HloValue::ToShortString).
+    std::string display_name() const {
+        std::string s(name);
+        if (index_printed) s += to_string(index);
+        return s;
+    }
 };
 
 /// What an allocation holds, by the flags of its header.

@@ -101,37 +101,6 @@ basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::str
 // parser/live_range.hpp, parser/memory_usage_report.hpp)
 // ---------------------------------------------------------------------------------------------
 
-/// Which XLA text a dump holds, judged by its first non-blank line.
-enum class dump_kind : std::uint8_t {
-    buffer_assignment,    ///< `BufferAssignment:`
-    live_range,           ///< `HloLiveRange (max N):` (a separate `-live-range.txt`)
-    memory_usage_report,  ///< `Total bytes used:` first (the older `-memory-usage-report.txt`)
-    hlo_module,           ///< `HloModule name, ...`
-    unknown,
-};
-
-inline std::string_view to_string(dump_kind k) {
-    switch (k) {
-        case dump_kind::buffer_assignment: return "buffer_assignment";
-        case dump_kind::live_range: return "live_range";
-        case dump_kind::memory_usage_report: return "memory_usage_report";
-        case dump_kind::hlo_module: return "hlo_module";
-        case dump_kind::unknown: return "unknown";
-    }
-    return "unknown";
-}
-
-inline dump_kind detect_dump_kind(std::string_view text) {
-    std::size_t p = 0;
-    while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\r' || text[p] == '\n')) ++p;
-    auto starts = [&](std::string_view s) { return text.substr(p, s.size()) == s; };
-    if (starts("BufferAssignment:")) return dump_kind::buffer_assignment;
-    if (starts("HloLiveRange")) return dump_kind::live_range;
-    if (starts("Total bytes used:")) return dump_kind::memory_usage_report;
-    if (starts("HloModule ")) return dump_kind::hlo_module;
-    return dump_kind::unknown;
-}
-
 /// Reads a `*-buffer-assignment.txt` dump (with or without its live ranges appended). With the
 /// view policy, names are views into `text`, which must outlive the result.
 template <class P = default_policy>
@@ -230,15 +199,6 @@ allocation_problem parse_minimalloc_csv(std::string_view text, std::string_view 
 #define HLOMEM_PARSER_DEFAULT(value) = value
 #endif
 
-/// Whether `text` looks like a MiniMalloc CSV: its first line names columns, `lower` and `upper`
-/// among them (a UTF-8 byte order mark before it is allowed).
-inline bool looks_like_minimalloc_csv(std::string_view text) {
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    std::string_view const first_line = text.substr(0, text.find('\n'));
-    return first_line.find("lower") != std::string_view::npos && first_line.find("upper") != std::string_view::npos &&
-           first_line.find(',') != std::string_view::npos;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The instantiations separate compilation provides
 // ---------------------------------------------------------------------------------------------
@@ -282,9 +242,6 @@ HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS(extern, view_policy)
 }  // namespace hlomem::parser
 
 namespace hlomem {
-using parser::detect_dump_kind;
-using parser::dump_kind;
-using parser::looks_like_minimalloc_csv;
 using parser::parse_buffer_assignment;
 using parser::parse_hlo_module;
 using parser::parse_hlo_modules;

@@ -1,4 +1,4 @@
-// liveness_command.hpp: `hlomem liveness [--json] FILE` — XLA's HloLiveRange of a scheduled HLO
+// commands/liveness.cpp: `hlomem liveness [--json] FILE` — XLA's HloLiveRange of a scheduled HLO
 // module, computed from the module text alone: the flattened instruction sequence, every logical
 // value's live range, and the peak moment with the values live there.
 //
@@ -16,9 +16,6 @@
 //
 // The text is what XLA writes after HloLiveRange in a buffer-assignment dump, so the two can be
 // compared with diff.
-#ifndef HLOMEM_EXAMPLES_LIVENESS_COMMAND_HPP
-#define HLOMEM_EXAMPLES_LIVENESS_COMMAND_HPP
-
 #include <optional>
 #include <ostream>
 #include <string>
@@ -26,15 +23,16 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
-#include <hlomem/hlo/liveness.hpp>
 
-#include "cli.hpp"
-#include "derived_model.hpp"
-#include "json_writer.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* liveness_usage =
+constexpr char const* liveness_usage =
     "usage: hlomem liveness [--json] FILE | -\n"
     "\n"
     "Computes XLA's HloLiveRange from a scheduled HLO module (is_scheduled=true, e.g.\n"
@@ -54,8 +52,8 @@ inline constexpr char const* liveness_usage =
     "Exit status: 0, or 2 when FILE cannot be read or parsed.\n";
 
 template <class P>
-void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m, derived_module<P> const& d) {
-    auto const& lr = *d.ba.live_range;
+void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m, hlomem::basic_derived_assignment<P> const& d) {
+    auto const& lr = *d.assignment.live_range;
     json.begin_object();
     json.member("module", std::string_view(m.name()));
     json.member("scheduled", d.scheduled);
@@ -84,7 +82,7 @@ void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m
     json.key("peak").begin_array();
     if (d.peak) {
         for (std::size_t j = 0; j < d.peak->values.size(); ++j) {
-            auto const& v = d.ba.values[d.peak->values[j]];
+            auto const& v = d.assignment.values[d.peak->values[j]];
             json.begin_object();
             json.member("name", std::string_view(v.name));
             json.member("index", hlomem::to_string(v.index));
@@ -96,56 +94,41 @@ void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m
     json.end_object();
 }
 
-inline int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file;
-    for (std::string_view a : args) {
-        if (a == "--json") {
-            as_json = true;
-        } else if (a == "--help" || a == "-h") {
-            out << liveness_usage;
-            return exit_ok;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error(err, "liveness", "unknown option '" + std::string(a) + "'");
-        } else if (file) {
-            return usage_error(err, "liveness", "one FILE at a time");
-        } else {
-            file = std::string(a);
-        }
-    }
-    if (!file) return usage_error(err, "liveness", "no FILE given");
-    auto text = read_input(*file, err);
-    if (!text) return exit_error;
-    std::string const name = *file == "-" ? "<stdin>" : *file;
-    if (hlomem::detect_dump_kind(*text) != hlomem::dump_kind::hlo_module) {
-        err << "hlomem liveness: " << name << ": not an HLO module (it should start with 'HloModule name, ...')\n";
+    argument_reader a("liveness", liveness_usage, args, err);
+    if (auto status = a.read_json_and_file(as_json, file, out)) return *status;
+    if (!file) return a.error("no FILE given");
+    auto in = read_input(*file, err);
+    if (!in) return exit_error;
+    if (in->kind != hlomem::dump_kind::hlo_module) {
+        err << "hlomem liveness: " << in->name() << ": not an HLO module (it should start with 'HloModule name, ...')\n";
         return exit_error;
     }
-    auto modules = hlomem::try_parse_hlo_modules<hlomem::view_policy>(*text, name);
-    if (!modules) {
-        err << modules.error() << '\n';
-        return exit_error;
-    }
+    auto loaded = load<hlomem::view_policy>(std::move(*in), {}, err);
+    if (!loaded) return exit_error;
+    auto const& modules = std::get<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(loaded->model);
     json_writer json(out);
-    if (as_json && modules->size() > 1) json.begin_array();
-    for (std::size_t k = 0; k < modules->size(); ++k) {
-        auto const& m = (*modules)[k];
-        auto const d = derive_module(m, hlomem::size_function_of(m.shapes()));
-        for (auto const& n : d.notes) err << "hlomem liveness: note: " << n << '\n';
+    if (as_json && modules.size() > 1) json.begin_array();
+    for (std::size_t k = 0; k < modules.size(); ++k) {
+        auto const& m = modules[k];
+        auto const d = hlomem::derive_assignment(m);
+        for (auto const& n : d.notes) err << "hlomem liveness: note: " << n.message << '\n';
         if (as_json) {
             write_liveness_json(json, m, d);
         } else {
             if (k > 0) out << '\n';
-            hlomem::print_live_range(out, *d.ba.live_range);
+            hlomem::print_live_range(out, *d.assignment.live_range);
         }
     }
     if (as_json) {
-        if (modules->size() > 1) json.end_array();
+        if (modules.size() > 1) json.end_array();
         json.finish();
     }
     return exit_ok;
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_LIVENESS_COMMAND_HPP

@@ -1,9 +1,6 @@
-// repack_command.hpp: `hlomem repack [--json] [--algorithm NAME|all] [--output FILE] FILE` — places
+// commands/repack.cpp: `hlomem repack [--json] [--algorithm NAME|all] [--output FILE] FILE` — places
 // the buffers of each temp arena of a buffer-assignment dump (or of a MiniMalloc CSV problem) again
 // with hlomem's allocation algorithms and compares the arena sizes with XLA's and the lower bound.
-#ifndef HLOMEM_EXAMPLES_REPACK_COMMAND_HPP
-#define HLOMEM_EXAMPLES_REPACK_COMMAND_HPP
-
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -16,13 +13,15 @@
 
 #include <hlomem/hlomem.hpp>
 
-#include "check_command.hpp"
-#include "cli.hpp"
-#include "json_writer.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* repack_usage =
+constexpr char const* repack_usage =
     "usage: hlomem repack [--json] [--algorithm NAME|all] [--output FILE] [--alignment N]\n"
     "                     [--time-limit SECONDS] [--no-times] [--live-range FILE] FILE\n"
     "\n"
@@ -98,101 +97,85 @@ inline std::size_t overlaps_in(hlomem::buffer_assignment const& ba, std::size_t 
     return n;
 }
 
-inline int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false, times = true;
-    std::optional<std::string> file, output, live_range_file;
+    std::optional<std::string> file, output;
+    hlomem::load_options load_options;
     std::optional<hlomem::allocation_algorithm> only;
     std::optional<std::int64_t> alignment;
     double time_limit = 10;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view const a = args[i];
-        auto value = [&]() -> std::optional<std::string> {
-            if (i + 1 >= args.size()) return std::nullopt;
-            return std::string(args[++i]);
-        };
-        auto positive = [&](std::string const& v) -> std::optional<std::int64_t> {
-            if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-            auto const n = std::stoll(v);
-            return n > 0 ? std::optional<std::int64_t>(n) : std::nullopt;
-        };
-        if (a == "--json") {
+    argument_reader arg("repack", repack_usage, args, err);
+    auto positive = [](std::optional<std::string> const& v) -> std::optional<std::int64_t> {
+        auto const n = v ? decimal(*v) : std::nullopt;
+        return n && *n > 0 ? n : std::nullopt;
+    };
+    while (arg.next()) {
+        if (arg.is("--json")) {
             as_json = true;
-        } else if (a == "--no-times") {
+        } else if (arg.is("--no-times")) {
             times = false;
-        } else if (a == "--help" || a == "-h") {
-            out << repack_usage;
-            return exit_ok;
-        } else if (a == "--algorithm") {
-            auto v = value();
-            if (!v) return usage_error(err, "repack", "--algorithm needs a name");
+        } else if (arg.is_help()) {
+            return arg.help(out);
+        } else if (arg.is("--algorithm")) {
+            auto v = arg.value();
+            if (!v) return arg.error("--algorithm needs a name");
             if (*v != "all") {
                 only = hlomem::allocation_algorithm_named(*v);
-                if (!only) return usage_error(err, "repack", "unknown algorithm '" + *v + "'");
+                if (!only) return arg.error("unknown algorithm '" + *v + "'");
             }
-        } else if (a == "--output") {
-            if (!(output = value())) return usage_error(err, "repack", "--output needs a file");
-        } else if (a == "--live-range") {
-            if (!(live_range_file = value())) return usage_error(err, "repack", "--live-range needs a file");
-        } else if (a == "--alignment") {
-            auto v = value();
-            if (!v || !(alignment = positive(*v))) return usage_error(err, "repack", "--alignment needs a positive number");
-        } else if (a == "--time-limit") {
-            auto v = value();
-            auto n = v ? positive(*v) : std::nullopt;
-            if (!n || *n > 86400) return usage_error(err, "repack", "--time-limit needs a number of seconds (1 to 86400)");
+        } else if (arg.is("--output")) {
+            if (!(output = arg.value())) return arg.error("--output needs a file");
+        } else if (arg.is("--live-range")) {
+            if (!(load_options.live_range_file = arg.value())) return arg.error("--live-range needs a file");
+        } else if (arg.is("--alignment")) {
+            if (!(alignment = positive(arg.value()))) return arg.error("--alignment needs a positive number");
+        } else if (arg.is("--time-limit")) {
+            auto n = positive(arg.value());
+            if (!n || *n > 86400) return arg.error("--time-limit needs a number of seconds (1 to 86400)");
             time_limit = static_cast<double>(*n);
-        } else if ((a.size() > 1 && a[0] == '-' && a != "-") || file) {
-            return usage_error(err, "repack", "unexpected argument '" + std::string(a) + "'");
-        } else {
-            file = std::string(a);
+        } else if (auto status = arg.take_file_or_unexpected(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << repack_usage;
-        return exit_error;
-    }
+    if (!file) return arg.usage();
 
     // The arenas: every temp allocation of a dump, or the CSV's one problem.
     std::vector<repack_arena> arenas;
-    std::optional<hlomem::buffer_assignment> ba;
-    {
-        auto text = read_input(*file, err);
-        if (!text) return exit_error;
-        if (hlomem::detect_dump_kind(*text) == hlomem::dump_kind::buffer_assignment) {
-            ba = load_buffer_assignment(*file, live_range_file, err);
-            if (!ba) return exit_error;
-            hlomem::temp_arena_options options;
-            options.alignment = alignment;
-            for (auto& t : hlomem::temp_arenas(*ba, options)) {
-                repack_arena r;
-                r.problem = t.problem;
-                r.given_bytes = t.xla_bytes;
-                r.reproduced = hlomem::reproduce_xla_arena(t);
-                r.xla = std::move(t);
-                arenas.push_back(std::move(r));
-            }
-        } else if (hlomem::looks_like_minimalloc_csv(*text)) {
-            auto p = hlomem::try_parse_minimalloc_csv(*text, *file);
-            if (!p) {
-                err << p.error() << '\n';
-                return exit_error;
-            }
+    auto in = read_input(*file, err);
+    if (!in) return exit_error;
+    if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::minimalloc_csv) {
+        err << "hlomem repack: " << *file
+            << ": neither a buffer-assignment dump (first line 'BufferAssignment:') nor a MiniMalloc CSV (a header "
+               "such as 'id,lower,upper,size')\n";
+        return exit_error;
+    }
+    auto loaded = load(std::move(*in), load_options, err);
+    if (!loaded) return exit_error;
+    hlomem::buffer_assignment const* ba = loaded->assignment();
+    if (ba) {
+        hlomem::temp_arena_options options;
+        options.alignment = alignment;
+        for (auto& t : hlomem::temp_arenas(*ba, options)) {
             repack_arena r;
-            r.problem = std::move(*p);
-            if (alignment) {
-                for (auto& b : r.problem.buffers) b.alignment = *alignment;
-            }
-            if (!r.problem.buffers.empty() && r.problem.buffers.front().offset) {
-                r.given_bytes = hlomem::arena_size(r.problem);
-                r.given_errors = hlomem::check_placement(r.problem);
-            }
+            r.problem = t.problem;
+            r.given_bytes = t.xla_bytes;
+            r.reproduced = hlomem::reproduce_xla_arena(t);
+            r.xla = std::move(t);
             arenas.push_back(std::move(r));
-        } else {
-            err << "hlomem repack: " << *file
-                << ": neither a buffer-assignment dump (first line 'BufferAssignment:') nor a MiniMalloc CSV (a header "
-                   "such as 'id,lower,upper,size')\n";
-            return exit_error;
         }
+    } else {
+        repack_arena r;
+        r.problem = std::move(std::get<hlomem::allocation_problem>(loaded->model));
+        if (alignment) {
+            for (auto& b : r.problem.buffers) b.alignment = *alignment;
+        }
+        if (!r.problem.buffers.empty() && r.problem.buffers.front().offset) {
+            r.given_bytes = hlomem::arena_size(r.problem);
+            r.given_errors = hlomem::check_placement(r.problem);
+        }
+        arenas.push_back(std::move(r));
     }
 
     std::vector<hlomem::allocation_algorithm> algorithms;
@@ -432,5 +415,3 @@ inline int run_repack(arguments const& args, std::ostream& out, std::ostream& er
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_REPACK_COMMAND_HPP

@@ -1,8 +1,7 @@
-// graph_command.hpp: `hlomem graph [--dot|--graphml] FILE` — writes a dump's interference graph
-// (Boost's write_graphviz / write_graphml), vertices colored by memory space.
-#ifndef HLOMEM_EXAMPLES_GRAPH_COMMAND_HPP
-#define HLOMEM_EXAMPLES_GRAPH_COMMAND_HPP
-
+// commands/graph.cpp: `hlomem graph [--dot|--graphml] FILE` — writes a dump's interference graph
+// (Boost's write_graphviz / write_graphml), vertices colored by memory space. FILE may be a bare
+// HLO module: the loader then derives its assignment.
+#include <algorithm>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -13,12 +12,14 @@
 
 #include <hlomem/hlomem.hpp>
 
-#include "cli.hpp"
-#include "derived_model.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* graph_usage =
+constexpr char const* graph_usage =
     "usage: hlomem graph [--dot|--graphml] [--color N] [--allocation N] [--temps] [--allocations] FILE\n"
     "\n"
     "Writes the interference graph of a buffer-assignment dump to standard output: one vertex\n"
@@ -35,57 +36,67 @@ inline constexpr char const* graph_usage =
     "  --allocations    allocations as vertices: two interfere when any of their values do\n";
 
 /// A fill color per memory space, so that HBM (0), VMEM (1) and others stand apart.
-inline char const* memory_space_fill(std::int64_t color) {
+char const* memory_space_fill(std::int64_t color) {
     static char const* const palette[] = {"#9ecae1", "#fdae6b", "#a1d99b", "#bcbddc", "#fc9272", "#d9d9d9"};
     return palette[static_cast<std::size_t>(color < 0 ? 5 : std::min<std::int64_t>(color, 5))];
 }
 
-inline int run_graph(arguments const& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run_graph(arguments const& args, std::ostream& out, std::ostream& err) {
     bool graphml = false, allocations = false;
     hlomem::interference_options options;
     std::optional<std::string> file;
-    auto number = [&](std::size_t& i, std::string_view flag) -> std::optional<std::int64_t> {
-        if (i + 1 >= args.size()) return std::nullopt;
-        std::string const v(args[++i]);
-        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
-            err << "hlomem graph: " << flag << " needs a number\n";
-            return std::nullopt;
-        }
-        return std::stoll(v);
+    argument_reader a("graph", graph_usage, args, err);
+    // A number after --color or --allocation; nullopt (and a message when it is not a number).
+    auto number = [&]() -> std::optional<std::int64_t> {
+        std::string const flag = a.operand();
+        auto const v = a.value();
+        if (!v) return std::nullopt;
+        auto const n = decimal(*v);
+        if (!n) err << "hlomem graph: " << flag << " needs a number\n";
+        return n;
     };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view const a = args[i];
-        if (a == "--dot") {
+    while (a.next()) {
+        if (a.is("--dot")) {
             graphml = false;
-        } else if (a == "--graphml") {
+        } else if (a.is("--graphml")) {
             graphml = true;
-        } else if (a == "--allocations") {
+        } else if (a.is("--allocations")) {
             allocations = true;
-        } else if (a == "--temps") {
+        } else if (a.is("--temps")) {
             options.temps_only = true;
-        } else if (a == "--color") {
-            auto v = number(i, a);
+        } else if (a.is("--color")) {
+            auto v = number();
             if (!v) return exit_error;
             options.color = *v;
-        } else if (a == "--allocation") {
-            auto v = number(i, a);
+        } else if (a.is("--allocation")) {
+            auto v = number();
             if (!v) return exit_error;
             options.allocation = static_cast<std::size_t>(*v);
-        } else if (a == "--help" || a == "-h") {
-            out << graph_usage;
-            return exit_ok;
-        } else if ((a.size() > 1 && a[0] == '-' && a != "-") || file) {
-            return usage_error(err, "graph", "unexpected argument '" + std::string(a) + "'");
-        } else {
-            file = std::string(a);
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (auto status = a.take_file_or_unexpected(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << graph_usage;
+    if (!file) return a.usage();
+    auto in = read_input(*file, err);
+    if (!in) return exit_error;
+    if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::hlo_module) {
+        err << "hlomem graph: " << *file
+            << ": neither a buffer-assignment dump nor an HLO module (it should start with 'BufferAssignment:' or "
+               "'HloModule name, ...')\n";
         return exit_error;
     }
-    auto ba = load_assignment_or_module(*file, "graph", err);
-    if (!ba) return exit_error;
+    hlomem::load_options load_options;
+    load_options.derive_assignment = true;
+    auto loaded = load(std::move(*in), load_options, err);
+    if (!loaded) return exit_error;
+    if (loaded->derived) {
+        for (auto const& n : loaded->derived->notes) err << "hlomem graph: note: " << n.message << '\n';
+    }
+    auto const* ba = loaded->assignment();
 
     if (allocations) {
         auto g = hlomem::make_allocation_interference_graph(*ba, options);
@@ -124,5 +135,3 @@ inline int run_graph(arguments const& args, std::ostream& out, std::ostream& err
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_GRAPH_COMMAND_HPP

@@ -1,4 +1,4 @@
-// report_buffer_assignment.hpp: what `hlomem report` prints for a buffer-assignment dump, a
+// report/buffer_assignment.hpp: what `hlomem report` prints for a buffer-assignment dump, a
 // separate live-range file and a memory-usage report.
 #ifndef HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
 #define HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
@@ -16,8 +16,8 @@
 #include <hlomem/hlomem.hpp>
 #include <hlomem/memory/peak.hpp>
 
-#include "cli.hpp"
-#include "json_writer.hpp"
+#include "../cli.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
 
@@ -51,12 +51,6 @@ inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba) {
     }
     f.colors = hlomem::assigned_live_bytes(ba);
     return f;
-}
-
-inline std::string value_label(hlomem::logical_value const& v) {
-    std::string s = v.name;
-    if (v.index_printed) s += hlomem::to_string(v.index);
-    return s;
 }
 
 inline std::string pad_left(std::string s, std::size_t width) {
@@ -176,7 +170,7 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
             auto const& v = ba.values[live[k]];
             auto const& a = ba.allocations[v.allocation];
             std::string alloc = std::to_string(a.index) + " " + std::string(hlomem::to_string(a.kind()));
-            out << "  " << pad_left(std::to_string(v.id), 7) << "  " << pad_right(cut(value_label(v), 30), 30)
+            out << "  " << pad_left(std::to_string(v.id), 7) << "  " << pad_right(cut(v.display_name(), 30), 30)
                 << pad_left(hlomem::human_bytes(v.size), 12) << "  " << pad_right(cut(alloc, 21), 21) << "  "
                 << (ba.shape_of(v) ? hlomem::to_string(*ba.shape_of(v)) : std::string("?")) << '\n';
         }

@@ -1,4 +1,4 @@
-// explain_command.hpp: `hlomem explain [--json] FILE|-` — finds the out-of-memory reports in a
+// commands/explain.cpp: `hlomem explain [--json] FILE|-` — finds the out-of-memory reports in a
 // log or a pasted issue (TPU `Largest program allocations in hbm:`, GPU `BufferAssignment OOM
 // Debugging.`), recomputes every entry's sizes from its shape, flags figures that disagree, and
 // explains the padding in sentences.
@@ -12,9 +12,6 @@
 //       unpadded   reported 285.00M, recomputed 298844160 bytes (285.00M): agrees
 //       ...
 //       Dimension 1 (extent 1), second-most-minor, is padded to 2 by the tile's 2: 2.00x.
-#ifndef HLOMEM_EXAMPLES_EXPLAIN_COMMAND_HPP
-#define HLOMEM_EXAMPLES_EXPLAIN_COMMAND_HPP
-
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -24,12 +21,15 @@
 
 #include <hlomem/hlomem.hpp>
 
-#include "cli.hpp"
-#include "json_writer.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* explain_usage =
+constexpr char const* explain_usage =
     "usage: hlomem explain [--json] FILE|-\n"
     "\n"
     "Finds every out-of-memory report in FILE ('-': standard input), also inside longer logs,\n"
@@ -268,36 +268,23 @@ inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std:
 
 }  // namespace explain_detail
 
-inline int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file;
-    for (auto const a : args) {
-        if (a == "--json") {
-            as_json = true;
-        } else if (a == "--help" || a == "-h") {
-            out << explain_usage;
-            return exit_ok;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error(err, "explain", "unknown option '" + std::string(a) + "'");
-        } else if (file) {
-            return usage_error(err, "explain", "one FILE at a time");
-        } else {
-            file = std::string(a);
-        }
-    }
-    if (!file) {
-        err << explain_usage;
-        return exit_error;
-    }
-    auto text = read_input(*file, err);
-    if (!text) return exit_error;
-    std::string const name = *file == "-" ? "<stdin>" : *file;
-    auto log = hlomem::try_parse_oom_reports(*text, name);
-    if (!log) {
-        err << log.error() << '\n';
-        return exit_error;
-    }
-    if (log->reports.empty()) {
+    argument_reader a("explain", explain_usage, args, err);
+    if (auto status = a.read_json_and_file(as_json, file, out)) return *status;
+    if (!file) return a.usage();
+    auto in = read_input(*file, err);
+    if (!in) return exit_error;
+    std::string const name = in->name();
+    hlomem::load_options options;
+    options.as = hlomem::dump_kind::oom_log;  // a log of any kind may hold reports
+    auto loaded = load(std::move(*in), options, err);
+    if (!loaded) return exit_error;
+    auto const& log = std::get<hlomem::oom_log>(loaded->model);
+    if (log.reports.empty()) {
         err << "hlomem explain: " << name
             << ": no out-of-memory report found (looked for a line starting 'Largest program allocations in' (TPU), "
                "or 'BufferAssignment OOM Debugging.', 'BufferAssignment stats:' or 'Peak buffers:' (GPU))\n";
@@ -306,21 +293,21 @@ inline int run_explain(arguments const& args, std::ostream& out, std::ostream& e
     if (as_json) {
         json_writer json(out);
         json.begin_array();
-        for (std::size_t r = 0; r < log->reports.size(); ++r) {
-            for (std::size_t e = 0; e < log->reports[r].entries.size(); ++e) explain_detail::print_entry_json(json, *log, r, e);
+        for (std::size_t r = 0; r < log.reports.size(); ++r) {
+            for (std::size_t e = 0; e < log.reports[r].entries.size(); ++e) explain_detail::print_entry_json(json, log, r, e);
         }
         json.end_array();
         json.finish();
         return exit_ok;
     }
     explain_detail::tally counts;
-    for (std::size_t r = 0; r < log->reports.size(); ++r) {
+    for (std::size_t r = 0; r < log.reports.size(); ++r) {
         if (r > 0) out << '\n';
-        explain_detail::print_report_text(out, *log, log->reports[r], counts);
+        explain_detail::print_report_text(out, log, log.reports[r], counts);
     }
-    std::size_t const entries = log->entry_count();
+    std::size_t const entries = log.entry_count();
     out << '\n'
-        << log->reports.size() << (log->reports.size() == 1 ? " report, " : " reports, ") << entries
+        << log.reports.size() << (log.reports.size() == 1 ? " report, " : " reports, ") << entries
         << (entries == 1 ? " entry" : " entries") << ": "
         << (counts.disagreeing == 0 ? std::string("every recomputed figure agrees with the report")
                                     : std::to_string(counts.disagreeing) +
@@ -333,5 +320,3 @@ inline int run_explain(arguments const& args, std::ostream& out, std::ostream& e
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_EXPLAIN_COMMAND_HPP

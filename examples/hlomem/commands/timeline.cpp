@@ -1,31 +1,31 @@
-// timeline_command.hpp: `hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] FILE` —
+// commands/timeline.cpp: `hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] FILE` —
 // the memory of a buffer-assignment dump over program order: a self-contained HTML page, a static
 // SVG picture, a Chrome/Perfetto trace, or a summary. The data comes from <hlomem/memory/timeline.hpp>;
-// the drawing is in timeline_page.hpp.
-#ifndef HLOMEM_EXAMPLES_TIMELINE_COMMAND_HPP
-#define HLOMEM_EXAMPLES_TIMELINE_COMMAND_HPP
-
+// the drawing is in timeline/page.hpp.
+#include <algorithm>
 #include <fstream>
-#include <iostream>
 #include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
 #include <hlomem/memory/timeline.hpp>
 
-#include "check_command.hpp"
-#include "cli.hpp"
-#include "json_writer.hpp"
-#include "report_command.hpp"
-#include "timeline_page.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../json_writer.hpp"
+#include "../timeline/markup.hpp"
+#include "../timeline/page.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* timeline_usage =
+constexpr char const* timeline_usage =
     "usage: hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] [--live-range FILE]\n"
     "                       [--size-function xla|tpu] [--max-rectangles N] FILE\n"
     "\n"
@@ -161,7 +161,7 @@ inline void write_timeline_trace(std::ostream& os, hlomem::buffer_assignment con
             auto const& v = ba.values[s.value];
             auto const& a = ba.allocations[v.allocation];
             event([&](json_writer& j) {
-                j.member("name", value_label(v)).member("cat", hlomem::to_string(a.kind())).member("ph", "X");
+                j.member("name", v.display_name()).member("cat", hlomem::to_string(a.kind())).member("ph", "X");
                 j.member("ts", s.range.start).member("dur", s.range.end - s.range.start + 1);
                 j.member("pid", c.color).member("tid", static_cast<std::int64_t>(s.lane) + 1);
                 j.key("args").begin_object();
@@ -205,60 +205,45 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-inline int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
-    std::optional<std::string> file, live_range_file, output, trace, format;
+    std::optional<std::string> file, output, trace, format;
+    hlomem::load_options load_options;
+    load_options.find_live_range = true;
     hlomem::timeline_options options;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view const a = args[i];
-        auto value = [&]() -> std::optional<std::string> {
-            if (i + 1 >= args.size()) return std::nullopt;
-            return std::string(args[++i]);
-        };
-        auto needs_value = [&] { return usage_error(err, "timeline", std::string(a) + " needs a value"); };
-        if (a == "--help" || a == "-h") {
-            out << timeline_usage;
-            return exit_ok;
-        } else if (a == "--json") {
+    argument_reader a("timeline", timeline_usage, args, err);
+    while (a.next()) {
+        if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("--json")) {
             as_json = true;
-        } else if (a == "-o" || a == "--output") {
-            if (!(output = value())) return needs_value();
-        } else if (a == "--trace") {
-            if (!(trace = value())) return needs_value();
-        } else if (a == "--live-range") {
-            if (!(live_range_file = value())) return needs_value();
-        } else if (a == "--format") {
-            if (!(format = value())) return needs_value();
-            if (*format != "html" && *format != "svg") return usage_error(err, "timeline", "--format takes html or svg, not '" + *format + "'");
-        } else if (a == "--size-function") {
-            auto v = value();
-            if (!v) return needs_value();
-            if (*v == "xla") {
-                options.size_function = hlomem::size_function_kind::xla;
-            } else if (*v == "tpu") {
-                options.size_function = hlomem::size_function_kind::tpu;
-            } else {
-                return usage_error(err, "timeline", "--size-function takes xla or tpu, not '" + *v + "'");
-            }
-        } else if (a == "--max-rectangles") {
-            auto v = value();
-            if (!v) return needs_value();
-            if (v->empty() || v->size() > 9 || v->find_first_not_of("0123456789") != std::string::npos) {
-                return usage_error(err, "timeline", "--max-rectangles needs a number, not '" + *v + "'");
-            }
-            options.max_rectangles = static_cast<std::size_t>(std::stoul(*v));
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error(err, "timeline", "unknown option '" + std::string(a) + "'");
-        } else if (file) {
-            return usage_error(err, "timeline", "one FILE at a time");
-        } else {
-            file = std::string(a);
+        } else if (a.is("-o") || a.is("--output")) {
+            if (!(output = a.value())) return a.needs_value();
+        } else if (a.is("--trace")) {
+            if (!(trace = a.value())) return a.needs_value();
+        } else if (a.is("--live-range")) {
+            if (!(load_options.live_range_file = a.value())) return a.needs_value();
+        } else if (a.is("--format")) {
+            if (!(format = a.value())) return a.needs_value();
+            if (*format != "html" && *format != "svg") return a.error("--format takes html or svg, not '" + *format + "'");
+        } else if (a.is("--size-function")) {
+            auto v = a.value();
+            if (!v) return a.needs_value();
+            options.size_function = size_function_named(*v);
+            if (!options.size_function) return a.error("--size-function takes xla or tpu, not '" + *v + "'");
+        } else if (a.is("--max-rectangles")) {
+            auto v = a.value();
+            if (!v) return a.needs_value();
+            auto const n = decimal(*v, 9);
+            if (!n) return a.error("--max-rectangles needs a number, not '" + *v + "'");
+            options.max_rectangles = static_cast<std::size_t>(*n);
+        } else if (auto status = a.take_file(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << timeline_usage;
-        return exit_error;
-    }
+    if (!file) return a.usage();
     bool svg = false;
     if (output) {
         if (format) {
@@ -266,17 +251,17 @@ inline int run_timeline(arguments const& args, std::ostream& out, std::ostream& 
         } else if (ends_with(*output, ".svg")) {
             svg = true;
         } else if (!ends_with(*output, ".html") && !ends_with(*output, ".htm") && *output != "-") {
-            return usage_error(err, "timeline", "cannot tell the format of '" + *output + "': name it .html or .svg, or give --format");
+            return a.error("cannot tell the format of '" + *output + "': name it .html or .svg, or give --format");
         }
     } else if (format) {
-        return usage_error(err, "timeline", "--format needs -o");
+        return a.error("--format needs -o");
     }
     int const to_stdout = (output == std::optional<std::string>("-")) + (trace == std::optional<std::string>("-")) + as_json;
-    if (to_stdout > 1) return usage_error(err, "timeline", "only one of -o -, --trace - and --json can use standard output");
+    if (to_stdout > 1) return a.error("only one of -o -, --trace - and --json can use standard output");
 
-    if (!live_range_file) live_range_file = sibling(*file, "-live-range.txt");
-    auto ba = load_buffer_assignment(*file, live_range_file, err);
-    if (!ba) return exit_error;
+    auto loaded = load_dump(*file, load_options, err);
+    if (!loaded) return exit_error;
+    auto const* ba = loaded->assignment();
     if (!ba->live_range || ba->live_range->not_available) {
         err << "hlomem timeline: " << *file
             << ": the dump has no live ranges (XLA appends its HloLiveRange text or writes it to X-live-range.txt; "
@@ -306,5 +291,3 @@ inline int run_timeline(arguments const& args, std::ostream& out, std::ostream& 
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_TIMELINE_COMMAND_HPP

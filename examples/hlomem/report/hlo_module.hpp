@@ -1,4 +1,4 @@
-// report_hlo_module.hpp: `hlomem report [--json] FILE` for an HLO module dump — what the module
+// report/hlo_module.hpp: `hlomem report [--json] FILE` for an HLO module dump — what the module
 // holds and what its entry computation costs in memory.
 //
 //   $ hlomem report tests/data/seeds/004_c00fd3afea504246.txt
@@ -31,34 +31,12 @@
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
+#include <hlomem/load/derive.hpp>
 
-#include "cli.hpp"
-#include "derived_model.hpp"
-#include "json_writer.hpp"
+#include "../cli.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
-
-inline constexpr char const* report_hlo_module_usage =
-    "usage: hlomem report [--json] FILE | -\n"
-    "\n"
-    "Reads an HLO module as XLA dumps it (module.txt, *.after_optimizations.txt; several\n"
-    "modules in one file are reported one after the other) and prints its name, its\n"
-    "computations by how they are called, its instruction count, the entry computation's\n"
-    "parameter and result sizes (padded and unpadded), the largest array results, and the\n"
-    "input/output aliasing. The largest results are ranked by padded size among the\n"
-    "instructions that run outside fusion and reducer bodies; views of other values (bitcast,\n"
-    "get-tuple-element, the parameters of called computations) and tuples, whose elements are\n"
-    "defined elsewhere, are left out. Last comes the module's liveness, derived from the module\n"
-    "alone as `hlomem liveness` does: how many values get live ranges, XLA's own peak moment, and\n"
-    "for each memory space the peak bytes of live values (padded sizes, TPU's when the layouts\n"
-    "are tiled; values XLA must keep in one buffer counted once) with the largest values there.\n"
-    "\n"
-    "  --json   print one JSON object per module (an array when there are several) with the\n"
-    "           keys kind (\"hlo_module\"), name, is_scheduled, num_partitions, replica_count,\n"
-    "           computations, computations_by_kind, instructions, entry, entry_parameters,\n"
-    "           entry_signature, largest_instructions, input_output_aliases, buffer_donors,\n"
-    "           liveness\n"
-    "Exit status: 0, or 2 when FILE cannot be read or parsed (the error goes to standard error).\n";
 
 namespace report_detail {
 
@@ -127,8 +105,7 @@ struct ranked_instruction {
 
 /// What the module's own live ranges say (hlomem/hlo/liveness.hpp).
 struct liveness_facts {
-    derived_module<hlomem::view_policy> derived;
-    hlomem::size_function_kind sizes = hlomem::size_function_kind::xla;
+    hlomem::basic_derived_assignment<hlomem::view_policy> derived;
     std::size_t ranged_values = 0;
     std::size_t buffers = 0;  // HloBuffers holding a value with a live range
     std::vector<hlomem::color_live_bytes> colors;
@@ -147,9 +124,8 @@ struct module_facts {
 };
 
 inline liveness_facts liveness_facts_of(module_type const& m) {
-    hlomem::size_function_kind const sizes = hlomem::size_function_of(m.shapes());
-    liveness_facts f{derive_module(m, sizes), sizes, 0, 0, {}};
-    auto const& ba = f.derived.ba;
+    liveness_facts f{hlomem::derive_assignment(m), 0, 0, {}};
+    auto const& ba = f.derived.assignment;
     for (auto const& v : ba.values) f.ranged_values += v.live_range ? 1 : 0;
     for (auto const& a : ba.allocations) {
         f.buffers += std::any_of(a.values.begin(), a.values.end(), [&](std::size_t k) { return ba.values[k].live_range.has_value(); });
@@ -202,13 +178,7 @@ inline module_facts facts_of(module_type const& m) {
 
 /// The instruction at logical time `t`, for "at 78 (fusion)".
 inline std::string_view instruction_at(liveness_facts const& f, hlomem::logical_time t) {
-    return f.derived.ba.live_range->instruction_at(t);
-}
-
-inline std::string value_name(hlomem::basic_logical_value<hlomem::view_policy> const& v) {
-    std::string s(v.name);
-    if (v.index_printed) s += hlomem::to_string(v.index);
-    return s;
+    return f.derived.assignment.live_range->instruction_at(t);
 }
 
 inline std::string bytes_text(std::int64_t b) { return std::to_string(b) + " bytes (" + hlomem::human_bytes(b) + ")"; }
@@ -267,9 +237,9 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
     if (!f.liveness) return;
 
     auto const& live = *f.liveness;
-    auto const& ba = live.derived.ba;
+    auto const& ba = live.derived.assignment;
     out << "  liveness, derived from the module (`hlomem liveness` prints XLA's HloLiveRange text)\n";
-    for (auto const& note : live.derived.notes) row(4, "note", note);
+    for (auto const& note : live.derived.notes) row(4, "note", note.message);
     row(4, "sequence", std::to_string(ba.live_range->max) + " instructions, flattened");
     row(4, "values", std::to_string(live.ranged_values) + " with live ranges, in " + std::to_string(live.buffers) +
                          (live.buffers == 1 ? " buffer" : " buffers"));
@@ -281,12 +251,12 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
     for (auto const& c : live.colors) {
         row(4, "memory space " + std::to_string(c.color),
             "peak " + bytes_text(c.peak_bytes) + " at " + std::to_string(c.peak_time) + " (" +
-                std::string(instruction_at(live, c.peak_time)) + "), " + std::string(hlomem::derived_sizes_name(live.sizes)) +
+                std::string(instruction_at(live, c.peak_time)) + "), " + std::string(hlomem::derived_sizes_name(live.derived.sizes)) +
                 " sizes");
         auto const at_peak = hlomem::values_live_at(ba, c.color, c.peak_time);
         for (std::size_t k = 0; k < at_peak.size() && k < largest_at_peak_count; ++k) {
             auto const& v = ba.values[at_peak[k]];
-            out << "      " << (k + 1) << ". " << value_name(v) << ": " << bytes_text(v.size) << '\n';
+            out << "      " << (k + 1) << ". " << v.display_name() << ": " << bytes_text(v.size) << '\n';
         }
     }
 }
@@ -354,13 +324,13 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
     json.member("buffer_donors", m.buffer_donors().size());
     if (f.liveness) {
         auto const& live = *f.liveness;
-        auto const& ba = live.derived.ba;
+        auto const& ba = live.derived.assignment;
         json.key("liveness").begin_object();
         json.member("scheduled", live.derived.scheduled);
         json.member("max", static_cast<std::int64_t>(ba.live_range->max));
         json.member("values_with_live_ranges", live.ranged_values);
         json.member("buffers", live.buffers);
-        json.member("sizes", hlomem::derived_sizes_name(live.sizes));
+        json.member("sizes", hlomem::derived_sizes_name(live.derived.sizes));
         json.key("xla_peak");
         if (live.derived.peak) {
             auto const& p = *live.derived.peak;
@@ -395,7 +365,7 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
         }
         json.end_array();
         json.key("notes").begin_array();
-        for (auto const& n : live.derived.notes) json.value(std::string_view(n));
+        for (auto const& n : live.derived.notes) json.value(std::string_view(n.message));
         json.end_array();
         json.end_object();
     }
@@ -404,32 +374,23 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
 
 }  // namespace report_detail
 
-/// Reports every module of `text` (named `file` in messages) on `out`, as text or JSON. Returns
-/// exit_ok, or exit_error with the parse error on `err`.
-inline int report_hlo_module(std::string const& text, std::string const& file, bool as_json, std::ostream& out,
-                             std::ostream& err) {
-    auto parsed = hlomem::try_parse_hlo_modules<hlomem::view_policy>(text, file);
-    if (!parsed) {
-        err << parsed.error() << '\n';
-        return exit_error;
-    }
-    auto const& modules = *parsed;
+/// Reports `modules` (read from `file`) on `out`, as text or JSON.
+inline void report_hlo_modules(std::vector<report_detail::module_type> const& modules, std::string const& file, bool as_json,
+                               std::ostream& out) {
     if (as_json) {
         json_writer json(out);
         if (modules.size() > 1) json.begin_array();
         for (auto const& m : modules) report_detail::print_json(m, report_detail::facts_of(m), json);
         if (modules.size() > 1) json.end_array();
         json.finish();
-        return exit_ok;
+        return;
     }
     for (std::size_t i = 0; i < modules.size(); ++i) {
         if (i > 0) out << '\n';
         report_detail::print_text(modules[i], report_detail::facts_of(modules[i]), file, out);
     }
-    return exit_ok;
 }
 
-/// `hlomem report [--json] FILE`: the command-line face of report_hlo_module.
 }  // namespace hlomem_cli
 
 #endif  // HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP

@@ -1,20 +1,20 @@
-// check_command.hpp: `hlomem check [--json] [--size-function xla|tpu] FILE` — is a buffer
+// commands/check.cpp: `hlomem check [--json] [--size-function xla|tpu] FILE` — is a buffer
 // assignment sound? Exit 0 when it is, 1 when violations were found, 2 when FILE could not be read.
-#ifndef HLOMEM_EXAMPLES_CHECK_COMMAND_HPP
-#define HLOMEM_EXAMPLES_CHECK_COMMAND_HPP
-
 #include <optional>
 #include <ostream>
 #include <string>
 
 #include <hlomem/hlomem.hpp>
 
-#include "cli.hpp"
-#include "json_writer.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* check_usage =
+constexpr char const* check_usage =
     "usage: hlomem check [--json] [--size-function xla|tpu] [--live-range FILE] FILE\n"
     "\n"
     "Checks that a buffer-assignment dump is sound: no two values live at the same time share\n"
@@ -29,70 +29,36 @@ inline constexpr char const* check_usage =
     "  --json                   one JSON object\n"
     "Exit status: 0 sound, 1 violations found, 2 unreadable or unparsable input.\n";
 
-/// Reads FILE as a buffer assignment (with an optional separate live-range file), or explains on
-/// `err` why it cannot. Shared by the commands that need a dump.
-inline std::optional<hlomem::buffer_assignment> load_buffer_assignment(std::string const& path,
-                                                                      std::optional<std::string> const& live_range_file,
-                                                                      std::ostream& err) {
-    auto text = read_input(path, err);
-    if (!text) return std::nullopt;
-    if (hlomem::detect_dump_kind(*text) != hlomem::dump_kind::buffer_assignment) {
-        err << "hlomem: " << path << ": not a buffer-assignment dump (it should start with 'BufferAssignment:')\n";
-        return std::nullopt;
-    }
-    auto ba = hlomem::try_parse_buffer_assignment(*text, path);
-    if (!ba) {
-        err << ba.error() << '\n';
-        return std::nullopt;
-    }
-    if (live_range_file) {
-        auto live = read_input(*live_range_file, err);
-        if (!live) return std::nullopt;
-        auto lr = hlomem::try_parse_live_range(*live, *live_range_file);
-        if (!lr) {
-            err << lr.error() << '\n';
-            return std::nullopt;
-        }
-        hlomem::attach_live_range(*ba, std::move(*lr));
-    }
-    return std::move(*ba);
-}
+}  // namespace
 
-inline int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
+int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
-    std::optional<std::string> file, live_range_file;
+    std::optional<std::string> file;
+    hlomem::load_options load_options;
     hlomem::soundness_options options;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view const a = args[i];
-        if (a == "--json") {
+    argument_reader a("check", check_usage, args, err);
+    while (a.next()) {
+        if (a.is("--json")) {
             as_json = true;
-        } else if (a == "--help" || a == "-h") {
-            out << check_usage;
-            return exit_ok;
-        } else if (a == "--size-function" && i + 1 < args.size()) {
-            std::string_view const v = args[++i];
-            if (v == "xla") {
-                options.size_function = hlomem::size_function_kind::xla;
-            } else if (v == "tpu") {
-                options.size_function = hlomem::size_function_kind::tpu;
-            } else {
-                err << "hlomem check: --size-function takes xla or tpu, not '" << v << "'\n";
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("--size-function") && a.has_value()) {
+            auto const v = a.value();
+            options.size_function = size_function_named(*v);
+            if (!options.size_function) {
+                err << "hlomem check: --size-function takes xla or tpu, not '" << *v << "'\n";
                 return exit_error;
             }
-        } else if (a == "--live-range" && i + 1 < args.size()) {
-            live_range_file = std::string(args[++i]);
-        } else if ((a.size() > 1 && a[0] == '-' && a != "-") || file) {
-            return usage_error(err, "check", "unexpected argument '" + std::string(a) + "'");
-        } else {
-            file = std::string(a);
+        } else if (a.is("--live-range") && a.has_value()) {
+            load_options.live_range_file = a.value();
+        } else if (auto status = a.take_file_or_unexpected(file)) {
+            return *status;
         }
     }
-    if (!file) {
-        err << check_usage;
-        return exit_error;
-    }
-    auto ba = load_buffer_assignment(*file, live_range_file, err);
-    if (!ba) return exit_error;
+    if (!file) return a.usage();
+    auto loaded = load_dump(*file, load_options, err);
+    if (!loaded) return exit_error;
+    auto const* ba = loaded->assignment();
     auto const violations = hlomem::check_soundness(*ba, options);
     auto const sharing = hlomem::summarize_sharing(*ba);
     auto const sizing = options.size_function.value_or(hlomem::size_function_of(*ba));
@@ -147,5 +113,3 @@ inline int run_check(arguments const& args, std::ostream& out, std::ostream& err
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_CHECK_COMMAND_HPP

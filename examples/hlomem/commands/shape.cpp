@@ -1,4 +1,4 @@
-// shape_command.hpp: `hlomem shape [--json] SHAPE...` — parse XLA shapes and print their sizes.
+// commands/shape.cpp: `hlomem shape [--json] SHAPE...` — parse XLA shapes and print their sizes.
 //
 //   $ hlomem shape 'f32[3,5]{1,0:T(8,128)}'
 //   f32[3,5]{1,0:T(8,128)}
@@ -8,24 +8,25 @@
 //     padded          4096 bytes (4.0KiB)
 //     padding         4036 bytes, 68.27x the unpadded size
 //     physical        f32[1,1,8,128]
-#ifndef HLOMEM_EXAMPLES_SHAPE_COMMAND_HPP
-#define HLOMEM_EXAMPLES_SHAPE_COMMAND_HPP
-
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
 
-#include "cli.hpp"
-#include "json_writer.hpp"
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../json_writer.hpp"
 
 namespace hlomem_cli {
+namespace {
 
-inline constexpr char const* shape_usage =
+constexpr char const* shape_usage =
     "usage: hlomem shape [--json] SHAPE... | -\n"
     "\n"
     "Parses each XLA shape and prints its canonical text, element count, sizes and the\n"
@@ -122,36 +123,34 @@ inline void print_facts_json(json_writer& json, shape_facts const& f) {
     json.end_object();
 }
 
-inline int run_shape(arguments const& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run_shape(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::vector<std::pair<std::string, std::string>> inputs;  // (name for messages, text)
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view const a = args[i];
-        if (a == "--json") {
+    argument_reader a("shape", shape_usage, args, err);
+    while (a.next()) {
+        if (a.is("--json")) {
             as_json = true;
-        } else if (a == "--help" || a == "-h") {
-            out << shape_usage;
-            return exit_ok;
-        } else if (a == "-") {
-            auto text = read_input("-", err);
-            if (!text) return exit_error;
-            std::istringstream lines(*text);
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("-")) {
+            auto in = read_input("-", err);
+            if (!in) return exit_error;
+            std::istringstream lines(in->text);
             std::string line;
             for (int n = 1; std::getline(lines, line); ++n) {
                 if (!line.empty() && line.back() == '\r') line.pop_back();
                 if (line.find_first_not_of(" \t") == std::string::npos) continue;
                 inputs.emplace_back("<stdin line " + std::to_string(n) + ">", line);
             }
-        } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
-            return usage_error(err, "shape", "unknown option '" + std::string(a) + "'");
+        } else if (a.current().substr(0, 2) == "--") {
+            return a.unknown_option();  // a lone "-x" is read as a shape, and its error says why
         } else {
-            inputs.emplace_back("<argument " + std::to_string(inputs.size() + 1) + ">", std::string(a));
+            inputs.emplace_back("<argument " + std::to_string(inputs.size() + 1) + ">", a.operand());
         }
     }
-    if (inputs.empty()) {
-        err << shape_usage;
-        return exit_error;
-    }
+    if (inputs.empty()) return a.usage();
     int status = exit_ok;
     std::vector<shape_facts> facts;
     for (auto const& [name, text] : inputs) {
@@ -179,5 +178,3 @@ inline int run_shape(arguments const& args, std::ostream& out, std::ostream& err
 }
 
 }  // namespace hlomem_cli
-
-#endif  // HLOMEM_EXAMPLES_SHAPE_COMMAND_HPP

@@ -1,7 +1,8 @@
-// timeline_page.hpp: draws an hlomem::timeline (<hlomem/memory/timeline.hpp>) as SVG, and as one
+// timeline/page.hpp: draws an hlomem::timeline (<hlomem/memory/timeline.hpp>) as SVG, and as one
 // self-contained HTML page: the same SVG inline, the data of every drawn value as JSON, and a
 // little plain JavaScript for the hover card and the sortable table of the largest values at each
-// peak. The page loads nothing from anywhere (its Content-Security-Policy forbids it).
+// peak. The style and the script are files of their own (timeline.css, page.css, page.js),
+// embedded at build time as timeline_assets.hpp. The page loads nothing from anywhere (its Content-Security-Policy forbids it).
 //
 // The page reports what it drew on <body>, for tests and for anyone curious:
 //   data-rendered="83"          buffer rectangles in the DOM (one per value drawn one by one)
@@ -29,98 +30,11 @@
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/memory/timeline.hpp>
 
-#include "json_writer.hpp"
-#include "report_buffer_assignment.hpp"
+#include "../json_writer.hpp"
+#include "markup.hpp"
+#include "timeline_assets.hpp"
 
 namespace hlomem_cli {
-
-// ---------------------------------------------------------------------------------------------
-// Text that goes into markup
-// ---------------------------------------------------------------------------------------------
-
-/// Text for HTML or SVG (XML) content and attribute values.
-inline std::string escape_markup(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default:
-                // XML 1.0 allows no control characters but tab, newline and carriage return.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-                    out += "\xEF\xBF\xBD";  // U+FFFD
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out;
-}
-
-/// `s` with every byte sequence that is not UTF-8 replaced by U+FFFD, so that names read from a
-/// dump in another encoding cannot make the page or the trace invalid.
-inline std::string valid_utf8(std::string s) {
-    auto const* p = reinterpret_cast<unsigned char const*>(s.data());
-    std::size_t const n = s.size();
-    std::size_t i = 0;
-    std::string out;
-    bool changed = false;
-    while (i < n) {
-        unsigned char const c = p[i];
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        bool ok = len > 0 && i + len <= n;
-        for (std::size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
-        if (ok && len > 1) {
-            std::uint32_t cp = c & (0xFF >> (len + 1));
-            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3F);
-            static constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-            ok = cp >= smallest[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
-        }
-        if (!ok) {
-            if (!changed) out.assign(s, 0, i);
-            changed = true;
-            out += "\xEF\xBF\xBD";
-            ++i;
-            continue;
-        }
-        if (changed) out.append(s, i, len);
-        i += len;
-    }
-    return changed ? out : s;
-}
-
-/// JSON for inside a <script> element: `<`, `>` and `&` (which JSON writes only inside strings)
-/// as \u escapes, so that no `</script>` or `<!--` in a name can end the element.
-inline std::string script_safe_json(std::string const& json) {
-    std::string out;
-    out.reserve(json.size());
-    for (char c : json) {
-        if (c == '<') {
-            out += "\\u003c";
-        } else if (c == '>') {
-            out += "\\u003e";
-        } else if (c == '&') {
-            out += "\\u0026";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-/// Coordinates with one decimal, without a trailing `.0`: 12.3, 40.
-inline std::string coord(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    std::string s = buf;
-    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-    if (s == "-0") s = "0";
-    return s;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Geometry
@@ -156,17 +70,6 @@ inline constexpr hlomem::allocation_kind all_kinds[] = {
     hlomem::allocation_kind::parameter, hlomem::allocation_kind::output, hlomem::allocation_kind::temp,
     hlomem::allocation_kind::constant, hlomem::allocation_kind::thread_local_, hlomem::allocation_kind::other};
 
-/// The style both the page and the standalone SVG use.
-inline constexpr char const* timeline_style =
-    ".k-parameter{fill:#4e79a7}.k-output{fill:#59a14f}.k-temp{fill:#f28e2b}.k-constant{fill:#9c755f}"
-    ".k-thread-local{fill:#bab0ac}.k-other{fill:#b07aa1}.band{fill:#7f7f7f;fill-opacity:.45}"
-    "g[class^=k-] rect{stroke:#fff;stroke-width:.4}"
-    ".live{fill:#c6dbef;stroke:#2171b5;stroke-width:1}.unpadded{fill:none;stroke:#cb181d;stroke-width:1.2;stroke-dasharray:4 2}"
-    ".axis{stroke:#555;stroke-width:.6}.grid{stroke:#ddd;stroke-width:.5}.sep{stroke:#fff;stroke-width:.6}"
-    ".peak line{stroke:#d62728;stroke-width:1;stroke-dasharray:3 2}.peak circle{fill:#d62728}"
-    ".alloc-line{stroke:#9e9e9e;stroke-width:.8;stroke-dasharray:1 2}"
-    "text{font-family:sans-serif;font-size:10px;fill:#333}.title{font-size:13px;font-weight:bold}"
-    ".peak text{fill:#d62728;font-weight:bold}.map-bg{fill:#f4f4f4}";
 
 /// Ticks for an axis from 0 to `top`: about `count` round steps (1, 2 or 5 times a power of ten).
 inline double nice_step(double top, int count) {
@@ -328,7 +231,7 @@ inline void write_color_panel(std::ostream& out, panel_context const& ctx, hlome
             rect(g.x(static_cast<double>(b.range.start)), g.x(static_cast<double>(b.range.end + 1)), static_cast<double>(b.y),
                  static_cast<double>(b.size));
             if (ctx.standalone) {
-                out << "><title>" << escape_markup(value_label(v)) << ": " << hlomem::human_bytes(b.size) << ", live "
+                out << "><title>" << escape_markup(v.display_name()) << ": " << hlomem::human_bytes(b.size) << ", live "
                     << b.range.start << '-' << b.range.end << "</title></rect>\n";
             } else {
                 out << " data-v=\"" << (*ctx.data_index)[b.value] << "\"/>\n";
@@ -390,7 +293,7 @@ inline void write_timeline_svg(std::ostream& os, hlomem::buffer_assignment const
     write_svg_legend(body, y + 6);
     y += 20;
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"" << coord(y)
-        << "\" viewBox=\"0 0 1000 " << coord(y) << "\">\n<style>" << timeline_style << "</style>\n"
+        << "\" viewBox=\"0 0 1000 " << coord(y) << "\">\n<style>" << assets::timeline_css << "</style>\n"
         << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
         << "<text class=\"title\" x=\"8\" y=\"20\">" << escape_markup("memory timeline of " + ba.file) << "</text>\n"
         << body.str() << "</svg>\n";
@@ -495,7 +398,7 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
         auto const& v = ba.values[b->value];
         json.begin_object();
         json.member("id", v.id);
-        json.member("name", value_label(v));
+        json.member("name", v.display_name());
         json.key("shape");
         if (v.shape == hlomem::no_shape) json.null(); else json.value(shape_index[v.shape]);
         json.member("size", b->size);
@@ -553,220 +456,7 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
     return script_safe_json(os.str());
 }
 
-/// The page's script: the hover card, the peak tables, and the report on <body>.
-inline constexpr char const* timeline_script = R"JS(
-(function () {
-  'use strict';
-  var started = performance.now();
-  var body = document.body;
-  var data = JSON.parse(document.getElementById('timeline-data').textContent);
-  data.values.forEach(function (v) {  // sizes left out of the data equal the assigned size
-    if (v.padded === undefined) v.padded = v.size;
-    if (v.unpadded === undefined) v.unpadded = v.size;
-  });
-  var card = document.getElementById('card');
-  var pinned = false;
 
-  function human(b) {  // XLA's HumanReadableNumBytes, as hlomem::human_bytes
-    if (b < 1024) return b + 'B';
-    var units = 'KMGTPE', u = 0, v = b;
-    while (v >= 1048576) { v = Math.floor(v / 1024); ++u; }
-    return (v / 1024).toFixed(u === 0 ? 1 : 2) + units[u] + 'iB';
-  }
-  function exact(b) { return b.toLocaleString('en-US') + ' bytes (' + human(b) + ')'; }
-  function allocText(i) {
-    var a = data.allocations[i];
-    return 'allocation ' + a.i + ' (' + a.kind + (a.parameter !== undefined ? ' ' + a.parameter : '') + ', ' + human(a.size) + ')';
-  }
-  function row(table, label, text) {
-    var tr = table.insertRow(), th = document.createElement('th'), td = tr.insertCell();
-    th.textContent = label; tr.insertBefore(th, td); td.textContent = text;
-  }
-  function fill(title, rows) {
-    card.textContent = '';
-    var h = document.createElement('div'); h.className = 'card-title'; h.textContent = title; card.appendChild(h);
-    var t = document.createElement('table'); card.appendChild(t);
-    rows.forEach(function (r) { if (r[1] !== null && r[1] !== undefined) row(t, r[0], r[1]); });
-    var note = document.createElement('div'); note.className = 'card-note';
-    note.textContent = pinned ? 'pinned: click anywhere else to release' : 'click to pin'; card.appendChild(note);
-  }
-  function valueCard(k) {
-    var v = data.values[k];
-    var padding = v.padded !== null && v.unpadded !== null ? v.padded - v.unpadded : null;
-    fill('value ' + v.id + ': ' + v.name, [
-      ['shape', v.shape === null ? '?' : data.shapes[v.shape]],
-      ['assigned', exact(v.size)],
-      ['padded', v.padded === null ? 'tuple: a table of pointers' : exact(v.padded)],
-      ['unpadded', v.unpadded === null ? null : exact(v.unpadded)],
-      ['padding', padding === null ? null : padding === 0 ? 'none' : exact(padding) + (v.unpadded > 0 ? ', ' + (v.padded / v.unpadded).toFixed(2) + 'x the unpadded size' : '')],
-      ['allocation', allocText(v.alloc) + ', offset ' + v.offset.toLocaleString('en-US')],
-      ['live', v.start + '-' + v.end + ' (from ' + (v.first || v.name.replace(/\{[0-9,]*\}$/, '')) + ' to ' + v.last + ')'],
-      ['instruction', v.opcode || null],
-      ['op_name', v.op_name || null],
-      ['op_type', v.op_type || null],
-      ['source', v.source_file ? v.source_file + (v.source_line ? ':' + v.source_line : '') : null]
-    ]);
-  }
-  function bandCard(k) {
-    var b = data.bands[k];
-    var where = b.first_alloc === b.last_alloc
-      ? allocText(b.first_alloc) + ', offsets ' + b.offset.toLocaleString('en-US') + '-' + (b.offset + b.height).toLocaleString('en-US')
-      : 'allocations ' + data.allocations[b.first_alloc].i + ' to ' + data.allocations[b.last_alloc].i + ', ' + human(b.height) + ' of the stacked map';
-    fill(b.values + ' small values, aggregated', [
-      ['bytes', exact(b.bytes) + ' in all'],
-      ['largest', exact(b.largest)],
-      ['where', where],
-      ['live', b.start + '-' + b.end]
-    ]);
-  }
-  function place(e) {
-    var x = e.clientX + 14, y = e.clientY + 14;
-    card.style.display = 'block';
-    if (x + card.offsetWidth > window.innerWidth) x = Math.max(0, e.clientX - card.offsetWidth - 14);
-    if (y + card.offsetHeight > window.innerHeight) y = Math.max(0, e.clientY - card.offsetHeight - 14);
-    card.style.left = x + 'px'; card.style.top = y + 'px';
-  }
-  var highlighted = null;
-  function highlight(el) {
-    if (highlighted) highlighted.classList.remove('hl');
-    highlighted = el; if (el) el.classList.add('hl');
-  }
-  function show(target, e) {
-    if (target.hasAttribute('data-v')) valueCard(+target.getAttribute('data-v'));
-    else bandCard(+target.getAttribute('data-b'));
-    highlight(target); place(e);
-  }
-  document.querySelectorAll('svg.timeline').forEach(function (svg) {
-    svg.addEventListener('mousemove', function (e) {
-      if (pinned) return;
-      var t = e.target;
-      if (t.hasAttribute && (t.hasAttribute('data-v') || t.hasAttribute('data-b'))) show(t, e);
-      else { card.style.display = 'none'; highlight(null); }
-    });
-    svg.addEventListener('mouseleave', function () { if (!pinned) { card.style.display = 'none'; highlight(null); } });
-  });
-  document.addEventListener('click', function (e) {
-    var t = e.target;
-    if (t.hasAttribute && (t.hasAttribute('data-v') || t.hasAttribute('data-b'))) { pinned = true; show(t, e); return; }
-    var tr = t.closest ? t.closest('tr[data-k]') : null;
-    if (tr) { pinned = true; rowCard(tr, e); return; }
-    if (!card.contains(t)) { pinned = false; card.style.display = 'none'; highlight(null); }
-  });
-
-  // The largest values at each peak: one table per color, sortable by its column headers.
-  var columns = [
-    ['#', function (v, r) { return r; }, null],
-    ['value', function (v) { return v.name; }, null],
-    ['shape', function (v) { return v.shape === null ? '?' : data.shapes[v.shape]; }, null],
-    ['size', function (v) { return v.size; }, human],
-    ['unpadded', function (v) { return v.unpadded === null ? -1 : v.unpadded; }, function (x) { return x < 0 ? '-' : human(x); }],
-    ['padding', function (v) { return v.padded === null || v.unpadded === null ? 0 : v.padded - v.unpadded; }, human],
-    ['live (program order)', function (v) { return v.start; }, null],
-    ['allocation', function (v) { return v.alloc; }, null]
-  ];
-  var tableRows = 0;
-  function rowCard(tr, e) { valueCard(+tr.getAttribute('data-k')); highlight(document.querySelector('rect[data-v="' + tr.getAttribute('data-k') + '"]')); place(e); }
-  document.querySelectorAll('table.peak-table').forEach(function (table) {
-    var color = data.colors[+table.getAttribute('data-color-index')];
-    var head = table.createTHead().insertRow();
-    var state = { column: 3, descending: true };
-    columns.forEach(function (c, i) {
-      var th = document.createElement('th'); th.textContent = c[0];
-      if (i === 0 || i === 3 || i === 4 || i === 5 || i === 6) {
-        th.className = 'sortable';
-        th.addEventListener('click', function () {
-          state.descending = state.column === i ? !state.descending : i !== 6 && i !== 0;
-          state.column = i; draw();
-        });
-      }
-      head.appendChild(th);
-    });
-    var tbody = table.createTBody();
-    var entries = color.at_peak.map(function (k, r) { return { k: k, rank: r + 1 }; });
-    tableRows += entries.length;
-    function draw() {
-      var key = columns[state.column][1];
-      entries.sort(function (a, b) {
-        var x = key(data.values[a.k], a.rank), y = key(data.values[b.k], b.rank);
-        var d = x < y ? -1 : x > y ? 1 : 0;
-        return d === 0 ? a.rank - b.rank : state.descending ? -d : d;  // ties keep the order by size
-      });
-      tbody.textContent = '';
-      entries.forEach(function (en) {
-        var v = data.values[en.k], tr = tbody.insertRow();
-        tr.setAttribute('data-k', en.k);
-        columns.forEach(function (c, i) {
-          var x = c[1](v, en.rank), td = tr.insertCell();
-          td.textContent = i === 7 ? allocText(x) : i === 6 ? v.start + '-' + v.end : c[2] ? c[2](x) : x;
-          if (i >= 3 && i <= 5) td.className = 'num';
-        });
-        tr.addEventListener('mouseenter', function () { highlight(document.querySelector('rect[data-v="' + en.k + '"]')); });
-      });
-      head.querySelectorAll('th').forEach(function (th, i) {
-        th.setAttribute('aria-sort', i === state.column ? (state.descending ? 'descending' : 'ascending') : 'none');
-      });
-    }
-    draw();
-  });
-
-  // page.html#value=ID opens the card of value ID, pinned beside its rectangle: a link to a buffer.
-  function openFromHash() {
-    var m = /^#value=(\d+)$/.exec(window.location.hash);
-    if (!m) return;
-    var k = -1;
-    data.values.forEach(function (v, i) { if (v.id === +m[1]) k = i; });
-    if (k < 0) { window.hlomemErrors.push('no value ' + m[1] + ' in this page'); return; }
-    var target = document.querySelector('rect[data-v="' + k + '"]');
-    var box = target ? target.getBoundingClientRect() : { right: 20, bottom: 20 };
-    pinned = true; valueCard(k); highlight(target);
-    place({ clientX: box.right, clientY: box.bottom });
-    body.setAttribute('data-card', data.values[k].name);
-  }
-  openFromHash();
-  window.addEventListener('hashchange', function () { pinned = false; openFromHash(); });
-
-  // What the page drew, checked against its data.
-  var problems = [];
-  var drawn = 0, peaks = [];
-  data.colors.forEach(function (c) {
-    var svg = document.querySelector('svg.timeline[data-color="' + c.color + '"]');
-    if (!svg) { problems.push('color ' + c.color + ' has no picture'); return; }
-    var n = svg.querySelectorAll('rect[data-v]').length;
-    if (n !== c.drawn) problems.push('color ' + c.color + ': ' + n + ' rectangles for ' + c.drawn + ' values');
-    drawn += n;
-    var marker = svg.querySelector('g.peak');
-    var peak = marker ? marker.getAttribute('data-peak-bytes') : 'none';
-    if (peak !== String(c.peak_bytes)) problems.push('color ' + c.color + ': the marker shows ' + peak + ', the data ' + c.peak_bytes);
-    peaks.push(c.color + ':' + peak);
-  });
-  body.setAttribute('data-rendered', String(drawn));
-  body.setAttribute('data-bands', String(document.querySelectorAll('svg.timeline rect[data-b]').length));
-  body.setAttribute('data-peak-bytes', peaks.join(' '));
-  body.setAttribute('data-table-rows', String(tableRows));
-  window.hlomemErrors = window.hlomemErrors.concat(problems);
-  body.setAttribute('data-errors', window.hlomemErrors.join('; '));
-  body.setAttribute('data-script-ms', String(Math.round(performance.now() - started)));
-})();
-)JS";
-
-/// The page's own style, besides timeline_style.
-inline constexpr char const* page_style =
-    "body{font-family:sans-serif;margin:16px 24px;color:#222;max-width:1100px}"
-    "h1{font-size:18px;margin:0 0 4px}h2{font-size:15px;margin:22px 0 4px}"
-    ".summary{color:#555;font-size:13px;margin:2px 0}.legend span{display:inline-block;margin-right:14px;font-size:12px}"
-    ".legend i{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:-1px}"
-    "svg.timeline{width:100%;height:auto;display:block}"
-    "rect.hl{stroke:#000;stroke-width:1.5;fill-opacity:1}"
-    "#card{position:fixed;display:none;background:#fff;border:1px solid #888;box-shadow:0 2px 8px rgba(0,0,0,.25);"
-    "padding:6px 8px;font-size:12px;max-width:560px;z-index:10;pointer-events:auto}"
-    "#card th{text-align:left;color:#666;font-weight:normal;padding-right:8px;vertical-align:top}"
-    "#card td{word-break:break-all}.card-title{font-weight:bold;margin-bottom:4px;word-break:break-all}"
-    ".card-note{color:#999;font-size:10px;margin-top:4px}"
-    "table.peak-table{border-collapse:collapse;font-size:12px;margin-top:6px;width:100%}"
-    "table.peak-table th,table.peak-table td{border-bottom:1px solid #e4e4e4;padding:2px 6px;text-align:left}"
-    "table.peak-table td.num{text-align:right;white-space:nowrap}table.peak-table td:nth-child(3){word-break:break-all}"
-    "table.peak-table th.sortable{cursor:pointer;text-decoration:underline dotted}"
-    "table.peak-table tbody tr:hover{background:#fff3cd;cursor:pointer}";
 
 /// The whole page.
 inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
@@ -777,7 +467,7 @@ inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment cons
         << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
            "style-src 'unsafe-inline'\">\n"
         << "<title>" << escape_markup("memory timeline: " + ba.file) << "</title>\n"
-        << "<style>" << timeline_style << page_style << "</style>\n"
+        << "<style>" << assets::timeline_css << assets::page_css << "</style>\n"
         << "<script>window.hlomemErrors=[];window.onerror=function(m,s,l,c){window.hlomemErrors.push(String(m)+' (line '+l+':'+c+')');"
            "if(document.body)document.body.setAttribute('data-errors',window.hlomemErrors.join('; '));};</script>\n"
         << "</head>\n<body data-errors=\"\">\n";
@@ -835,8 +525,8 @@ inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment cons
         out << "<h2>largest values live at the peak (time " << c.peak_time << "; " << c.at_peak.size() << " of " << c.live_at_peak
             << " shown)</h2>\n<table class=\"peak-table\" data-color-index=\"" << k << "\"></table>\n</section>\n";
     }
-    out << "<div id=\"card\"></div>\n<script id=\"timeline-data\" type=\"application/json\">" << data << "</script>\n<script>"
-        << timeline_script << "</script>\n</body>\n</html>\n";
+    out << "<div id=\"card\"></div>\n<script id=\"timeline-data\" type=\"application/json\">" << data << "</script>\n<script>\n"
+        << assets::page_js << "</script>\n</body>\n</html>\n";
     os << valid_utf8(out.str());
 }
 

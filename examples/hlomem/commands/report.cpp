@@ -1,0 +1,132 @@
+// commands/report.cpp: `hlomem report [--json] [FILE]` — tells what kind of XLA text FILE holds
+// from its content (the loader, <hlomem/load.hpp>) and prints its report.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../report/buffer_assignment.hpp"
+#include "../report/hlo_module.hpp"
+
+#ifndef HLOMEM_DEFAULT_DUMP
+#define HLOMEM_DEFAULT_DUMP "tests/data/seeds/002_b0117d631587537a.txt"
+#endif
+
+namespace hlomem_cli {
+namespace {
+
+constexpr char const* report_usage =
+    "usage: hlomem report [--json] [--top N] [--live-range FILE] [--memory-usage-report FILE] [FILE]\n"
+    "\n"
+    "Reads an XLA dump and tells what is in it. The kind of file is read from its content:\n"
+    "  HLO module text           computations by kind, instructions, the entry's parameter and\n"
+    "                            result sizes, the largest instructions, input/output aliasing\n"
+    "                            (several modules in one file are reported one after another)\n"
+    "  *-buffer-assignment.txt   allocations by color and kind, totals, the peak live bytes of each\n"
+    "                            color and the values live there, XLA's own peak recomputed and\n"
+    "                            compared with the one the dump states, and every place where the\n"
+    "                            dump contradicts itself\n"
+    "  *-live-range.txt          the live-range text on its own\n"
+    "  *-memory-usage-report.txt the older text memory-usage report\n"
+    "Without FILE, the bundled TPU seed dump (" HLOMEM_DEFAULT_DUMP ").\n"
+    "\n"
+    "  --json                    one JSON object instead of text\n"
+    "  --top N                   how many of the largest values at each peak to list (default 20)\n"
+    "  --live-range FILE         attach a separate -live-range.txt to the dump\n"
+    "  --memory-usage-report F   check the dump against its -memory-usage-report.txt\n"
+    "Exit status: 0 when the file was read, 2 when it could not be read or parsed.\n";
+
+/// The report of a buffer-assignment dump, with the live ranges and the memory-usage report the
+/// loader found for it.
+void report_dump(hlomem::loaded const& loaded, bool as_json, std::size_t top, std::ostream& out) {
+    auto const& ba = *loaded.assignment();
+    auto facts = facts_of(ba);
+    if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
+    if (loaded.memory_usage_report) {
+        auto const& file = *loaded.memory_usage_report_file;
+        auto problems = hlomem::check_against(*loaded.memory_usage_report, ba);
+        facts.notes.push_back("checked against " + file + ": " +
+                              (problems.empty() ? std::string("it agrees") : std::to_string(problems.size()) + " differences"));
+        for (auto& p : problems) facts.warnings.push_back(hlomem::dump_inconsistency(0, file + ":" + std::to_string(p.line) + ": " + p.message));
+    }
+    if (as_json) {
+        print_buffer_assignment_json(out, facts);
+    } else {
+        print_buffer_assignment_text(out, facts, top);
+    }
+}
+
+}  // namespace
+
+int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
+    bool as_json = false;
+    std::size_t top = 20;
+    std::optional<std::string> file;
+    hlomem::load_options options;
+    options.find_live_range = true;
+    options.find_memory_usage_report = true;
+    argument_reader a("report", report_usage, args, err);
+    while (a.next()) {
+        // The value of the option at hand; nullopt and a message when none follows.
+        auto value = [&]() -> std::optional<std::string> {
+            if (!a.has_value()) err << "hlomem report: " << a.current() << " needs a value\n";
+            return a.value();
+        };
+        if (a.is("--json")) {
+            as_json = true;
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("--top")) {
+            auto v = value();
+            auto n = v ? decimal(*v) : std::nullopt;
+            if (!n) {
+                err << "hlomem report: --top needs a number\n";
+                return exit_error;
+            }
+            top = static_cast<std::size_t>(*n);
+        } else if (a.is("--live-range")) {
+            if (!(options.live_range_file = value())) return exit_error;
+        } else if (a.is("--memory-usage-report")) {
+            if (!(options.memory_usage_report_file = value())) return exit_error;
+        } else if (auto status = a.take_file(file)) {
+            return *status;
+        }
+    }
+    std::string const path = file.value_or(HLOMEM_DEFAULT_DUMP);
+    auto in = read_input(path, err);
+    if (!in) return exit_error;
+    if (in->kind == hlomem::dump_kind::hlo_module) {
+        std::string const name = in->name();
+        auto loaded = load<hlomem::view_policy>(std::move(*in), options, err);
+        if (!loaded) return exit_error;
+        report_hlo_modules(std::get<std::vector<report_detail::module_type>>(loaded->model), name, as_json, out);
+        return exit_ok;
+    }
+    if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::live_range &&
+        in->kind != hlomem::dump_kind::memory_usage_report) {
+        err << "hlomem report: " << path
+            << ": not an HLO module, buffer-assignment dump, live-range text or memory-usage report (the first line "
+               "should be 'HloModule name, ...', 'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N "
+               "(...)')\n";
+        return exit_error;
+    }
+    auto loaded = load(std::move(*in), options, err);
+    if (!loaded) return exit_error;
+    if (auto const* lr = std::get_if<hlomem::live_range_text>(&loaded->model)) {
+        print_live_range_report(out, *lr, path, as_json);
+    } else if (auto const* report = std::get_if<hlomem::memory_usage_report>(&loaded->model)) {
+        print_memory_usage_report(out, *report, as_json);
+    } else {
+        report_dump(*loaded, as_json, top, out);
+    }
+    return exit_ok;
+}
+
+}  // namespace hlomem_cli

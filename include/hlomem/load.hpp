@@ -1,0 +1,20 @@
+// hlomem/load.hpp: the loader above the parsers: reads a file or standard input once, tells its
+// kind from its content, finds a dump's sibling files, derives an assignment from a bare module,
+// and returns one value a program can switch on.
+//
+//   auto r = hlomem::load("module-buffer-assignment.txt");
+//   if (r && r->kind() == hlomem::dump_kind::buffer_assignment) use(*r->assignment());
+//
+//   <hlomem/load/kind.hpp>    dump_kind and detect_dump_kind: which XLA text, from its content
+//   <hlomem/load/input.hpp>   read_input: one read; load_error and load_result
+//   <hlomem/load/derive.hpp>  derive_assignment: a buffer assignment for a bare HLO module
+//   <hlomem/load/loaded.hpp>  load, load_text: the model of any kind, with its sibling files
+#ifndef HLOMEM_LOAD_HPP
+#define HLOMEM_LOAD_HPP
+
+#include <hlomem/load/derive.hpp>
+#include <hlomem/load/input.hpp>
+#include <hlomem/load/kind.hpp>
+#include <hlomem/load/loaded.hpp>
+
+#endif  // HLOMEM_LOAD_HPP

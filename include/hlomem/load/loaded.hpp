@@ -1,0 +1,215 @@
+// hlomem/load/loaded.hpp: an XLA text read into its model, whatever its kind, with the files
+// that belong to it.
+//
+//   hlomem::load_options options;
+//   options.find_live_range = true;
+//   auto r = hlomem::load("module-buffer-assignment.txt", options);
+//   if (!r) { std::cerr << r.error().message << '\n'; return 2; }
+//   std::visit([](auto const& model) { ... }, r->model);    // or switch (r->kind())
+//
+// What it does for each kind (load/kind.hpp tells them apart by content):
+//   buffer-assignment dump  parsed; live ranges attached from load_options::live_range_file or,
+//                           when asked and the dump has none, from X-live-range.txt beside
+//                           X-buffer-assignment.txt; likewise X-memory-usage-report.txt
+//   HLO module(s)           every module parsed; with derive_assignment, the file must hold one
+//                           module, and its buffer assignment is derived (load/derive.hpp)
+//   live ranges, memory-usage report, OOM log, MiniMalloc CSV: parsed
+// With view_policy the models view the texts they were read from; the loaded value keeps those
+// texts alive (`texts`), so it may be moved and kept as long as needed; with default_policy the
+// models own their strings, and no text is kept.
+#ifndef HLOMEM_LOAD_LOADED_HPP
+#define HLOMEM_LOAD_LOADED_HPP
+
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <hlomem/core/policy.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/dump/live_range.hpp>
+#include <hlomem/dump/memory_usage_report.hpp>
+#include <hlomem/dump/oom_report.hpp>
+#include <hlomem/hlo/module.hpp>
+#include <hlomem/load/derive.hpp>
+#include <hlomem/load/input.hpp>
+#include <hlomem/load/kind.hpp>
+#include <hlomem/parser.hpp>
+#include <hlomem/placement/problem.hpp>
+
+namespace hlomem {
+
+/// The model of each kind, in the order of dump_kind.
+template <class P = default_policy>
+using basic_loaded_model =
+    std::variant<basic_buffer_assignment<P>, basic_hlo_live_range<P>, basic_memory_usage_report<P>,
+                 std::vector<basic_hlo_module<P>>, basic_oom_log<P>, allocation_problem>;
+
+/// An input read into its model, with the sibling files read with it.
+template <class P = default_policy>
+struct basic_loaded {
+    std::string path;  ///< as given; "-" for standard input
+    basic_loaded_model<P> model;
+    /// Buffer-assignment dumps: the separate live-range file attached, when one was.
+    std::optional<std::string> live_range_file;
+    /// Buffer-assignment dumps: the memory-usage report read with it, and its file.
+    std::optional<basic_memory_usage_report<P>> memory_usage_report;
+    std::optional<std::string> memory_usage_report_file;
+    /// A file of one module loaded with derive_assignment: the assignment derived from it.
+    std::optional<basic_derived_assignment<P>> derived;
+    /// The texts the models view (kept for view policies only).
+    std::vector<std::shared_ptr<std::string const>> texts;
+
+    dump_kind kind() const noexcept { return static_cast<dump_kind>(model.index()); }
+
+    /// The buffer assignment: the dump's, or the one derived from the module; null otherwise.
+    basic_buffer_assignment<P> const* assignment() const noexcept {
+        if (auto const* ba = std::get_if<basic_buffer_assignment<P>>(&model)) return ba;
+        return derived ? &derived->assignment : nullptr;
+    }
+    basic_buffer_assignment<P>* assignment() noexcept {
+        return const_cast<basic_buffer_assignment<P>*>(std::as_const(*this).assignment());
+    }
+};
+using loaded = basic_loaded<default_policy>;
+
+struct load_options {
+    /// Read the text as this kind whatever its content says (an OOM log reads from any text).
+    std::optional<dump_kind> as;
+    /// A dump's separate `-live-range.txt`, attached to it (replacing live ranges it has).
+    std::optional<std::string> live_range_file;
+    /// A dump's `-memory-usage-report.txt`, read with it.
+    std::optional<std::string> memory_usage_report_file;
+    /// Without live_range_file: attach X-live-range.txt beside X-buffer-assignment.txt when the
+    /// dump has no live ranges of its own.
+    bool find_live_range = false;
+    /// Without memory_usage_report_file: read X-memory-usage-report.txt beside X-buffer-assignment.txt.
+    bool find_memory_usage_report = false;
+    /// An HLO module file must hold exactly one module, whose buffer assignment is derived.
+    bool derive_assignment = false;
+};
+
+/// `dir/x-buffer-assignment.txt` -> `dir/x<suffix>` (`-live-range.txt`,
+/// `-memory-usage-report.txt`), when that file exists.
+inline std::optional<std::string> sibling_file(std::string const& path, std::string_view suffix) {
+    std::string_view constexpr ending = "-buffer-assignment.txt";
+    if (path.size() <= ending.size() || path.compare(path.size() - ending.size(), ending.size(), ending) != 0) {
+        return std::nullopt;
+    }
+    std::string candidate = path.substr(0, path.size() - ending.size()) + std::string(suffix);
+    if (!std::ifstream(candidate)) return std::nullopt;
+    return candidate;
+}
+
+namespace detail {
+
+/// Reads `file` into `out.texts`; the text stays there while `out` is being loaded.
+template <class P>
+load_result<std::string_view> read_text(std::string const& file, basic_loaded<P>& out) {
+    auto in = read_input(file);
+    if (!in) return in.error();
+    out.texts.push_back(std::make_shared<std::string const>(std::move(in->text)));
+    return std::string_view(*out.texts.back());
+}
+
+/// The sibling files of a buffer-assignment dump, read into `out`.
+template <class P>
+std::optional<load_error> load_dump_siblings(basic_loaded<P>& out, load_options const& options) {
+    auto& ba = std::get<basic_buffer_assignment<P>>(out.model);
+    std::optional<std::string> live_range_file = options.live_range_file;
+    if (!live_range_file && options.find_live_range && !ba.live_range) live_range_file = sibling_file(out.path, "-live-range.txt");
+    if (live_range_file) {
+        auto text = read_text(*live_range_file, out);
+        if (!text) return text.error();
+        auto lr = try_parse_live_range<P>(*text, *live_range_file);
+        if (!lr) return unparsable(*live_range_file, lr.error());
+        attach_live_range(ba, std::move(*lr));
+        out.live_range_file = live_range_file;
+    }
+    std::optional<std::string> report_file = options.memory_usage_report_file;
+    if (!report_file && options.find_memory_usage_report) report_file = sibling_file(out.path, "-memory-usage-report.txt");
+    if (report_file) {
+        auto text = read_text(*report_file, out);
+        if (!text) return text.error();
+        auto report = try_parse_memory_usage_report<P>(*text, *report_file);
+        if (!report) return unparsable(*report_file, report.error());
+        out.memory_usage_report = std::move(*report);
+        out.memory_usage_report_file = report_file;
+    }
+    return std::nullopt;
+}
+
+}  // namespace detail
+
+/// Reads `in` into the model of its kind (or of options.as), with its sibling files. Dumps,
+/// live ranges, reports and CSVs are named by the path as given; modules and logs by
+/// input::name() (`<stdin>` for standard input).
+template <class P = default_policy>
+load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
+    dump_kind const kind = options.as.value_or(in.kind);
+    basic_loaded<P> out;
+    out.path = in.path;
+    std::string const name = in.name();
+    out.texts.push_back(std::make_shared<std::string const>(std::move(in.text)));
+    std::string_view const text = *out.texts.back();
+    auto parsed = [&](auto&& result, std::string const& file) -> std::optional<load_error> {
+        if (!result) return unparsable(file, result.error());
+        out.model = std::move(*result);
+        return std::nullopt;
+    };
+    std::optional<load_error> error;
+    switch (kind) {
+        case dump_kind::buffer_assignment:
+            error = parsed(try_parse_buffer_assignment<P>(text, out.path), out.path);
+            if (!error) error = detail::load_dump_siblings(out, options);
+            break;
+        case dump_kind::live_range: error = parsed(try_parse_live_range<P>(text, out.path), out.path); break;
+        case dump_kind::memory_usage_report:
+            error = parsed(try_parse_memory_usage_report<P>(text, out.path), out.path);
+            break;
+        case dump_kind::hlo_module:
+            if (options.derive_assignment) {
+                auto m = try_parse_hlo_module<P>(text, name);
+                if (!m) return unparsable(name, m.error());
+                out.derived = derive_assignment(*m);
+                out.model = std::vector<basic_hlo_module<P>>{};
+                std::get<std::vector<basic_hlo_module<P>>>(out.model).push_back(std::move(*m));
+            } else {
+                error = parsed(try_parse_hlo_modules<P>(text, name), name);
+            }
+            break;
+        case dump_kind::oom_log: error = parsed(try_parse_oom_reports<P>(text, name), name); break;
+        case dump_kind::minimalloc_csv: error = parsed(try_parse_minimalloc_csv(text, out.path), out.path); break;
+        case dump_kind::unknown:
+            return load_error{load_failure::unknown_kind, out.path,
+                              out.path + ": not a kind of XLA text hlomem reads (a buffer-assignment dump, live ranges, "
+                                         "a memory-usage report, an HLO module, an out-of-memory log or a MiniMalloc CSV)"};
+    }
+    if (error) return *std::move(error);
+    // Models that own their strings need the texts no longer.
+    if (std::is_same_v<typename P::string_type, std::string>) out.texts.clear();
+    return out;
+}
+
+/// Reads `path` ("-": standard input) once and loads it.
+template <class P = default_policy>
+load_result<basic_loaded<P>> load(std::string const& path, load_options const& options = {}) {
+    auto in = read_input(path);
+    if (!in) return in.error();
+    return load<P>(std::move(*in), options);
+}
+
+/// Loads text already in memory, named `path` in messages (siblings are looked for beside it).
+template <class P = default_policy>
+load_result<basic_loaded<P>> load_text(std::string text, std::string path, load_options const& options = {}) {
+    return load<P>(input_from_text(std::move(text), std::move(path)), options);
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_LOAD_LOADED_HPP
