@@ -1,5 +1,5 @@
 # Tests of the hlomem tool: each runs it with fixed arguments and compares its output with a file
-# in this folder. Expected figures come from docs/xla-formats.md 4.5 and the seed dumps.
+# in this folder. Expected figures come from docs/FORMATS.md 4.5 and the seed dumps.
 hlomem_cli_test("shape prints sizes and the physical shape" 0 shape_text.out -
   shape "bf16[4096,3584]{1,0:T(8,128)(2,1)}" "f32[3,5]{1,0:T(8,128)}"
   "pred[64,512,2048]{2,1,0:T(8,128)E(32)}" "(f32[2], s32[])")
@@ -36,7 +36,7 @@ hlomem_cli_test("graph --allocations writes the allocation-level graph" 0 graph_
 # parameter lines and the ROOT tuple), the 72 aliases of 004 and the bytes of parameters 0..71,
 # computations by kind (distinct calls= / to_apply= targets), and the ten largest array results
 # (bf16[8,8192,32768] = 4 GiB first in 004). The TPU-tiled bf16[3,5]{1,0:T(8,128)(2,1)} pads to
-# one 8×128 tile of 2-byte elements: 2048 bytes (docs/xla-formats.md 4.5).
+# one 8×128 tile of 2-byte elements: 2048 bytes (docs/FORMATS.md 4.5).
 hlomem_cli_test("report on seed 001" 0 report_001.out -
   report data/seeds/001_a0c5460ce1af2dbe.txt)
 hlomem_cli_test("report --json on seed 004" 0 report_004_json.out -

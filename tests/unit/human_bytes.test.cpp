@@ -1,4 +1,4 @@
-// human_bytes: XLA's HumanReadableNumBytes, vectors of docs/xla-formats.md 5.6.
+// human_bytes: XLA's HumanReadableNumBytes, vectors of docs/FORMATS.md 5.6.
 #include <hlomem/core/human_bytes.hpp>
 
 #include <catch2/catch.hpp>

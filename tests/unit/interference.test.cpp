@@ -235,7 +235,7 @@ TEST_CASE("shared buffers, bounds and fragmentation of a while loop, by hand", "
 
 TEST_CASE("padding per value and per color", "[padding]") {
     // A dump whose values pad under TPU tiling: f32[3,5]{1,0:T(8,128)} takes 4096 bytes for 60 of
-    // data (docs/xla-formats.md 4.5, row 19); bf16[4096,3584]{1,0:T(8,128)(2,1)} pads nothing (row 17).
+    // data (docs/FORMATS.md 4.5, row 19); bf16[4096,3584]{1,0:T(8,128)(2,1)} pads nothing (row 17).
     std::string const text =
         "BufferAssignment:\n"
         "allocation 0: size 33554432, preallocated-temp:\n"

@@ -2,7 +2,7 @@
 // liveness.hpp).
 //
 // The hand-written modules in data/hand/liveness_*.hlo each exercise one rule; their expected
-// values, ids, ranges and peaks were worked out by hand from docs/xla-formats.md 6.2-7 and XLA's
+// values, ids, ranges and peaks were worked out by hand from docs/FORMATS.md 6.2-7 and XLA's
 // HloDataflowAnalysis/HloAliasAnalysis/HloLiveRange rules (the derivation is written next to
 // each test). The real pairs are the 14 lorrax modules with the buffer-assignment dump XLA wrote
 // for each: the derived HloLiveRange text must be XLA's.

@@ -1,5 +1,5 @@
 // Padding breakdowns, the default TPU tiling and padding fixes (padding.hpp). The breakdown's own
-// arithmetic must give XLA's ArraySize for every reference vector of docs/xla-formats.md 4.5.
+// arithmetic must give XLA's ArraySize for every reference vector of docs/FORMATS.md 4.5.
 #include <hlomem/core/padding.hpp>
 #include <hlomem/parser.hpp>
 
@@ -29,7 +29,7 @@ padded_dimension dim(std::vector<std::int64_t> logical, std::int64_t extent, std
 }  // namespace
 
 TEST_CASE("the breakdown's arithmetic gives array_size and unpadded_byte_size for every reference vector", "[padding]") {
-    // docs/xla-formats.md 4.5, rows 1-32 (the same table as shape_size.test.cpp).
+    // docs/FORMATS.md 4.5, rows 1-32 (the same table as shape_size.test.cpp).
     auto text = GENERATE(as<std::string>{}, "f32[3,5]{1,0:T(2,2)}", "bf16[4,8]{1,0:T(2,4)(2,1)}",
                          "bf16[32,256]{1,0:T(8,128)(2,1,1,1)}", "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}",
                          "f32[123,456,789]{0,1,2:T(2,*,128)}", "bf16[123,456,789]{2,1,0:T(2,*,128)(2,1)}",

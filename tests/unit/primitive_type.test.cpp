@@ -1,5 +1,5 @@
 // primitive_type: names, enum numbers, widths and predicates of every type in
-// docs/xla-formats.md table 1.2.
+// docs/FORMATS.md table 1.2.
 #include <hlomem/core/primitive_type.hpp>
 
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 using hlomem::primitive_type;
 
 TEST_CASE("every type of the reference table has its XLA name, number and widths", "[primitive_type]") {
-    // name, enum number, BitWidth, ByteWidth, sub-byte: docs/xla-formats.md 1.2
+    // name, enum number, BitWidth, ByteWidth, sub-byte: docs/FORMATS.md 1.2
     auto [name, number, bits, bytes, sub_byte] = GENERATE(table<char const*, int, int, int, bool>({
         {"pred", 1, 1, 1, false},        {"s1", 30, 1, 1, true},        {"s2", 26, 2, 1, true},
         {"s4", 21, 4, 1, true},          {"s8", 2, 8, 1, false},        {"s16", 3, 16, 2, false},

@@ -1,6 +1,6 @@
 // Printed sizes: the TPU runtime's `570.00M` and XLA's `570.00MiB`, and the rule that says which
 // byte counts a printed size stands for (printed_size.hpp). Figures from the two real reports in
-// tests/data/oom and docs/xla-formats.md 5.6.
+// tests/data/oom and docs/FORMATS.md 5.6.
 #include <hlomem/core/printed_size.hpp>
 
 #include <catch2/catch.hpp>
@@ -18,7 +18,7 @@ TEST_CASE("the TPU runtime prints XLA's digits without iB", "[printed_size]") {
         {0, "0B"},                // `shares 0B with arguments`
         {512, "512B"},
         {1174405120, "1.09G"},    // s32[29360128,10] unpadded: 1120 MiB
-        {1048575, "1024.0K"},     // XLA's quirk, docs/xla-formats.md 5.6
+        {1048575, "1024.0K"},     // XLA's quirk, docs/FORMATS.md 5.6
     }));
     CAPTURE(bytes);
     CHECK(hlomem::tpu_human_bytes(bytes) == text);

@@ -100,7 +100,7 @@ TEST_CASE("the seed dumps' value sizes match the size functions", "[seeds][shape
     // The size is the HloBuffer's, the maximum over aliased values; in the seeds it is exactly
     // the value's own size under the backend's size function: XLA's generic one on GPU, the
     // TPU one (tuple tables of roundup(4n, 32) bytes) on TPU. The TPU exceptions are the four
-    // `s32[2]{0:S(4)}` values sized 4096 (docs/xla-formats.md 4.6), which no public rule explains.
+    // `s32[2]{0:S(4)}` values sized 4096 (docs/FORMATS.md 4.6), which no public rule explains.
     std::regex const value_line(R"(^ value: <[^>]*> \(size=(\d+),offset=\d+\): (.*)$)");
     auto [file, tpu, lines, exceptions] = GENERATE(table<char const*, bool, int, int>({
         {"000_5960cad812240b69.txt", false, 135, 0},

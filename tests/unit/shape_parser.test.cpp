@@ -1,5 +1,5 @@
 // The shape/layout parser: canonical round trips, every syntactic form of
-// docs/xla-formats.md 2-3, exact error messages, entry points and policies.
+// docs/FORMATS.md 2-3, exact error messages, entry points and policies.
 #include <hlomem/parser.hpp>
 // The grammar itself: one test reads shapes with a policy of its own (int32_policy), which
 // hlomem::parsers does not compile.
@@ -26,7 +26,7 @@ std::string error_of(std::string const& text) {
 
 TEST_CASE("canonical shape strings print back unchanged", "[parser][shape]") {
     auto text = GENERATE(as<std::string>{},
-        // xla/shape_test.cc and docs/xla-formats.md 2.2
+        // xla/shape_test.cc and docs/FORMATS.md 2.2
         "u32[1,2]{1,0}", "s32[3,4]{0,1}", "(opaque[], f32[], u32[1,2]{1,0}, s32[3,4]{0,1})",
         "((opaque[], f32[], u32[1,2]{1,0}, s32[3,4]{0,1}), u32[1,2]{1,0}, token[])",
         "f32[<=23,44,<=55]", "f32[?,784]", "f32[]{:T(256)}", "s32[]{:S(2)}", "()", "(())", "b(f32[8]{0})",

@@ -1,5 +1,5 @@
 // Byte sizes, padding, tiled physical shapes and linear indices: every vector of
-// docs/xla-formats.md 4.5 and the extra vectors after it, plus the sizes the seed dumps state.
+// docs/FORMATS.md 4.5 and the extra vectors after it, plus the sizes the seed dumps state.
 #include <hlomem/parser.hpp>
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/size_function.hpp>
@@ -14,7 +14,7 @@
 using hlomem::parse_shape;
 
 TEST_CASE("padded (ArraySize) and unpadded (ByteSizeOf) sizes of the reference vectors", "[shape_size]") {
-    // docs/xla-formats.md 4.5: shape, padded, unpadded
+    // docs/FORMATS.md 4.5: shape, padded, unpadded
     auto [text, padded, unpadded] = GENERATE(table<char const*, std::int64_t, std::int64_t>({
         {"f32[3,5]{1,0:T(2,2)}", 96, 60},                                  // 1
         {"bf16[4,8]{1,0:T(2,4)(2,1)}", 64, 64},                            // 2
@@ -89,7 +89,7 @@ TEST_CASE("tuples, tokens and opaque handles", "[shape_size]") {
 }
 
 TEST_CASE("the TPU size function sizes tuple tables as roundup(4n, 32)", "[shape_size]") {
-    // docs/xla-formats.md 4.6: 1, 3, 15, 17 elements take 32, 32, 64, 96 bytes in seed 002.
+    // docs/FORMATS.md 4.6: 1, 3, 15, 17 elements take 32, 32, 64, 96 bytes in seed 002.
     auto [n, bytes] = GENERATE(table<int, std::int64_t>({{1, 32}, {3, 32}, {15, 64}, {17, 96}}));
     std::string text = "(";
     for (int i = 0; i < n; ++i) text += i ? ", u32[]" : "u32[]";

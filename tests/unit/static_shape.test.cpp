@@ -7,7 +7,7 @@
 namespace ct = hlomem::compile_time;
 using hlomem::primitive_type;
 
-// docs/xla-formats.md 4.5, row 17 (seed 002's value size) and row 1.
+// docs/FORMATS.md 4.5, row 17 (seed 002's value size) and row 1.
 using bf16_weights = ct::array<primitive_type::bf16, ct::extents<4096, 3584>, ct::minor_to_major<1, 0>,
                                ct::tiles<ct::tile<8, 128>, ct::tile<2, 1>>>;
 static_assert(bf16_weights::padded_bytes == 29360128);

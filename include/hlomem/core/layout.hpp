@@ -2,7 +2,7 @@
 // printed after the `:` in `{1,0:T(8,128)(2,1)S(1)}`.
 //
 // The fields and their defaults follow xla/layout.h; the text form follows Layout::Print
-// (docs/xla-formats.md 3.2): `{` minor_to_major `:` D T L # * E S SC P M `}`, each attribute
+// (docs/FORMATS.md 3.2): `{` minor_to_major `:` D T L # * E S SC P M `}`, each attribute
 // printed only when it differs from its default, always in that order.
 //
 // A layout holds a physical shape (`P(shape)`), and a shape holds a layout, so this header and

@@ -1,5 +1,5 @@
 // hlomem/core/padding.hpp: why a tiled array takes more bytes than its data, dimension by dimension,
-// and which change of shape or layout would take the padding away (docs/xla-formats.md 4).
+// and which change of shape or layout would take the padding away (docs/FORMATS.md 4).
 //
 //   auto s = hlomem::parse_shape("f32[29184,1,2560]{2,1,0:T(2,128)}");
 //   auto b = hlomem::padding_breakdown_of(s);
@@ -213,7 +213,7 @@ padding_breakdown padding_breakdown_of(basic_shape<P> const& s) {
 
 /// The tiling the TPU compiler gives an array of `type` whose second-most-minor physical
 /// dimension has `second_minor_extent` elements, as XLA's docs/tiled_layout.md lists the common
-/// choices (docs/xla-formats.md 4.1): (8,128) for 32-bit types; (2,128) when the second-most-minor
+/// choices (docs/FORMATS.md 4.1): (8,128) for 32-bit types; (2,128) when the second-most-minor
 /// extent is 1 or 2 and (4,128) when it is 3 or 4 ("compact second-minor"); followed by (2,1)
 /// for 16-bit and (4,1) for 8-bit types, which pack 2 or 4 rows into 32-bit words. 64-bit types
 /// are tiled like 32-bit ones (stored as two 32-bit halves, the same total). Empty for other

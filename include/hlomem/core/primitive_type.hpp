@@ -44,7 +44,7 @@ struct primitive_type_info {
     primitive_kind kind;
 };
 
-// One row per type of the reference table (docs/xla-formats.md 1.2), in enum-number order.
+// One row per type of the reference table (docs/FORMATS.md 1.2), in enum-number order.
 inline constexpr std::array<primitive_type_info, 35> primitive_type_table{{
     {primitive_type::invalid, "invalid", 0, primitive_kind::invalid},
     {primitive_type::pred, "pred", 1, primitive_kind::boolean},

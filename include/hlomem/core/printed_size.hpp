@@ -1,7 +1,7 @@
 // hlomem/core/printed_size.hpp: byte counts as out-of-memory reports print them, and the exact byte
 // counts such a printed size stands for.
 //
-// Two printers, one arithmetic (docs/xla-formats.md 5.6):
+// Two printers, one arithmetic (docs/FORMATS.md 5.6):
 //   XLA (GPU reports, dumps)  512B  1.5KiB  570.00MiB  1.09GiB   tsl's HumanReadableNumBytes,
 //                                                                  hlomem::human_bytes
 //   TPU runtime reports       512B  1.5K    570.00M    1.09G     the same digits without "iB"

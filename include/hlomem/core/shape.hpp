@@ -1,6 +1,6 @@
 // hlomem/core/shape.hpp: XLA shapes (arrays, tuples, token, opaque, buffer) and shape indices.
 //
-// Text forms (docs/xla-formats.md 2):
+// Text forms (docs/FORMATS.md 2):
 //   f32[8,128]{1,0}                          array with a layout
 //   bf16[4096,3584]{1,0:T(8,128)(2,1)}       TPU tiling
 //   f32[<=23,44,?]                           bounded-dynamic and unbounded dimensions

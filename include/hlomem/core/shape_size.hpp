@@ -1,5 +1,5 @@
 // hlomem/core/shape_size.hpp: how many bytes a shape takes, padded and unpadded, and where an
-// element lands in a tiled layout (docs/xla-formats.md section 4).
+// element lands in a tiled layout (docs/FORMATS.md section 4).
 //
 //   byte_size_of(s)        XLA's ShapeUtil::ByteSizeOf: elements × width (E-aware), tiles
 //                          ignored; a tuple is its pointer table (pointer_size per element).
@@ -364,7 +364,7 @@ struct xla_size_function {
     }
 };
 
-/// The size function TPU dumps show (docs/xla-formats.md 4.6): tiled arrays take ArraySize;
+/// The size function TPU dumps show (docs/FORMATS.md 4.6): tiled arrays take ArraySize;
 /// tuple index tables take roundup(tuple_entry_bytes · n, tuple_alignment) bytes, i.e. 32, 32,
 /// 64, 96 for 1, 3, 15, 17 elements. Sizes the closed-source TPU compiler adds on top (such as
 /// the 4096 bytes of `s32[2]{0:S(4)}`) are not derivable; read them from the dump.

@@ -7,7 +7,7 @@
 //   to_string(shape_index)     {1,0}                      ShapeIndex::ToString
 //
 // `to_string` writes exactly what XLA writes, including the `/*index=5*/` markers in long tuples,
-// so that print(parse(s)) == s for canonical text (docs/xla-formats.md 2).
+// so that print(parse(s)) == s for canonical text (docs/FORMATS.md 2).
 #ifndef HLOMEM_CORE_SHAPE_TEXT_HPP
 #define HLOMEM_CORE_SHAPE_TEXT_HPP
 

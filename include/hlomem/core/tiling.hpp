@@ -1,4 +1,4 @@
-// hlomem/core/tiling.hpp: the byte-size arithmetic of docs/xla-formats.md section 4, written
+// hlomem/core/tiling.hpp: the byte-size arithmetic of docs/FORMATS.md section 4, written
 // once over generic sequences (anything with size() and operator[]) so that the runtime shapes
 // (std::vector) and the compile-time shapes (std::array) share it. Everything is constexpr and
 // reports overflow instead of wrapping.

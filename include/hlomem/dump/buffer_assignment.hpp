@@ -322,7 +322,7 @@ inline diagnostic dump_inconsistency(std::size_t line, std::string message) {
     return make_diagnostic(diagnostic_kind::inconsistent_dump, severity::warning, std::move(message)).at(line);
 }
 
-/// Checks what the dump itself asserts (docs/xla-formats.md 5):
+/// Checks what the dump itself asserts (docs/FORMATS.md 5):
 ///   - the allocations are numbered 0..n-1;
 ///   - the sum of allocation sizes equals `Total bytes used`, and its human form is XLA's;
 ///   - every value satisfies offset + size <= its allocation's size;
@@ -333,7 +333,7 @@ inline diagnostic dump_inconsistency(std::size_t line, std::string message) {
 ///     instruction sequence is numbered 0..max-1;
 ///   - the live-range text ends with its peak (and a stack-trace breakdown, when present, with 0
 ///     bytes remaining): otherwise it was cut short.
-/// The peak (docs/xla-formats.md 6.2) is checked by compare_stated_peak in peak.hpp.
+/// The peak (docs/FORMATS.md 6.2) is checked by compare_stated_peak in peak.hpp.
 template <class P>
 std::vector<diagnostic> check_consistency(basic_buffer_assignment<P> const& ba) {
     std::vector<diagnostic> out;

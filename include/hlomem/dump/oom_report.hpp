@@ -12,7 +12,7 @@
 //          XLA label: %fusion.10 = (f32[29184,1,2560]{...}, ...) fusion(...), kind=kLoop, ...
 //          Allocation type: HLO temp
 //          ==========================
-// GPU (BufferAssignment::ToVerboseString, docs/xla-formats.md 5.7; sizes in XLA's `6.00MiB` form;
+// GPU (BufferAssignment::ToVerboseString, docs/FORMATS.md 5.7; sizes in XLA's `6.00MiB` form;
 // shapes printed without layouts):
 //     BufferAssignment OOM Debugging.
 //     BufferAssignment stats:

@@ -1,6 +1,6 @@
 // hlomem/dump/printer.hpp: writes a buffer assignment and its live ranges back as XLA's text.
 //
-// The output follows BufferAssignment::ToString and HloLiveRange::ToString (docs/xla-formats.md
+// The output follows BufferAssignment::ToString and HloLiveRange::ToString (docs/FORMATS.md
 // 5.2 and 6.1) in the form the model was read from — legacy allocation addresses, shapes without
 // bars, `from instruction:` without a space, the newest peak list with cumulative sums and its
 // stack-trace tree — so that for XLA's own dumps print(parse(text)) == text byte for byte. Use it to

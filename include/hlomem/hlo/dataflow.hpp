@@ -11,7 +11,7 @@
 //   }
 //   df.value_set(i, df.node_of(i, {1}));      // the values that may be at {1} of instruction i
 //
-// The rules are XLA's (docs/xla-formats.md 6-7; xla/hlo/analysis/hlo_dataflow_analysis.cc), with
+// The rules are XLA's (docs/FORMATS.md 6-7; xla/hlo/analysis/hlo_dataflow_analysis.cc), with
 // SSA form and bitcasts that define no value, as buffer assignment runs it:
 //   - most instructions define a value at every index of their shape (a tuple-shaped result
 //     defines its pointer table {} and every element);

@@ -9,7 +9,7 @@
 //   auto ba = hlomem::derive_buffer_assignment(live);   // values, HloBuffers, live ranges, peak
 //   hlomem::print_live_range(std::cout, *ba.live_range); // what XLA writes after HloLiveRange
 //
-// The rules (docs/xla-formats.md 6.2; xla/hlo/utils/hlo_live_range.cc, module-scoped as buffer
+// The rules (docs/FORMATS.md 6.2; xla/hlo/utils/hlo_live_range.cc, module-scoped as buffer
 // assignment runs it):
 //   - logical time is a position in the flattened sequence: the entry's schedule, with the
 //     schedules of called computations inlined just before the calling instruction (every branch

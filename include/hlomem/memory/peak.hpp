@@ -1,6 +1,6 @@
 // hlomem/memory/peak.hpp: the peak memory moment of a buffer assignment, two ways.
 //
-// 1. XLA's own (HloLiveRange::ComputePeakMemoryMoment, docs/xla-formats.md 6.2), reproduced
+// 1. XLA's own (HloLiveRange::ComputePeakMemoryMoment, docs/FORMATS.md 6.2), reproduced
 //    exactly so that it can be checked against the `Live ranges at N (peak):` the dump states:
 //      - events (start, add) and (end + 1, remove) for every value with a live range, sorted by
 //        time; older XLA puts adds before removes at equal times (so a value that ended at t - 1

@@ -1,7 +1,7 @@
 // hlomem/parser/shape.hpp: the Spirit X3 grammar for XLA shapes, layouts and shape indices,
 // and the entry points `parse_shape`, `try_parse_shape`, `parse_layout`, `parse_shape_index`.
 //
-// Grammar (docs/xla-formats.md 2.1 and 3.1; blanks and /* */ comments may appear between tokens):
+// Grammar (docs/FORMATS.md 2.1 and 3.1; blanks and /* */ comments may appear between tokens):
 //
 //   shape      := '(' [shape {',' shape}] ')'                      (f32[], s32[2]{0})
 //               | 'b' '(' shape ')'                                 b(f32[8])

@@ -1,5 +1,5 @@
 // hlomem/placement/best_fit.hpp: XLA's GlobalDecreasingSizeBestFitHeap, the algorithm that
-// places the temp buffers of every XLA program (docs/xla-formats.md 8), and ChooseBestHeapAlgorithm,
+// places the temp buffers of every XLA program (docs/FORMATS.md 8), and ChooseBestHeapAlgorithm,
 // which runs it twice and keeps the smaller heap.
 //
 // XLA's heap simulator replays the program as a sequence of events — Alloc when a buffer is

@@ -33,7 +33,7 @@
 //     the allocation (128 on the GPU seeds, 16384 for the TPU seed's HBM), which is at least the
 //     true alignment and equal to it whenever the offsets are varied enough. It can be overridden.
 //
-// How XLA laid the arena out (docs/xla-formats.md 5.4). Not every buffer of a temp arena went
+// How XLA laid the arena out (docs/FORMATS.md 5.4). Not every buffer of a temp arena went
 // through the heap simulator: a tuple-shaped buffer (a pointer table, `(f32[8], s32[])`) gets an
 // allocation of its own, and CombineTempAllocations then concatenates the heap and these
 // allocations, each at the aligned end of the one before:
