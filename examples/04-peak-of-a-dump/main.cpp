@@ -84,8 +84,7 @@ int main(int argc, char** argv) {
             auto const& v = ba.values[i];
             auto const& allocation = ba.allocations[v.allocation];
             auto const& shape = *ba.shape_of(v);
-            std::string name = v.name;
-            if (v.index_printed) name += hlomem::to_string(v.index);
+            std::string const name = v.display_name();
             std::string padding = "tuple";
             if (shape.is_array()) {
                 std::int64_t const extra = hlomem::bytes_under(shape, sizing) - hlomem::unpadded_byte_size(shape);

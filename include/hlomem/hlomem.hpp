@@ -8,6 +8,8 @@
 //   <hlomem/placement.hpp>  allocation problems and algorithms, XLA's best-fit heap
 //   <hlomem/graph.hpp>      Boost.Graph interference and dataflow graphs
 //   <hlomem/parser.hpp>     the Spirit X3 grammars and every parser's entry point
+//   <hlomem/load.hpp>       one call that reads any of XLA's texts, tells its kind, finds its
+//                           sibling files and derives an assignment from a bare module
 //
 //   #include <hlomem/hlomem.hpp>
 //   hlomem::shape s = hlomem::parse_shape("bf16[4096,3584]{1,0:T(8,128)(2,1)}");
@@ -19,6 +21,7 @@
 #include <hlomem/dump.hpp>
 #include <hlomem/graph.hpp>
 #include <hlomem/hlo.hpp>
+#include <hlomem/load.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/parser.hpp>
 #include <hlomem/placement.hpp>

@@ -88,20 +88,20 @@ std::vector<std::size_t> interference_values(basic_buffer_assignment<P> const& b
     return out;
 }
 
+/// The vertex of assigned value `i`; a value without a live range gets the empty range [0, -1].
 template <class P>
 value_vertex make_value_vertex(basic_buffer_assignment<P> const& ba, std::size_t i) {
     auto const& v = ba.values[i];
     value_vertex out;
     out.value = i;
     out.id = v.id;
-    out.name = std::string(std::string_view(v.name));
-    if (v.index_printed) out.name += to_string(v.index);
+    out.name = v.display_name();
     out.shape = v.shape;
     out.size = v.size;
     out.offset = v.offset;
     out.allocation = v.allocation;
     out.color = ba.allocations[v.allocation].color;
-    out.range = *v.live_range;
+    out.range = v.live_range.value_or(live_interval{0, -1});
     return out;
 }
 
@@ -185,20 +185,8 @@ dataflow_graph make_dataflow_graph(basic_buffer_assignment<P> const& ba) {
     std::vector<std::size_t> vertex_of(ba.values.size(), npos);
     dataflow_graph g;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const& v = ba.values[i];
-        if (v.allocation == npos) continue;
-        value_vertex vv;
-        vv.value = i;
-        vv.id = v.id;
-        vv.name = std::string(std::string_view(v.name));
-        if (v.index_printed) vv.name += to_string(v.index);
-        vv.shape = v.shape;
-        vv.size = v.size;
-        vv.offset = v.offset;
-        vv.allocation = v.allocation;
-        vv.color = ba.allocations[v.allocation].color;
-        vv.range = v.live_range.value_or(live_interval{0, -1});
-        vertex_of[i] = boost::add_vertex(vv, g);
+        if (ba.values[i].allocation == npos) continue;
+        vertex_of[i] = boost::add_vertex(make_value_vertex(ba, i), g);
     }
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         if (vertex_of[i] == npos) continue;

@@ -179,8 +179,7 @@ namespace detail {
 template <class P>
 std::string describe_value(basic_buffer_assignment<P> const& ba, std::size_t i) {
     auto const& v = ba.values[i];
-    std::string s = "value " + std::to_string(v.id) + " " + std::string(std::string_view(v.name));
-    if (v.index_printed) s += to_string(v.index);
+    std::string s = "value " + std::to_string(v.id) + " " + v.display_name();
     if (v.live_range) s += " (live " + std::to_string(v.live_range->start) + "-" + std::to_string(v.live_range->end);
     else s += " (no live range";
     s += ", bytes [" + std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) + "))";
