@@ -2,6 +2,7 @@
 // stops compiling or its comments stop being true, this fails.
 #include <hlomem/graph.hpp>
 #include <hlomem/hlomem.hpp>
+#include <hlomem/load.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -37,6 +38,28 @@ TEST_CASE("the README tour: shapes", "[readme]") {
     CHECK(hlomem::tpu_size_function{}(t) == 32);  // roundup(4 * 3, 32)
 }
 
+TEST_CASE("the README tour: the loader", "[readme]") {
+    auto dump = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/seeds/002_b0117d631587537a.txt");
+    REQUIRE(dump);
+    CHECK(dump->kind() == hlomem::dump_kind::buffer_assignment);
+    REQUIRE(dump->assignment() != nullptr);
+    CHECK(dump->assignment()->allocations.size() == 10);
+    hlomem::load_options options;
+    options.derive_assignment = true;
+    auto bare = hlomem::load(
+        std::string(HLOMEM_TEST_DATA_DIR) + "/corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo", options);
+    REQUIRE(bare);
+    CHECK(bare->kind() == hlomem::dump_kind::hlo_module);
+    REQUIRE(bare->derived);
+    REQUIRE(bare->derived->peak);
+    CHECK(bare->derived->peak->time == 4);
+    CHECK(bare->assignment() == &bare->derived->assignment);
+
+    auto missing = hlomem::load("no-such-file.txt");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().failure == hlomem::load_failure::unreadable);
+}
+
 TEST_CASE("the README tour: a dump, its soundness, its graphs, a module", "[readme]") {
     std::string const text = hlomem_test::read_data("seeds/002_b0117d631587537a.txt");
     auto ba = hlomem::parse_buffer_assignment<hlomem::view_policy>(text, "dump.txt");
@@ -46,7 +69,9 @@ TEST_CASE("the README tour: a dump, its soundness, its graphs, a module", "[read
     CHECK(peak.values.size() == 8);
     CHECK(peak.bytes == 830472600);  // XLA's running sum, as `hlomem report` explains
     CHECK(hlomem::check_consistency(ba).empty());
+    CHECK(hlomem::size_function_of(ba.shapes) == hlomem::size_function_kind::tpu);
     CHECK(hlomem::check_soundness(ba).empty());
+    CHECK(hlomem::to_string(hlomem::diagnostic_kind::overlap) == "overlap");  // what the tour prints first
 
     auto bounds = hlomem::lower_bounds(ba, hlomem::shared_buffers(ba));
     REQUIRE(bounds.size() == 4);
