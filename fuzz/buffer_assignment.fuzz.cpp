@@ -1,6 +1,6 @@
 // Fuzz target: BufferAssignment dumps with their live ranges (parser/buffer_assignment.hpp) and
 // every analysis that reads them. For every input: no crash; an error names a position in the
-// input; a dump that parses prints (dump_printer.hpp) as text that parses back and prints the
+// input; a dump that parses prints (dump/printer.hpp) as text that parses back and prints the
 // same; the owning and the view policy read the same dump; the analyses run to the end.
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>

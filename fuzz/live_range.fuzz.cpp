@@ -1,6 +1,6 @@
 // Fuzz target: a separate `*-live-range.txt` (HloLiveRange text, parser/buffer_assignment.hpp).
 // For every input: no crash; an error names a position in the input; a live range that parses
-// prints (dump_printer.hpp) as text that parses back and prints the same.
+// prints (dump/printer.hpp) as text that parses back and prints the same.
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>

@@ -1,4 +1,4 @@
-// The memory timeline's data (timeline.hpp) and instruction metadata (instruction_metadata.hpp):
+// The memory timeline's data (timeline.hpp) and instruction metadata (hlo/metadata.hpp):
 // peaks per color as peak.hpp computes them and `hlomem report` prints them (tests/cli
 // report_tpu_seed.out pins 2.52GiB at 78 (fusion) for seed 002), the buffer map's placement,
 // the unpadded curve of a tiled dump, aggregation of small values, trace lanes, metadata.

@@ -9,7 +9,7 @@
 //   alignas(64) static std::byte arena[weights::padded_bytes];
 //
 // The sizes come from the same arithmetic as the runtime functions of shape_size.hpp
-// (detail/tiling.hpp), so the two always agree; `to_shape()` gives the runtime shape to check it.
+// (core/tiling.hpp), so the two always agree; `to_shape()` gives the runtime shape to check it.
 // Invalid layouts (minor_to_major not a permutation, an empty or zero tile) and sizes that
 // overflow int64 fail to compile with a static_assert.
 #ifndef HLOMEM_CORE_STATIC_SHAPE_HPP

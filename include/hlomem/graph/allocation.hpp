@@ -3,7 +3,7 @@
 //
 // plan_offsets: vertices that carry live intervals (inclusive, as XLA's live ranges; any graph
 //   whose edges are "live at the same time", e.g. hlomem's interference graphs) planned with any
-//   algorithm of allocation/plan.hpp:
+//   algorithm of placement/plan.hpp:
 //
 //     auto g = hlomem::make_interference_graph(ba, temps);
 //     std::vector<std::int64_t> offset(num_vertices(g));

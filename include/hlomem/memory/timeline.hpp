@@ -24,7 +24,7 @@
 // Sizes: `size` is what the dump assigns; `padded_bytes` what the shape needs under the dump's size
 // function (tiles included); `unpadded_bytes` the shape's data alone (shape_size.hpp
 // unpadded_byte_size), as XProf and TPU OOM reports count them. The unpadded curve measures each
-// live slice less its tiling padding (memory_analysis.hpp padding_of_values).
+// live slice less its tiling padding (memory/analysis.hpp padding_of_values).
 #ifndef HLOMEM_MEMORY_TIMELINE_HPP
 #define HLOMEM_MEMORY_TIMELINE_HPP
 

@@ -11,7 +11,7 @@
 // The rule for what one buffer is. Values that XLA placed at the same allocation and offset
 // *because they share storage* form one buffer: in-place updates (a fusion writing into the operand
 // whose last use it is), loop and branch state (phi values), aliased outputs of one instruction —
-// exactly the pairs soundness.hpp accepts as legal sharing (memory_analysis.hpp `shared_buffers`).
+// exactly the pairs soundness.hpp accepts as legal sharing (memory/analysis.hpp `shared_buffers`).
 // Its lifespan is the union of the values' live ranges (they touch, so the union is one interval),
 // its size the largest value's size. Any placement of these buffers is then legal: values that
 // share storage move together, and buffers that share nothing never share bytes.
