@@ -14,6 +14,7 @@
 #ifndef HLOMEM_PARSER_COMMON_HPP
 #define HLOMEM_PARSER_COMMON_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -66,13 +67,9 @@ private:
     std::string expected_;
 };
 
-/// Deepest nesting of tuples, parentheses and braces any hlomem grammar follows. Deeper input
-/// is an error, not a stack overflow; real XLA shapes nest a handful of levels.
-inline constexpr int max_nesting_depth = 256;
-
 /// State shared by the rules of one parse, reached through the X3 context under `state_tag`.
 struct parse_state {
-    int depth = 0;
+    std::size_t depth = 0;
 };
 struct state_tag;
 
@@ -94,13 +91,14 @@ auto& context_object(Context const& ctx) {
     }
 }
 
-/// Increments the nesting depth at `where`, throwing when it passes max_nesting_depth.
+/// Increments the nesting depth at `where`, throwing when it passes detail::max_nesting_depth
+/// (<hlomem/detail/scan.hpp>).
 template <class Context>
 void enter_nesting(Context const& ctx, char const* where) {
     auto& state = x3::get<state_tag>(ctx);
     if constexpr (!std::is_same_v<std::decay_t<decltype(state)>, x3::unused_type>) {
-        if (++state.depth > max_nesting_depth) {
-            throw failure(where, "nesting deeper than " + std::to_string(max_nesting_depth) + " levels");
+        if (++state.depth > ::hlomem::detail::max_nesting_depth) {
+            throw failure(where, "nesting deeper than " + std::to_string(::hlomem::detail::max_nesting_depth) + " levels");
         }
     }
 }
