@@ -211,9 +211,9 @@ inline auto const shape_index = on_match(lit('{'), a::index_clear) >
 
 /// `{(f32[2]{0}, s32[])->f32[2]{0}}`
 inline auto const program_layout = lit('{') > '(' >
-                                   -(on_match(interned_shape, a::entry_parameter) >
-                                     *(',' > on_match(interned_shape, a::entry_parameter))) >
-                                   named("',' or ')'", lit(')')) > "->" > on_match(interned_shape, a::entry_result) > '}';
+                                   -(on_match(hlo_shape, a::entry_parameter) >
+                                     *(',' > on_match(hlo_shape, a::entry_parameter))) >
+                                   named("',' or ')'", lit(')')) > "->" > on_match(hlo_shape, a::entry_result) > '}';
 
 /// `{ {0}: (0, {}, may-alias), {1}: (2, {1}) }`
 inline auto const io_alias_entry = on_match(shape_index, a::alias_output) > ':' > '(' > on_match(uint64_, a::alias_parameter) >
@@ -240,9 +240,9 @@ inline auto const stack_frames =
 
 /// `-> shape` and the parameters of a computation header: `(p: f32[], q: s32[2]) -> f32[]`.
 inline auto const signature_parameter = (((lit("(unknown)") | hlo_name) > ':') | lit(':')) >
-                                        on_match(interned_shape, a::signature_parameter);
+                                        on_match(hlo_shape, a::signature_parameter);
 inline auto const signature = lit('(') > -(signature_parameter > *(',' > signature_parameter)) >
-                              named("',' or ')'", lit(')')) > "->" > on_match(interned_shape, a::signature_result);
+                              named("',' or ')'", lit(')')) > "->" > on_match(hlo_shape, a::signature_result);
 
 /// `{1,0}` of dimensions=.
 inline auto const dimension_list = lit('{') > -(on_match(int64_, a::dimension) > *(',' > on_match(int64_, a::dimension))) >
@@ -405,12 +405,12 @@ struct operands_parser : building_parser<operands_parser> {
         char const* const start = first;
         shape_id declared = no_shape;
         char const* const id_end = ::hlomem::detail::scan_identifier(start, last);
-        char const* const after = impl::skip_blanks(id_end, last);
+        char const* const after = ::hlomem::detail::skip_space_and_comments(id_end, last);
         bool const has_shape = (start != last && *start == '(') ||
                                (id_end != start && after != last &&
                                 (*after == '[' || (*after == '(' && id_end - start == 1 && *start == 'b')));
         if (has_shape) {
-            declared = intern_shape(r.builder.shapes(), first, last, r.file, r.begin);
+            declared = intern_shape(r.shapes(), first, last, r.file(), r.text_begin());
             x3::skip_over(first, last, ctx);
         }
         char const* const where = first;
@@ -520,7 +520,7 @@ inline constexpr x3::rule<module_rule_id> module{"'HloModule'"};
 
 inline auto const instruction_start = (on_match(hlo_keyword("ROOT"), a::mark_root) > on_match(hlo_name, a::begin_instruction)) |
                                       on_match(hlo_name, a::begin_instruction);
-inline auto const instruction_def = instruction_start > '=' > on_match(named("a shape", interned_shape), a::set_shape) >
+inline auto const instruction_def = instruction_start > '=' > on_match(named("a shape", hlo_shape), a::set_shape) >
                                     on_match(named("an opcode", hlo_identifier), a::set_opcode) > hlo_operands >
                                     *(',' > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
 

@@ -1,11 +1,12 @@
 // hlomem/parser/hlo_tokens.hpp: what the HLO module grammar (<hlomem/parser/hlo_module.hpp>)
 // reads with: the reader its actions reach through the X3 context (the module builder, the text,
-// and the parts of entries read piece by piece), and its tokens — keywords, names, strings, values
-// kept as text and interned shapes — as X3 parsers over the scanners of <hlomem/detail/scan.hpp>,
-// whose failures <hlomem/hlo/lexical.hpp> turns into errors:
+// and the parts of entries read piece by piece), and its tokens — keywords, names, strings and
+// values kept as text — as X3 parsers over the scanners of <hlomem/detail/scan.hpp>, whose
+// failures <hlomem/hlo/lexical.hpp> turns into errors. Shapes are read by parser/shape.hpp's
+// table_shape_parser into the module's shape table (`hlo_shape`):
 //
 //   ROOT %fusion.3 = f32[8]{0} fusion(%p), kind=kLoop, backend_config={"a":"}"}
-//   ^^^^ keyword     ^^^^^^^^^ interned shape          ^^^^^^^^^^^^^^^^^^^^^^^^ raw value
+//   ^^^^ keyword     ^^^^^^^^^ hlo_shape               ^^^^^^^^^^^^^^^^^^^^^^^^ raw value
 #ifndef HLOMEM_PARSER_HLO_TOKENS_HPP
 #define HLOMEM_PARSER_HLO_TOKENS_HPP
 
@@ -37,12 +38,17 @@ struct hlo_reader_tag;
 template <class P>
 struct hlo_text_reader {
     hlo_text_reader(std::string_view file, char const* begin, char const* end)
-        : file(file), begin(begin), end(end), builder(std::string_view(begin, static_cast<std::size_t>(end - begin))) {}
+        : file_name(file), begin(begin), end(end), builder(std::string_view(begin, static_cast<std::size_t>(end - begin))) {}
 
     /// The builder's location of `p`: its offset in the text.
     std::size_t at(char const* p) const noexcept { return static_cast<std::size_t>(p - begin); }
 
-    std::string_view file;
+    /// What table_shape_parser and intern_shape read shapes into and name in their errors.
+    basic_shape_table<P>& shapes() noexcept { return builder.shapes(); }
+    std::string_view file() const noexcept { return file_name; }
+    char const* text_begin() const noexcept { return begin; }
+
+    std::string_view file_name;
     char const* begin;
     char const* end;
     basic_hlo_module_builder<P> builder;
@@ -162,24 +168,9 @@ struct raw_value_lexer {
 };
 inline constexpr token_parser<raw_value_lexer> hlo_raw_value{};
 
-/// A shape, interned in the module's shape table; the attribute is its shape_id.
-struct interned_shape_parser : token<interned_shape_parser, shape_id> {
-    static constexpr char const* expected = "a shape";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        if (first == last || !(*first == '(' || ::hlomem::detail::is_identifier_start(*first))) return false;
-        auto& r = reader_of(ctx);
-        char const* p = first;
-        shape_id const id = intern_shape(r.builder.shapes(), p, last, r.file, r.begin);
-        x3::traits::move_to(id, attr);
-        first = p;
-        return true;
-    }
-};
-inline constexpr interned_shape_parser interned_shape{};
-
+/// A shape, read into the module's shape table; the attribute is its shape_id. Text that does
+/// not start with '(' or a letter is no match (an operand without a shape).
+inline constexpr table_shape_parser<hlo_reader_tag, shape_presence::optional> hlo_shape{};
 
 }  // namespace hlomem::parser
 
