@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -199,9 +198,8 @@ struct rest_of_line_parser : token<rest_of_line_parser, std::string_view> {
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
         x3::skip_over(first, last, ctx);
-        auto const* nl = static_cast<char const*>(std::memchr(first, '\n', static_cast<std::size_t>(last - first)));
         // Trailing blanks and the '\r' of a CRLF line end are left for end_of_line.
-        Iterator end = nl ? nl : last;
+        Iterator end = ::hlomem::detail::line_end(first, last);
         if (end != first && end[-1] == '\r') --end;
         while (end != first && (end[-1] == ' ' || end[-1] == '\t')) --end;
         x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(end - first)), attr);
@@ -240,15 +238,9 @@ public:
             counted_ = begin_;
             line_ = 1;
         }
-        // memchr finds line ends many bytes at a time; a dump's lines average some 40 bytes.
-        while (counted_ < where) {
-            auto const* nl = static_cast<char const*>(std::memchr(counted_, '\n', static_cast<std::size_t>(where - counted_)));
-            if (!nl) {
-                counted_ = where;
-                break;
-            }
-            ++line_;
-            counted_ = nl + 1;
+        if (counted_ < where) {
+            line_ += ::hlomem::detail::count_lines(counted_, where) - 1;
+            counted_ = where;
         }
         return line_;
     }
