@@ -2,6 +2,7 @@
 // brackets, the end of a shape's text).
 #include <hlomem/detail/scan.hpp>
 #include <catch2/catch.hpp>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -78,4 +79,57 @@ TEST_CASE("scan_shape_end stops where the shape grammar does", "[scan]") {
     CHECK(rest("f32[] x", end) == " x");
     CHECK(rest("%x", end) == "%x");
     CHECK(rest("", end).empty());
+}
+
+TEST_CASE("line_end, next_line and count_lines find line ends", "[scan]") {
+    CHECK(rest("ab\ncd", hlomem::detail::line_end) == "\ncd");
+    CHECK(rest("ab", hlomem::detail::line_end).empty());
+    CHECK(rest("ab\ncd", hlomem::detail::next_line) == "cd");
+    CHECK(rest("ab", hlomem::detail::next_line).empty());
+    auto lines = [](std::string_view s) { return hlomem::detail::count_lines(s.data(), s.data() + s.size()); };
+    CHECK(lines("") == 1);
+    CHECK(lines("a\nb") == 2);
+    CHECK(lines("a\nb\n") == 3);
+}
+
+TEST_CASE("scan_identifier reads [A-Za-z_][A-Za-z0-9_.-]*", "[scan]") {
+    auto identifier = hlomem::detail::scan_identifier;
+    CHECK(rest("custom-call.3(%p)", identifier) == "(%p)");
+    CHECK(rest("_x1 = y", identifier) == " = y");
+    CHECK(rest("3x", identifier) == "3x");
+    CHECK(rest("%x", identifier) == "%x");
+    CHECK(rest("", identifier).empty());
+}
+
+TEST_CASE("scan_raw keeps brackets matched and strings whole", "[scan]") {
+    using hlomem::detail::raw_scan;
+    auto scan = [](std::string_view s, bool to_close = false) {
+        return hlomem::detail::scan_raw(s.data(), s.data() + s.size(), to_close);
+    };
+    auto after = [](std::string_view s, raw_scan const& r) { return s.substr(static_cast<std::size_t>(r.end - s.data())); };
+    std::string_view const value = R"({"a":"}"}, kind=kLoop)";
+    raw_scan r = scan(value);
+    CHECK(r.problem == raw_scan::none);
+    CHECK(after(value, r) == ", kind=kLoop");
+    std::string_view const wide = "[2,8]<=[16] x";
+    CHECK(after(wide, scan(wide)) == " x");
+    std::string_view const payload = "{1, 2}, {3} ) rest";  // with to_close, ',' and blanks do not end it
+    CHECK(after(payload, scan(payload, true)) == ") rest");
+    std::string_view const mismatched = "{a]";
+    r = scan(mismatched);
+    CHECK(r.problem == raw_scan::mismatched);
+    CHECK(after(mismatched, r) == "]");
+    CHECK(r.opener == mismatched.data());
+    std::string_view const unclosed = "x{(a)";
+    r = scan(unclosed);
+    CHECK(r.problem == raw_scan::unclosed);
+    CHECK(r.opener == unclosed.data() + 1);
+    std::string_view const string = R"({"never closed})";
+    r = scan(string);
+    CHECK(r.problem == raw_scan::unclosed_string);
+    CHECK(r.end == string.data() + 1);
+    std::string const deep(hlomem::detail::max_nesting_depth + 1, '(');
+    r = hlomem::detail::scan_raw(deep.data(), deep.data() + deep.size());
+    CHECK(r.problem == raw_scan::too_deep);
+    CHECK(r.end == deep.data() + hlomem::detail::max_nesting_depth);
 }

@@ -10,8 +10,10 @@
 //
 //   skip_space_and_comments on "  /*index=5*/ f32[8]" stops at "f32[8]"
 //   scan_name               on "fusion.10{1}, ..."     stops at "{1}, ..."
+//   scan_identifier         on "custom-call.3(%p)"     stops at "(%p)"
 //   skip_quoted             on `"a\"b" rest`            stops at " rest"
 //   skip_balanced           on "[8,(2)]{0}"            stops at "{0}"
+//   scan_raw                on `{"a":"}"}, kind=kLoop` stops at ", kind=kLoop"
 //   scan_shape_end          on "f32[8]{0} parameter(0)" stops at " parameter(0)"
 #ifndef HLOMEM_DETAIL_SCAN_HPP
 #define HLOMEM_DETAIL_SCAN_HPP
@@ -23,12 +25,19 @@
 
 namespace hlomem::detail {
 
+/// Deepest nesting of brackets (tuples, parentheses, braces) any hlomem reader follows: scan_raw
+/// here and every grammar of parser/. Deeper input is an error, not a stack overflow; real XLA
+/// text nests a handful of levels.
+inline constexpr std::size_t max_nesting_depth = 256;
+
 // ---------------------------------------------------------------------------------------------
 // Blanks, digits, line ends, comments
 // ---------------------------------------------------------------------------------------------
 
 /// A space or a tab: what separates tokens on one line.
 inline bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+/// A blank or a line end: what separates tokens where a token may wrap onto the next line.
+inline bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 /// Skips spaces and tabs.
@@ -43,10 +52,26 @@ inline char const* skip_digits(char const* p, char const* last) noexcept {
     return p;
 }
 
+/// The '\n' that ends the line holding `p`; `last` when the line is the last one and has none.
+inline char const* line_end(char const* p, char const* last) noexcept {
+    auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
+    return nl ? nl : last;
+}
+
 /// The start of the line after the one holding `p`; `last` when there is none.
 inline char const* next_line(char const* p, char const* last) noexcept {
-    auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
-    return nl ? nl + 1 : last;
+    char const* const nl = line_end(p, last);
+    return nl == last ? last : nl + 1;
+}
+
+/// The number of lines of [p, last): its line ends plus one.
+inline std::size_t count_lines(char const* p, char const* last) noexcept {
+    std::size_t lines = 1;
+    while ((p = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)))) != nullptr) {
+        ++lines;
+        ++p;
+    }
+    return lines;
 }
 
 /// Whether the text at `p` opens a comment: `/*` (XLA's `/*index=5*/` markers) or `//`.
@@ -57,10 +82,7 @@ inline bool at_comment(char const* p, char const* last) noexcept {
 /// From a comment's opening (at_comment), the position after it: after `*/`, or at the line end
 /// of a `//` comment. nullptr for a `/*` that is never closed.
 inline char const* comment_end(char const* p, char const* last) noexcept {
-    if (p[1] == '/') {
-        auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
-        return nl ? nl : last;
-    }
+    if (p[1] == '/') return line_end(p, last);
     char const* q = p + 2;
     while (last - q >= 2 && !(q[0] == '*' && q[1] == '/')) ++q;
     return last - q < 2 ? nullptr : q + 2;
@@ -72,7 +94,7 @@ template <class Unclosed>
 inline char const* skip_space_and_comments(char const* p, char const* last, Unclosed unclosed) {
     while (p < last) {
         char const c = *p;
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        if (is_space(c)) {
             ++p;
         } else if (c == '/' && at_comment(p, last)) {
             char const* const end = comment_end(p, last);
@@ -111,6 +133,25 @@ inline constexpr name_stops name_stop = make_name_stops();
 /// `p` when there is none. Names are most of a dump's Used-values blocks.
 inline char const* scan_name(char const* p, char const* last) noexcept {
     while (p != last && !name_stop.at[static_cast<unsigned char>(*p)]) ++p;
+    return p;
+}
+
+/// The first byte of an identifier as XLA's HloLexer reads it (xla/hlo/parser/hlo_lexer.cc):
+/// `[A-Za-z_]`.
+inline bool is_identifier_start(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+/// The later bytes of an identifier: `[A-Za-z0-9_.-]`.
+inline bool is_identifier_char(char c) noexcept {
+    return is_identifier_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+}
+
+/// The end of the identifier `[A-Za-z_][A-Za-z0-9_.-]*` at `p` (an HLO name, opcode or attribute
+/// key: `fusion.3`, `custom-call`, `op_name`); `p` when there is none.
+inline char const* scan_identifier(char const* p, char const* last) noexcept {
+    if (p == last || !is_identifier_start(*p)) return p;
+    ++p;
+    while (p != last && is_identifier_char(*p)) ++p;
     return p;
 }
 
@@ -172,6 +213,70 @@ inline char const* skip_balanced(char const* p, char const* last) noexcept {
         ++p;
     }
     return last;
+}
+
+/// What scan_raw found: where the value ends, or the problem that stopped it and where.
+struct raw_scan {
+    enum problem_kind : std::uint8_t {
+        none,             ///< `end` is where the value ends
+        unclosed_string,  ///< `end` is a '"' that is never closed
+        mismatched,       ///< `end` is a closing bracket that does not match `opener`
+        unclosed,         ///< `opener` is never closed
+        too_deep,         ///< `end` is an opening bracket past max_nesting_depth
+    };
+    char const* end;
+    problem_kind problem;
+    char const* opener;
+};
+
+/// The closing bracket of the opening bracket `c`.
+inline char closing_bracket(char c) noexcept { return c == '{' ? '}' : c == '[' ? ']' : ')'; }
+
+/// The end of a value kept as text at `p` (an HLO attribute value: `{"a":"}"}`, `[2,8]<=[16]`,
+/// `bf_io->bf`): brackets of the three kinds nest and must match, quoted strings are skipped
+/// whole (skip_quoted), and the value ends before a closing bracket it did not open or, outside
+/// brackets, before a ',' or a blank or line end. With `to_close` set, ',' and blanks do not end
+/// it (the text up to the bracket that closes the one before `p`).
+///   scan_raw on `{"a":"}"}, kind=kLoop` stops at ", kind=kLoop"
+inline raw_scan scan_raw(char const* p, char const* last, bool to_close = false) noexcept {
+    char const* openers[max_nesting_depth];  // the opening brackets not yet closed
+    std::size_t depth = 0;
+    while (p != last) {
+        char const c = *p;
+        switch (c) {
+            case '"': {
+                char const* const end = skip_quoted(p, last);
+                if (end == nullptr) return {p, raw_scan::unclosed_string, nullptr};
+                p = end;
+                continue;
+            }
+            case '{':
+            case '[':
+            case '(':
+                if (depth == max_nesting_depth) return {p, raw_scan::too_deep, nullptr};
+                openers[depth++] = p;
+                break;
+            case '}':
+            case ']':
+            case ')':
+                if (depth == 0) return {p, raw_scan::none, nullptr};
+                if (closing_bracket(*openers[depth - 1]) != c) return {p, raw_scan::mismatched, openers[depth - 1]};
+                --depth;
+                break;
+            case ',':
+            case ' ':
+            case '\t':
+            case '\n':
+            case '\r':
+                if (depth == 0 && !to_close) return {p, raw_scan::none, nullptr};
+                break;
+            default:
+                break;
+        }
+        ++p;
+    }
+    if (depth > 0) return {openers[0], raw_scan::unclosed, openers[0]};
+    return {p, raw_scan::none, nullptr};
 }
 
 /// Where the shape text starting at `first` ends, by the same rules as the shape grammar

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include <hlomem/core/policy.hpp>
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/hlo/lexical.hpp>
 
 namespace hlomem {
@@ -114,7 +115,7 @@ char const* read_metadata(char const* open, char const* last, char const* text_b
         skip(p);
         if (p != last && *p == '}') return p + 1;
         char const* const key_start = p;
-        p = hlo_lex::scan_identifier(key_start, last);
+        p = detail::scan_identifier(key_start, last);
         if (p == key_start) {
             throw hlo_text_error(key_start, "expected a metadata field such as op_name=\"...\", or '}'",
                                  "a metadata field such as op_name=\"...\", or '}'");
@@ -154,44 +155,42 @@ inline std::optional<basic_hlo_metadata<view_policy>> instruction_metadata(std::
     constexpr std::string_view key = "metadata={";
     char const* const first = text.data();
     char const* const last = first + text.size();
-    // From an opening bracket, its closing bracket; nullptr when it has none.
-    auto closing = [&](char const* open) {
-        char const* const close = hlo_lex::scan_raw(open + 1, last, first, true);
-        return close == last ? nullptr : close;
+    // From an opening bracket, its closing bracket; nullptr when it has none or the text up to it
+    // holds a string or bracket that is not closed.
+    auto closing = [&](char const* open) -> char const* {
+        detail::raw_scan const r = detail::scan_raw(open + 1, last, true);
+        return r.problem != detail::raw_scan::none || r.end == last ? nullptr : r.end;
     };
     basic_hlo_metadata<view_policy> m;
+    char const* p = first;
+    char previous = 0;  // the last character before p that is not a blank
+    while (p != last && !(previous == ',' && std::string_view(p, static_cast<std::size_t>(last - p)).substr(0, key.size()) == key)) {
+        char const c = *p;
+        if (c == '"') {
+            p = detail::skip_quoted(p, last);
+            if (p == nullptr) return std::nullopt;  // a string that is not closed
+            previous = '"';
+        } else if (c == '(' || c == '{' || c == '[') {
+            char const* const close = closing(p);
+            if (close == nullptr) return std::nullopt;
+            previous = *close;
+            p = close + 1;
+        } else {
+            if (!detail::is_blank(c)) previous = c;
+            ++p;
+        }
+    }
+    if (p == last) return std::nullopt;
+    char const* const open = p + key.size() - 1;
+    char const* const close = closing(open);
+    if (close == nullptr) return std::nullopt;
+    auto skip_blanks = [close](char const*& q) {
+        while (q != close && detail::is_space(*q)) ++q;
+    };
     try {
-        char const* p = first;
-        char previous = 0;  // the last character before p that is not a blank
-        while (p != last && !(previous == ',' && std::string_view(p, static_cast<std::size_t>(last - p)).substr(0, key.size()) == key)) {
-            char const c = *p;
-            if (c == '"') {
-                p = hlo_lex::skip_string(p, last);
-                previous = '"';
-            } else if (c == '(' || c == '{' || c == '[') {
-                char const* const close = closing(p);
-                if (close == nullptr) return std::nullopt;
-                previous = *close;
-                p = close + 1;
-            } else {
-                if (c != ' ' && c != '\t') previous = c;
-                ++p;
-            }
-        }
-        if (p == last) return std::nullopt;
-        char const* const open = p + key.size() - 1;
-        char const* const close = closing(open);
-        if (close == nullptr) return std::nullopt;
-        auto skip_blanks = [close](char const*& q) {
-            while (q != close && hlo_lex::is_blank(*q)) ++q;
-        };
-        try {
-            read_metadata(open, close + 1, first, skip_blanks, m, false);
-        } catch (hlo_text_error const&) {
-            // Text that is not `key=value`: keep the fields read before it.
-        }
+        read_metadata(open, close + 1, first, skip_blanks, m, false);
     } catch (hlo_text_error const&) {
-        return std::nullopt;  // a string or bracket that is not closed
+        // Text that is not `key=value`: keep the fields read before it.
     }
     return m;
 }

@@ -14,8 +14,8 @@
 #ifndef HLOMEM_PARSER_COMMON_HPP
 #define HLOMEM_PARSER_COMMON_HPP
 
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -66,13 +66,9 @@ private:
     std::string expected_;
 };
 
-/// Deepest nesting of tuples, parentheses and braces any hlomem grammar follows. Deeper input
-/// is an error, not a stack overflow; real XLA shapes nest a handful of levels.
-inline constexpr int max_nesting_depth = 256;
-
 /// State shared by the rules of one parse, reached through the X3 context under `state_tag`.
 struct parse_state {
-    int depth = 0;
+    std::size_t depth = 0;
 };
 struct state_tag;
 
@@ -94,13 +90,14 @@ auto& context_object(Context const& ctx) {
     }
 }
 
-/// Increments the nesting depth at `where`, throwing when it passes max_nesting_depth.
+/// Increments the nesting depth at `where`, throwing when it passes detail::max_nesting_depth
+/// (<hlomem/detail/scan.hpp>).
 template <class Context>
 void enter_nesting(Context const& ctx, char const* where) {
     auto& state = x3::get<state_tag>(ctx);
     if constexpr (!std::is_same_v<std::decay_t<decltype(state)>, x3::unused_type>) {
-        if (++state.depth > max_nesting_depth) {
-            throw failure(where, "nesting deeper than " + std::to_string(max_nesting_depth) + " levels");
+        if (++state.depth > ::hlomem::detail::max_nesting_depth) {
+            throw failure(where, "nesting deeper than " + std::to_string(::hlomem::detail::max_nesting_depth) + " levels");
         }
     }
 }
@@ -201,9 +198,8 @@ struct rest_of_line_parser : token<rest_of_line_parser, std::string_view> {
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
         x3::skip_over(first, last, ctx);
-        auto const* nl = static_cast<char const*>(std::memchr(first, '\n', static_cast<std::size_t>(last - first)));
         // Trailing blanks and the '\r' of a CRLF line end are left for end_of_line.
-        Iterator end = nl ? nl : last;
+        Iterator end = ::hlomem::detail::line_end(first, last);
         if (end != first && end[-1] == '\r') --end;
         while (end != first && (end[-1] == ' ' || end[-1] == '\t')) --end;
         x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(end - first)), attr);
@@ -242,15 +238,9 @@ public:
             counted_ = begin_;
             line_ = 1;
         }
-        // memchr finds line ends many bytes at a time; a dump's lines average some 40 bytes.
-        while (counted_ < where) {
-            auto const* nl = static_cast<char const*>(std::memchr(counted_, '\n', static_cast<std::size_t>(where - counted_)));
-            if (!nl) {
-                counted_ = where;
-                break;
-            }
-            ++line_;
-            counted_ = nl + 1;
+        if (counted_ < where) {
+            line_ += ::hlomem::detail::count_lines(counted_, where) - 1;
+            counted_ = where;
         }
         return line_;
     }

@@ -52,6 +52,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/hlo/lexical.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
@@ -77,7 +78,7 @@ inline constexpr auto begin_module = [](auto& ctx, auto&, char const* where) {
     std::size_t const next = rest.find("\nHloModule");
     r.module_starts.push_back(where);
     r.entry_keyword = nullptr;
-    r.builder.begin_module(hlo_lex::count_lines(where, next == std::string_view::npos ? r.end : rest.data() + next));
+    r.builder.begin_module(::hlomem::detail::count_lines(where, next == std::string_view::npos ? r.end : rest.data() + next));
 };
 inline constexpr auto module_name = [](auto& ctx, std::string_view n, char const*) { reader_of(ctx).builder.set_name(n); };
 inline constexpr auto end_module = [](auto& ctx, auto&, char const*) {
@@ -210,9 +211,9 @@ inline auto const shape_index = on_match(lit('{'), a::index_clear) >
 
 /// `{(f32[2]{0}, s32[])->f32[2]{0}}`
 inline auto const program_layout = lit('{') > '(' >
-                                   -(on_match(interned_shape, a::entry_parameter) >
-                                     *(',' > on_match(interned_shape, a::entry_parameter))) >
-                                   named("',' or ')'", lit(')')) > "->" > on_match(interned_shape, a::entry_result) > '}';
+                                   -(on_match(hlo_shape, a::entry_parameter) >
+                                     *(',' > on_match(hlo_shape, a::entry_parameter))) >
+                                   named("',' or ')'", lit(')')) > "->" > on_match(hlo_shape, a::entry_result) > '}';
 
 /// `{ {0}: (0, {}, may-alias), {1}: (2, {1}) }`
 inline auto const io_alias_entry = on_match(shape_index, a::alias_output) > ':' > '(' > on_match(uint64_, a::alias_parameter) >
@@ -239,9 +240,9 @@ inline auto const stack_frames =
 
 /// `-> shape` and the parameters of a computation header: `(p: f32[], q: s32[2]) -> f32[]`.
 inline auto const signature_parameter = (((lit("(unknown)") | hlo_name) > ':') | lit(':')) >
-                                        on_match(interned_shape, a::signature_parameter);
+                                        on_match(hlo_shape, a::signature_parameter);
 inline auto const signature = lit('(') > -(signature_parameter > *(',' > signature_parameter)) >
-                              named("',' or ')'", lit(')')) > "->" > on_match(interned_shape, a::signature_result);
+                              named("',' or ')'", lit(')')) > "->" > on_match(hlo_shape, a::signature_result);
 
 /// `{1,0}` of dimensions=.
 inline auto const dimension_list = lit('{') > -(on_match(int64_, a::dimension) > *(',' > on_match(int64_, a::dimension))) >
@@ -273,7 +274,7 @@ template <class Iterator, class Context>
 std::string_view attribute_key(Iterator& first, Iterator const& last, Context const& ctx, char const* what) {
     x3::skip_over(first, last, ctx);
     char const* const start = first;
-    char const* const end = hlo_lex::scan_identifier(start, last);
+    char const* const end = ::hlomem::detail::scan_identifier(start, last);
     if (end == start) throw failure(start, std::string("expected ") + what, what);
     first = end;
     x3::skip_over(first, last, ctx);
@@ -373,7 +374,7 @@ struct operands_parser : building_parser<operands_parser> {
                 char const* const start = first;
                 char const* end = hlo_lex::scan_raw(start, last, r.begin, true);
                 first = end;
-                while (end > start && hlo_lex::is_blank(end[-1])) --end;
+                while (end > start && ::hlomem::detail::is_space(end[-1])) --end;
                 r.builder.set_literal(std::string_view(start, static_cast<std::size_t>(end - start)));
                 break;
             }
@@ -403,18 +404,18 @@ struct operands_parser : building_parser<operands_parser> {
         x3::skip_over(first, last, ctx);
         char const* const start = first;
         shape_id declared = no_shape;
-        char const* const id_end = hlo_lex::scan_identifier(start, last);
-        char const* const after = impl::skip_blanks(id_end, last);
+        char const* const id_end = ::hlomem::detail::scan_identifier(start, last);
+        char const* const after = ::hlomem::detail::skip_space_and_comments(id_end, last);
         bool const has_shape = (start != last && *start == '(') ||
                                (id_end != start && after != last &&
                                 (*after == '[' || (*after == '(' && id_end - start == 1 && *start == 'b')));
         if (has_shape) {
-            declared = intern_shape(r.builder.shapes(), first, last, r.file, r.begin);
+            declared = intern_shape(r.shapes(), first, last, r.file(), r.text_begin());
             x3::skip_over(first, last, ctx);
         }
         char const* const where = first;
         char const* name_start = first != last && *first == '%' ? first + 1 : first;
-        char const* const end = hlo_lex::scan_identifier(name_start, last);
+        char const* const end = ::hlomem::detail::scan_identifier(name_start, last);
         if (end == name_start) {
             throw failure(where, has_shape ? "expected an operand name after its shape" : "expected an operand",
                           has_shape ? "an operand name" : "an operand");
@@ -493,7 +494,7 @@ struct instruction_attribute_parser : building_parser<instruction_attribute_pars
         x3::skip_over(first, last, ctx);
         char const* const where = first;
         char const* const start = first != last && *first == '%' ? first + 1 : first;
-        char const* const end = hlo_lex::scan_identifier(start, last);
+        char const* const end = ::hlomem::detail::scan_identifier(start, last);
         if (end == start) throw failure(where, "expected a computation name", "a computation name");
         first = end;
         auto& r = reader_of(ctx);
@@ -519,7 +520,7 @@ inline constexpr x3::rule<module_rule_id> module{"'HloModule'"};
 
 inline auto const instruction_start = (on_match(hlo_keyword("ROOT"), a::mark_root) > on_match(hlo_name, a::begin_instruction)) |
                                       on_match(hlo_name, a::begin_instruction);
-inline auto const instruction_def = instruction_start > '=' > on_match(named("a shape", interned_shape), a::set_shape) >
+inline auto const instruction_def = instruction_start > '=' > on_match(named("a shape", hlo_shape), a::set_shape) >
                                     on_match(named("an opcode", hlo_identifier), a::set_opcode) > hlo_operands >
                                     *(',' > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
 

@@ -1,11 +1,12 @@
 // hlomem/parser/hlo_tokens.hpp: what the HLO module grammar (<hlomem/parser/hlo_module.hpp>)
 // reads with: the reader its actions reach through the X3 context (the module builder, the text,
-// and the parts of entries read piece by piece), and its tokens — keywords, names, strings, values
-// kept as text and interned shapes — as X3 parsers over the lexical rules of
-// <hlomem/hlo/lexical.hpp>:
+// and the parts of entries read piece by piece), and its tokens — keywords, names, strings and
+// values kept as text — as X3 parsers over the scanners of <hlomem/detail/scan.hpp>, whose
+// failures <hlomem/hlo/lexical.hpp> turns into errors. Shapes are read by parser/shape.hpp's
+// table_shape_parser into the module's shape table (`hlo_shape`):
 //
 //   ROOT %fusion.3 = f32[8]{0} fusion(%p), kind=kLoop, backend_config={"a":"}"}
-//   ^^^^ keyword     ^^^^^^^^^ interned shape          ^^^^^^^^^^^^^^^^^^^^^^^^ raw value
+//   ^^^^ keyword     ^^^^^^^^^ hlo_shape               ^^^^^^^^^^^^^^^^^^^^^^^^ raw value
 #ifndef HLOMEM_PARSER_HLO_TOKENS_HPP
 #define HLOMEM_PARSER_HLO_TOKENS_HPP
 
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/hlo/lexical.hpp>
 #include <hlomem/hlo/module.hpp>
 #include <hlomem/hlo/module_builder.hpp>
@@ -23,8 +25,6 @@
 #include <hlomem/parser/shape.hpp>
 
 namespace hlomem::parser {
-
-static_assert(hlo_lex::max_nesting_depth == static_cast<std::size_t>(max_nesting_depth));
 
 // ---------------------------------------------------------------------------------------------
 // The reader: the builder, the text it reads, and what the grammar holds between actions
@@ -38,12 +38,17 @@ struct hlo_reader_tag;
 template <class P>
 struct hlo_text_reader {
     hlo_text_reader(std::string_view file, char const* begin, char const* end)
-        : file(file), begin(begin), end(end), builder(std::string_view(begin, static_cast<std::size_t>(end - begin))) {}
+        : file_name(file), begin(begin), end(end), builder(std::string_view(begin, static_cast<std::size_t>(end - begin))) {}
 
     /// The builder's location of `p`: its offset in the text.
     std::size_t at(char const* p) const noexcept { return static_cast<std::size_t>(p - begin); }
 
-    std::string_view file;
+    /// What table_shape_parser and intern_shape read shapes into and name in their errors.
+    basic_shape_table<P>& shapes() noexcept { return builder.shapes(); }
+    std::string_view file() const noexcept { return file_name; }
+    char const* text_begin() const noexcept { return begin; }
+
+    std::string_view file_name;
     char const* begin;
     char const* end;
     basic_hlo_module_builder<P> builder;
@@ -82,7 +87,7 @@ struct keyword_parser : token<keyword_parser, x3::unused_type> {
         x3::skip_over(first, last, ctx);
         std::string_view const w(word);
         if (static_cast<std::size_t>(last - first) < w.size() || std::string_view(first, w.size()) != w) return false;
-        if (first + w.size() != last && hlo_lex::is_identifier_char(first[w.size()])) return false;
+        if (first + w.size() != last && ::hlomem::detail::is_identifier_char(first[w.size()])) return false;
         first += w.size();
         return true;
     }
@@ -121,7 +126,7 @@ struct identifier_lexer {
     static constexpr char const* expectation = "an identifier";
     template <class Context>
     static lexeme scan(char const* p, char const* last, Context const&) {
-        char const* const end = hlo_lex::scan_identifier(p, last);
+        char const* const end = ::hlomem::detail::scan_identifier(p, last);
         return end == p ? lexeme{} : lexeme{p, end, end};
     }
 };
@@ -133,7 +138,7 @@ struct name_lexer {
     template <class Context>
     static lexeme scan(char const* p, char const* last, Context const&) {
         char const* const start = p != last && *p == '%' ? p + 1 : p;
-        char const* const end = hlo_lex::scan_identifier(start, last);
+        char const* const end = ::hlomem::detail::scan_identifier(start, last);
         return end == start ? lexeme{} : lexeme{start, end, end};
     }
 };
@@ -151,7 +156,8 @@ struct string_lexer {
 };
 inline constexpr token_parser<string_lexer> hlo_string{};
 
-/// An attribute value kept as text (hlo_lex::scan_raw); never empty.
+/// An attribute value kept as text (detail::scan_raw, its failures thrown by hlo_lex::scan_raw);
+/// never empty.
 struct raw_value_lexer {
     static constexpr char const* expectation = "an attribute value";
     template <class Context>
@@ -162,24 +168,9 @@ struct raw_value_lexer {
 };
 inline constexpr token_parser<raw_value_lexer> hlo_raw_value{};
 
-/// A shape, interned in the module's shape table; the attribute is its shape_id.
-struct interned_shape_parser : token<interned_shape_parser, shape_id> {
-    static constexpr char const* expected = "a shape";
-
-    template <class Iterator, class Context, class RContext, class Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
-        if (first == last || !(*first == '(' || hlo_lex::is_identifier_start(*first))) return false;
-        auto& r = reader_of(ctx);
-        char const* p = first;
-        shape_id const id = intern_shape(r.builder.shapes(), p, last, r.file, r.begin);
-        x3::traits::move_to(id, attr);
-        first = p;
-        return true;
-    }
-};
-inline constexpr interned_shape_parser interned_shape{};
-
+/// A shape, read into the module's shape table; the attribute is its shape_id. Text that does
+/// not start with '(' or a letter is no match (an operand without a shape).
+inline constexpr table_shape_parser<hlo_reader_tag, shape_presence::optional> hlo_shape{};
 
 }  // namespace hlomem::parser
 

@@ -17,13 +17,13 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include <hlomem/detail/checked.hpp>
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/dump/live_range.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
@@ -101,8 +101,7 @@ struct stack_trace_line_parser : token<stack_trace_line_parser, stack_trace_line
             }
         }
         if (p == last || *p == '\n' || *p == '\r') return false;
-        auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
-        Iterator line_end = nl ? nl : last;
+        Iterator line_end = ::hlomem::detail::line_end(p, last);
         Iterator tail_end = line_end;
         if (tail_end != p && tail_end[-1] == '\r') --tail_end;
         // The statistics are the last parenthesized group of the line.

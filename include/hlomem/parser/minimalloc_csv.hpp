@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/placement/problem.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
@@ -45,12 +46,6 @@ struct builder {
 };
 struct builder_tag;
 
-inline std::size_t line_at(char const* begin, char const* where) {
-    std::size_t line = 1;
-    for (char const* p = begin; p < where; ++p) line += *p == '\n';
-    return line;
-}
-
 /// `id,lower,upper,size[,alignment][,offset]`: the column names, each known and given once.
 struct header_parser : token<header_parser, x3::unused_type> {
     static constexpr char const* expected = "a header such as id,lower,upper,size";
@@ -63,7 +58,7 @@ struct header_parser : token<header_parser, x3::unused_type> {
         Iterator p = first;
         std::array<bool, column_names.size()> seen{};
         while (true) {
-            while (p != last && (*p == ' ' || *p == '\t')) ++p;
+            p = ::hlomem::detail::skip_blanks(p, last);
             Iterator const name_start = p;
             while (p != last && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_')) ++p;
             std::string_view const name(name_start, static_cast<std::size_t>(p - name_start));
@@ -80,7 +75,7 @@ struct header_parser : token<header_parser, x3::unused_type> {
             if (seen[c]) throw failure(name_start, "column '" + std::string(name) + "' appears twice");
             seen[c] = true;
             b.columns.push_back(static_cast<column>(c));
-            while (p != last && (*p == ' ' || *p == '\t')) ++p;
+            p = ::hlomem::detail::skip_blanks(p, last);
             if (p == last || *p != ',') break;
             ++p;
         }
@@ -155,7 +150,7 @@ struct row_parser : token<row_parser, x3::unused_type> {
                                         ") is empty: upper must be greater than lower");
         }
         if (buffer.alignment < 1) throw failure(alignment_at, "alignment 0: it must be at least 1");
-        auto const [it, fresh] = b.row_of_id.emplace(buffer.id, line_at(b.begin, id_at));
+        auto const [it, fresh] = b.row_of_id.emplace(buffer.id, ::hlomem::detail::count_lines(b.begin, id_at));
         if (!fresh) {
             throw failure(id_at, "id '" + buffer.id + "' was already used on line " + std::to_string(it->second));
         }

@@ -472,10 +472,6 @@ inline bool parse_rule(x3::rule<shape_index_rule_id<P>, basic_shape_index<P>>, I
 
 namespace impl {
 
-/// Blanks, line ends and comments, as the skipper skips them (the name parser/hlo_module.hpp
-/// calls detail::skip_space_and_comments by).
-inline char const* skip_blanks(char const* p, char const* last) { return ::hlomem::detail::skip_space_and_comments(p, last); }
-
 /// Parses `Rule` over the whole of `text` (blanks and comments around it allowed).
 template <class Attribute, class Rule>
 parse_result<Attribute> parse_whole(std::string_view text, std::string_view file, Rule const& rule) {
@@ -548,8 +544,7 @@ struct table_shape_parser : token<table_shape_parser<BuilderTag, Presence>, shap
         x3::skip_over(first, last, ctx);
         if (first == last || *first == '\n' || *first == '\r') return false;
         if constexpr (Presence == shape_presence::optional) {
-            char const c = *first;
-            if (!(c == '(' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return false;
+            if (!(*first == '(' || ::hlomem::detail::is_identifier_start(*first))) return false;
         }
         auto& b = context_object<BuilderTag>(ctx);
         x3::traits::move_to(intern_shape(b.shapes(), first, last, b.file(), b.text_begin()), attr);
