@@ -5,8 +5,8 @@
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
-#include <hlomem/placement.hpp>
 #include <hlomem/parser/hlo_module.hpp>
+#include <hlomem/placement.hpp>
 
 #include <algorithm>
 

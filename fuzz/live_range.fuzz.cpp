@@ -4,8 +4,8 @@
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
-#include <hlomem/placement.hpp>
 #include <hlomem/parser/buffer_assignment.hpp>
+#include <hlomem/placement.hpp>
 
 #include <sstream>
 

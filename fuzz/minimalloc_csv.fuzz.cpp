@@ -3,8 +3,8 @@
 // the input; a problem read back from the CSV hlomem writes for it is the same problem; a given
 // solution is checked to the end; a problem without defects is placed by the greedy allocators and
 // XLA's best fit, and every placement they make is valid.
-#include <hlomem/placement.hpp>
 #include <hlomem/parser/minimalloc_csv.hpp>
+#include <hlomem/placement.hpp>
 
 #include "fuzz_check.hpp"
 

@@ -4,8 +4,8 @@
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
-#include <hlomem/placement.hpp>
 #include <hlomem/parser/shape.hpp>
+#include <hlomem/placement.hpp>
 
 #include "fuzz_check.hpp"
 

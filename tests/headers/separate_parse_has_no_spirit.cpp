@@ -3,10 +3,10 @@
 // The loader above the parsers (<hlomem/load.hpp>) includes none either.
 #define HLOMEM_SEPARATE_COMPILATION
 #include <hlomem/hlo.hpp>
-#include <hlomem/memory.hpp>
-#include <hlomem/placement.hpp>
-#include <hlomem/parser.hpp>
 #include <hlomem/load.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/parser.hpp>
+#include <hlomem/placement.hpp>
 
 #if defined(BOOST_SPIRIT_X3_HPP) || defined(BOOST_SPIRIT_X3_CORE_PARSER_HPP)
 #error "hlomem/parser.hpp includes Spirit X3 under HLOMEM_SEPARATE_COMPILATION"

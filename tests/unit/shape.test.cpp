@@ -1,6 +1,6 @@
 // The shape model: construction, canonical printing, equality, shape_equal, validation, indices.
-#include <hlomem/parser.hpp>
 #include <hlomem/core/shape.hpp>
+#include <hlomem/parser.hpp>
 
 #include <catch2/catch.hpp>
 

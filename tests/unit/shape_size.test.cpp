@@ -1,9 +1,9 @@
 // Byte sizes, padding, tiled physical shapes and linear indices: every vector of
 // docs/FORMATS.md 4.5 and the extra vectors after it, plus the sizes the seed dumps state.
-#include <hlomem/parser.hpp>
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/size_function.hpp>
 #include <hlomem/hlo/liveness.hpp>
+#include <hlomem/parser.hpp>
 
 #include <catch2/catch.hpp>
 

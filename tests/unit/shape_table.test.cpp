@@ -1,6 +1,6 @@
 // shape_table and intern_shape: each distinct text is parsed once, ids are stable.
-#include <hlomem/parser.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/parser.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Compile-time shapes: their sizes are constant expressions and agree with the runtime ones.
-#include <hlomem/parser.hpp>
 #include <hlomem/core/static_shape.hpp>
+#include <hlomem/parser.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 // peaks per color as peak.hpp computes them and `hlomem report` prints them (tests/cli
 // report_tpu_seed.out pins 2.52GiB at 78 (fusion) for seed 002), the buffer map's placement,
 // the unpadded curve of a tiled dump, aggregation of small values, trace lanes, metadata.
-#include <hlomem/hlomem.hpp>
 #include <hlomem/hlo/metadata.hpp>
+#include <hlomem/hlomem.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include <catch2/catch.hpp>

@@ -26,8 +26,8 @@
 #include <string_view>
 #include <vector>
 
-#include <hlomem/hlomem.hpp>
 #include <hlomem/hlo/metadata.hpp>
+#include <hlomem/hlomem.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include "../json_writer.hpp"

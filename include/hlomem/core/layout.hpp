@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <limits>
 
-#include <hlomem/detail/box.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/primitive_type.hpp>
+#include <hlomem/detail/box.hpp>
 
 namespace hlomem {
 

@@ -31,12 +31,12 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/detail/checked.hpp>
-#include <hlomem/core/tiling.hpp>
 #include <hlomem/core/error.hpp>
 #include <hlomem/core/printed_size.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_size.hpp>
+#include <hlomem/core/tiling.hpp>
+#include <hlomem/detail/checked.hpp>
 
 namespace hlomem {
 

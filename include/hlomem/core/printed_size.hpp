@@ -26,9 +26,9 @@
 #include <string>
 #include <string_view>
 
-#include <hlomem/detail/checked.hpp>
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/core/size_function.hpp>
+#include <hlomem/detail/checked.hpp>
 
 namespace hlomem {
 

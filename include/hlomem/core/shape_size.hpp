@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include <hlomem/detail/checked.hpp>
-#include <hlomem/core/tiling.hpp>
 #include <hlomem/core/error.hpp>
 #include <hlomem/core/shape.hpp>
+#include <hlomem/core/tiling.hpp>
+#include <hlomem/detail/checked.hpp>
 
 namespace hlomem {
 

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/layout.hpp>
 #include <hlomem/core/primitive_type.hpp>
-#include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/shape.hpp>
 
 namespace hlomem {

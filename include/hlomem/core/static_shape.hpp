@@ -20,9 +20,9 @@
 #include <limits>
 #include <string>
 
-#include <hlomem/core/tiling.hpp>
 #include <hlomem/core/primitive_type.hpp>
 #include <hlomem/core/shape.hpp>
+#include <hlomem/core/tiling.hpp>
 
 namespace hlomem::compile_time {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <limits>
 
-#include <hlomem/detail/checked.hpp>
 #include <hlomem/core/primitive_type.hpp>
+#include <hlomem/detail/checked.hpp>
 
 namespace hlomem::detail {
 

@@ -32,10 +32,10 @@
 
 #include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/human_bytes.hpp>
-#include <hlomem/dump/live_range.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/dump/live_range.hpp>
 
 namespace hlomem {
 

@@ -29,10 +29,10 @@
 #include <string_view>
 #include <vector>
 
-#include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
 
 namespace hlomem {
 

@@ -29,9 +29,9 @@
 #include <boost/graph/properties.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include <hlomem/placement/free_space.hpp>
 #include <hlomem/placement/plan.hpp>
 #include <hlomem/placement/problem.hpp>
-#include <hlomem/placement/free_space.hpp>
 
 namespace hlomem {
 

@@ -32,8 +32,8 @@
 #include <boost/property_map/property_map.hpp>
 
 #include <hlomem/dump/buffer_assignment.hpp>
-#include <hlomem/graph/interference_graph.hpp>
 #include <hlomem/dump/live_range.hpp>
+#include <hlomem/graph/interference_graph.hpp>
 
 namespace hlomem {
 

@@ -46,14 +46,14 @@
 #include <vector>
 
 #include <hlomem/core/diagnostic.hpp>
-#include <hlomem/hlo/alias_analysis.hpp>
-#include <hlomem/dump/buffer_assignment.hpp>
-#include <hlomem/hlo/dataflow.hpp>
-#include <hlomem/hlo/module.hpp>
-#include <hlomem/dump/live_range.hpp>
-#include <hlomem/memory/peak.hpp>
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/size_function.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/dump/live_range.hpp>
+#include <hlomem/hlo/alias_analysis.hpp>
+#include <hlomem/hlo/dataflow.hpp>
+#include <hlomem/hlo/module.hpp>
+#include <hlomem/memory/peak.hpp>
 
 namespace hlomem {
 

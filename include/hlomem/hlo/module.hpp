@@ -37,11 +37,11 @@
 #include <string_view>
 #include <utility>
 
-#include <hlomem/hlo/metadata.hpp>
-#include <hlomem/hlo/opcode.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/hlo/metadata.hpp>
+#include <hlomem/hlo/opcode.hpp>
 
 namespace hlomem {
 

@@ -15,11 +15,11 @@
 #include <optional>
 #include <vector>
 
+#include <hlomem/core/size_function.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/memory/soundness.hpp>
-#include <hlomem/core/size_function.hpp>
 
 namespace hlomem {
 

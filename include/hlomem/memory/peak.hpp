@@ -31,9 +31,9 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/dump/buffer_assignment.hpp>
-#include <hlomem/detail/interval_union.hpp>
 #include <hlomem/core/shape_size.hpp>
+#include <hlomem/detail/interval_union.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
 
 namespace hlomem {
 

@@ -43,10 +43,10 @@
 #include <vector>
 
 #include <hlomem/core/diagnostic.hpp>
-#include <hlomem/dump/buffer_assignment.hpp>
-#include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/size_function.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
 
 namespace hlomem {
 

@@ -25,9 +25,9 @@
 #include <vector>
 
 #include <hlomem/detail/scan.hpp>
-#include <hlomem/placement/problem.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
+#include <hlomem/placement/problem.hpp>
 
 namespace hlomem::parser {
 

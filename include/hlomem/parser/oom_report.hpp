@@ -43,12 +43,12 @@
 #include <type_traits>
 #include <utility>
 
+#include <hlomem/core/printed_size.hpp>
 #include <hlomem/dump/oom_report.hpp>
 #include <hlomem/parser/api.hpp>
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/oom_lines.hpp>
 #include <hlomem/parser/shape.hpp>
-#include <hlomem/core/printed_size.hpp>
 
 namespace hlomem::parser {
 

@@ -30,8 +30,8 @@
 #include <tuple>
 #include <vector>
 
-#include <hlomem/placement/problem.hpp>
 #include <hlomem/placement/free_space.hpp>
+#include <hlomem/placement/problem.hpp>
 
 namespace hlomem {
 

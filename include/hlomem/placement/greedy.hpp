@@ -23,8 +23,8 @@
 #include <numeric>
 #include <vector>
 
-#include <hlomem/placement/problem.hpp>
 #include <hlomem/placement/free_space.hpp>
+#include <hlomem/placement/problem.hpp>
 
 namespace hlomem {
 

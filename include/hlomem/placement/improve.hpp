@@ -22,8 +22,8 @@
 #include <optional>
 #include <vector>
 
-#include <hlomem/placement/problem.hpp>
 #include <hlomem/placement/free_space.hpp>
+#include <hlomem/placement/problem.hpp>
 
 namespace hlomem {
 

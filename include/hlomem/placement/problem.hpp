@@ -43,8 +43,8 @@
 
 #include <hlomem/core/diagnostic.hpp>
 #include <hlomem/core/error.hpp>
-#include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/dump/live_range.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
 
 namespace hlomem {
 

@@ -65,11 +65,11 @@
 #include <tuple>
 #include <vector>
 
-#include <hlomem/placement/best_fit.hpp>
-#include <hlomem/placement/problem.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/soundness.hpp>
+#include <hlomem/placement/best_fit.hpp>
+#include <hlomem/placement/problem.hpp>
 
 namespace hlomem {
 
