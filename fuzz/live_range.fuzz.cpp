@@ -1,10 +1,10 @@
-// Fuzz target: a separate `*-live-range.txt` (HloLiveRange text, parser/buffer_assignment.hpp).
+// Fuzz target: a separate `*-live-range.txt` (HloLiveRange text, parser/live_range.hpp).
 // For every input: no crash; an error names a position in the input; a live range that parses
 // prints (dump/printer.hpp) as text that parses back and prints the same.
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
-#include <hlomem/parser/buffer_assignment.hpp>
+#include <hlomem/parser/live_range.hpp>
 #include <hlomem/placement.hpp>
 
 #include <sstream>

@@ -1,10 +1,10 @@
-// Fuzz target: the older text `*-memory-usage-report.txt` (parser/buffer_assignment.hpp). For
+// Fuzz target: the older text `*-memory-usage-report.txt` (parser/memory_usage_report.hpp). For
 // every input: no crash, and an error names a position in the input. (hlomem has no printer for
 // this format, so there is no round trip to check.)
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
-#include <hlomem/parser/buffer_assignment.hpp>
+#include <hlomem/parser/memory_usage_report.hpp>
 #include <hlomem/placement.hpp>
 
 #include "fuzz_check.hpp"
