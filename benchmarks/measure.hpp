@@ -45,6 +45,16 @@ double seconds(F&& f) {
     return now() - start;
 }
 
+/// The wall-clock time `f` takes, in seconds: for work spread over several threads.
+template <class F>
+double wall_seconds(F&& f) {
+    timespec start{}, stop{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    f();
+    clock_gettime(CLOCK_MONOTONIC, &stop);
+    return static_cast<double>(stop.tv_sec - start.tv_sec) + static_cast<double>(stop.tv_nsec - start.tv_nsec) * 1e-9;
+}
+
 /// The high-water mark of the resident set, in bytes (Linux reports kilobytes).
 inline long peak_rss_bytes() {
     rusage u{};

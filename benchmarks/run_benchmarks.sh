@@ -53,8 +53,11 @@ step() { echo "== $*" >&2; }
 
 step "configuring and building $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHLOMEM_BUILD_BENCHMARKS=ON -DHLOMEM_BUILD_TESTS=OFF \
-    -DHLOMEM_BUILD_EXAMPLES=OFF > "$results/cmake.log"
-cmake --build "$build" -j"$(nproc)" >> "$results/cmake.log"
+    -DHLOMEM_BUILD_EXAMPLES=ON > "$results/cmake.log"
+# The benchmark programs and the command-line tool (timed as whole commands), not the other examples.
+targets=(hlomem-cli)
+for program in $(sed -n 's/^hlomem_benchmark_program(\([a-z_]*\) .*/\1/p' "$root/benchmarks/CMakeLists.txt"); do targets+=("$program"); done
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >> "$results/cmake.log"
 cxx="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")"
 echo "compiler=$("$cxx" --version | head -n 1)" >> "$meta"
 
@@ -98,6 +101,28 @@ scale() {
 }
 scale dump txt tests/data/seeds/000_5960cad812240b69.txt values "${sizes[@]}"
 scale module hlo tests/data/seeds/004_c00fd3afea504246.txt instructions "${module_sizes[@]}"
+
+# Whole commands, as a user runs them, on a dump and a module of some 50 MB (seed 000 replicated to
+# 60,000 values, seed 004 to 190,000 instructions) and on the 10^4 and 10^5 sizes above, each next
+# to `wc -l` on the same file (benchmarks/time_commands.py). The 50 MB inputs are also measured in
+# process, so that each command compares with its own parser on the same file.
+scale dump txt tests/data/seeds/000_5960cad812240b69.txt values 60000
+scale module hlo tests/data/seeds/004_c00fd3afea504246.txt instructions 190000
+command_runs=5
+[ "$quick" = 1 ] && command_runs=3
+for input in dump-10000.txt dump-60000.txt dump-100000.txt module-10000.hlo module-190000.hlo module-100000.hlo; do
+    kind=${input%%-*}
+    step "commands on $input"
+    echo "loadavg_before_commands_${input%%.*}=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+    python3 "$root/benchmarks/time_commands.py" "$build/examples/hlomem" "$kind" "$scratch/$input" "$command_runs" "${pin[@]}" \
+        >> "$results/commands.txt"
+done
+
+# The parse of a large dump on every core (parser/buffer_assignment.hpp, read_in_parts) against one
+# thread, in wall time, unpinned: the one figure here that needs more than one core.
+step "threaded parse"
+echo "loadavg_before_threads=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+for _ in $(seq 5); do "$bin/hlomem_measure_dump" "$scratch/dump-100000.txt" >> "$results/threads.txt"; done
 
 # Compile time and memory of one translation unit that includes the whole library and
 # instantiates every parser (both policies), at -O2.

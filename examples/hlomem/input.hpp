@@ -41,16 +41,18 @@ std::optional<hlomem::basic_loaded<P>> load(hlomem::input in, hlomem::load_optio
 }
 
 /// The buffer-assignment dump at `path`, with the live ranges `options` name or find; nullopt
-/// after saying why on `err`. What check and timeline read.
-inline std::optional<hlomem::loaded> load_dump(std::string const& path, hlomem::load_options const& options,
-                                               std::ostream& err) {
+/// after saying why on `err`. What check and timeline read. A command that keeps no name past the
+/// model reads with the view policy: no string of its own for every name and instruction text.
+template <class P = hlomem::default_policy>
+std::optional<hlomem::basic_loaded<P>> load_dump(std::string const& path, hlomem::load_options const& options,
+                                                 std::ostream& err) {
     auto in = read_input(path, err);
     if (!in) return std::nullopt;
     if (in->kind != hlomem::dump_kind::buffer_assignment) {
         err << "hlomem: " << path << ": not a buffer-assignment dump (it should start with 'BufferAssignment:')\n";
         return std::nullopt;
     }
-    return load(std::move(*in), options, err);
+    return load<P>(std::move(*in), options, err);
 }
 
 }  // namespace hlomem_cli

@@ -56,7 +56,7 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!file) return a.usage();
-    auto loaded = load_dump(*file, load_options, err);
+    auto loaded = load_dump<hlomem::view_policy>(*file, load_options, err);
     if (!loaded) return exit_error;
     auto const* ba = loaded->assignment();
     auto const violations = hlomem::check_soundness(*ba, options);

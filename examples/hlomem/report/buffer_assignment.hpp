@@ -189,9 +189,14 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
 inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts const& f) {
     auto const& ba = f.ba;
     json_writer json(os);
-    auto shape_text = [&](hlomem::shape_id id) -> std::optional<std::string> {
-        if (id == hlomem::no_shape) return std::nullopt;
-        return hlomem::to_string(ba.shapes[id]);
+    // Each distinct shape printed once: a large dump names a few hundred shapes a hundred thousand times.
+    std::vector<std::optional<std::string>> shape_texts(ba.shapes.size());
+    auto shape_text = [&](hlomem::shape_id id) -> std::optional<std::string> const& {
+        static std::optional<std::string> const none;
+        if (id == hlomem::no_shape) return none;
+        auto& text = shape_texts[id];
+        if (!text) text = hlomem::to_string(ba.shapes[id]);
+        return text;
     };
     json.begin_object();
     json.member("kind", "buffer_assignment");

@@ -84,6 +84,19 @@ public:
         return insert(canonical, std::move(shape));
     }
 
+    /// Adds the shapes of `other` as if the texts `other` read had been read here, in the order
+    /// `other` read them; returns, for each id of `other`, the id of its shape here. Tables filled
+    /// from consecutive parts of one text and merged in text order equal the table filled from the
+    /// whole text (a large dump is read in parts on several threads).
+    std::vector<shape_id> merge(basic_shape_table const& other) {
+        std::vector<shape_id> ids(other.size(), no_shape);
+        for (auto const& text : other.keys_) {
+            shape_id const theirs = other.by_text_.find(text)->second;
+            ids[theirs] = insert(text, other.shapes_[theirs]);
+        }
+        return ids;
+    }
+
 private:
     void remember(std::string_view text, shape_id id) {
         if (by_text_.count(text)) return;

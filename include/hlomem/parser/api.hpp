@@ -24,6 +24,7 @@
 #ifndef HLOMEM_PARSER_API_HPP
 #define HLOMEM_PARSER_API_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -103,13 +104,20 @@ basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::str
 
 /// Reads a `*-buffer-assignment.txt` dump (with or without its live ranges appended). With the
 /// view policy, names are views into `text`, which must outlive the result.
+///
+/// `threads`: how many threads may read it. 0 (the default) uses every processor the process may
+/// run on for dumps of 4 MiB and more (parser/buffer_assignment.hpp, read_in_parts), one thread
+/// for smaller ones; 1 reads on the calling thread alone. The result is the same either way,
+/// errors included.
 template <class P = default_policy>
 parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text,
-                                                                      std::string_view file = "<buffer assignment>");
+                                                                      std::string_view file = "<buffer assignment>",
+                                                                      std::size_t threads = 0);
 
 template <class P = default_policy>
-basic_buffer_assignment<P> parse_buffer_assignment(std::string_view text, std::string_view file = "<buffer assignment>") {
-    return std::move(try_parse_buffer_assignment<P>(text, file).value());
+basic_buffer_assignment<P> parse_buffer_assignment(std::string_view text, std::string_view file = "<buffer assignment>",
+                                                   std::size_t threads = 0) {
+    return std::move(try_parse_buffer_assignment<P>(text, file, threads).value());
 }
 
 /// Reads a separate `*-live-range.txt`; attach it to its dump with attach_live_range.
@@ -213,8 +221,8 @@ allocation_problem parse_minimalloc_csv(std::string_view text, std::string_view 
     EXTERN template basic_shape<P> parse_shape_prefix<P>(char const*&, char const*, std::string_view, char const*);
 
 #define HLOMEM_DUMP_PARSER_INSTANTIATIONS(EXTERN, P)                                                         \
-    EXTERN template parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment<P>(std::string_view, \
-                                                                                            std::string_view); \
+    EXTERN template parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment<P>(                \
+        std::string_view, std::string_view, std::size_t);                                                    \
     EXTERN template parse_result<basic_hlo_live_range<P>> try_parse_live_range<P>(std::string_view,          \
                                                                                   std::string_view);         \
     EXTERN template parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report<P>(            \

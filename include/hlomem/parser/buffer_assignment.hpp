@@ -29,13 +29,23 @@
 #ifndef HLOMEM_PARSER_BUFFER_ASSIGNMENT_HPP
 #define HLOMEM_PARSER_BUFFER_ASSIGNMENT_HPP
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/dump/live_range.hpp>
@@ -198,6 +208,23 @@ BOOST_SPIRIT_DEFINE(aliasing_rule)
 
 BOOST_SPIRIT_DEFINE(value_key_rule, value_line_rule, position_line_rule, use_line_rule, buffer_assignment_rule)
 
+// The parts of a dump that read apart (see read_in_parts below): together, in text order, they
+// read what buffer_assignment_rule reads; each stops at the end of its part.
+struct allocations_part_id;
+struct used_values_head_part_id;
+struct used_values_part_id;
+struct live_range_part_id;
+inline constexpr x3::rule<allocations_part_id> allocations_part_rule{"a buffer assignment"};
+inline constexpr x3::rule<used_values_head_part_id> used_values_head_part_rule{"the Used values"};
+inline constexpr x3::rule<used_values_part_id> used_values_part_rule{"Used-values blocks"};
+inline constexpr x3::rule<live_range_part_id> live_range_part_rule{"the live ranges"};
+inline auto const allocations_part_rule_def = blank_lines > named("'BufferAssignment:'", lit("BufferAssignment:")) > eol >
+                                              *allocation_block > blank_lines > total_line > blank_lines > end_of_input;
+inline auto const used_values_head_part_rule_def = used_values > blank_lines > end_of_input;
+inline auto const used_values_part_rule_def = *(blank_lines >> value_block) > blank_lines > end_of_input;
+inline auto const live_range_part_rule_def = live_range_text > blank_lines > end_of_input;
+BOOST_SPIRIT_DEFINE(allocations_part_rule, used_values_head_part_rule, used_values_part_rule, live_range_part_rule)
+
 // ---------------------------------------------------------------------------------------------
 // The builder
 // ---------------------------------------------------------------------------------------------
@@ -340,6 +367,63 @@ struct buffer_assignment_builder : live_range_builder<P> {
         }
     }
 
+    /// Moves every line number this builder gave by `by`: it read a part of a text that starts
+    /// after `by` lines (read_in_parts). Every field that line_of() sets is here.
+    void shift_lines(std::size_t by) {
+        auto const shift = [by](std::size_t& line) {
+            if (line != 0) line += by;
+        };
+        for (auto& a : ba.allocations) shift(a.line);
+        for (auto& v : ba.values) {
+            shift(v.line);
+            shift(v.block_line);
+        }
+        if (!live) return;
+        shift(live->line);
+        for (auto& r : live->buffer_live_ranges) shift(r.line);
+        if (auto& peak = live->stated_peak) {
+            shift(peak->line);
+            for (auto& e : peak->entries) shift(e.line);
+            for (auto& n : peak->stack_trace) shift(n.line);
+        }
+    }
+
+    /// Takes in what `part` read from a later part of the same text: its shapes, the Used-values
+    /// blocks of values this builder knows (and the values it does not), its live ranges. False
+    /// where the whole text would not read: a second block for a value, a block that names a
+    /// value otherwise than its value line (read_in_parts then reads the text whole, for the error).
+    bool merge(buffer_assignment_builder& part) {
+        auto& other = part.ba;
+        std::vector<shape_id> const shape_ids = ba.shapes.merge(other.shapes);
+        auto const ours = [&](shape_id id) { return id == no_shape ? id : shape_ids[id]; };
+        for (auto& pv : other.values) {
+            pv.instruction_shape = ours(pv.instruction_shape);
+            pv.shape = ours(pv.shape);
+            auto const [i, inserted] = by_id.emplace(pv.id, ba.values.size());
+            if (inserted) {
+                ba.values.push_back(std::move(pv));
+                continue;
+            }
+            auto& v = ba.values[i];
+            if (!pv.has_block) continue;
+            if (v.has_block || std::string_view(v.name) != std::string_view(pv.name) || v.index != pv.index) return false;
+            v.has_block = true;
+            v.block_line = pv.block_line;
+            v.positions = std::move(pv.positions);
+            v.uses = std::move(pv.uses);
+            v.uses_as_printed = pv.uses_as_printed;
+            v.instruction_text = std::move(pv.instruction_text);
+            v.instruction_text_spaced = pv.instruction_text_spaced;
+            v.instruction_shape = pv.instruction_shape;
+            v.instruction_opcode = std::move(pv.instruction_opcode);
+            v.fusion_kind = std::move(pv.fusion_kind);
+            v.output_to_operand_aliasing = std::move(pv.output_to_operand_aliasing);
+        }
+        ba.has_used_values = ba.has_used_values || other.has_used_values;
+        if (part.live) live = std::move(part.live);
+        return true;
+    }
+
     /// Sorts values by id (XLA's canonical order) and attaches the live ranges.
     void finish() {
         std::vector<std::size_t> const order = by_id.in_id_order();
@@ -359,13 +443,163 @@ struct buffer_assignment_builder : live_range_builder<P> {
     }
 };
 
+// ---------------------------------------------------------------------------------------------
+// Reading a large dump on several threads
+// ---------------------------------------------------------------------------------------------
+//
+// A dump's sections are independent until the end: the allocations (with their value lines and
+// `Total bytes used`), the `Used values:` blocks, and the HloLiveRange text. The blocks, some
+// three quarters of a dump's bytes, split further at any line that starts with '<' (only a
+// block's first line does: `<19 x.65 @0>`). Each part is read by its own builder into a model of
+// its own; the models are then merged in text order (shapes re-interned in the order the whole
+// text would have read them, blocks joined to the values of their value lines), so the result
+// equals the one-thread read. Lines are counted for each part first (also on the threads), so
+// every line number is the whole text's: each part counts its lines from 1 as it reads (as the
+// one-thread read counts them anyway), and its line numbers move by the lines of the parts before
+// it when it is merged (shift_lines).
+
+/// One part of a dump: the rule that reads it, its text, and the line it starts on.
+enum class part_kind : std::uint8_t { allocations, used_values_head, used_values, live_range };
+struct dump_part {
+    part_kind kind;
+    char const* first;
+    char const* last;
+};
+
+/// The first line of [from, end) that starts with `head`: its first character, or nullptr.
+inline char const* find_line_start(char const* from, char const* begin, char const* end, std::string_view head) {
+    std::string_view const text(from, static_cast<std::size_t>(end - from));
+    for (std::size_t at = text.find(head); at != std::string_view::npos; at = text.find(head, at + 1)) {
+        char const* const p = from + at;
+        if (p == begin || p[-1] == '\n') return p;
+    }
+    return nullptr;
+}
+
+/// The parts of the dump [begin, end), about `target` bytes each where the blocks allow; empty
+/// when the text has no `Used values:` section (then it reads whole).
+inline std::vector<dump_part> split_dump(char const* begin, char const* end, std::size_t target) {
+    std::vector<dump_part> parts;
+    char const* const used = find_line_start(begin, begin, end, "Used values:");
+    if (!used) return parts;
+    char const* const live = find_line_start(used, begin, end, "HloLiveRange");
+    char const* const used_end = live ? live : end;
+    parts.push_back({part_kind::allocations, begin, used});
+    char const* first = used;
+    while (first < used_end) {
+        char const* last = used_end;
+        if (static_cast<std::size_t>(used_end - first) > target + target / 2) {
+            // The next block after `first + target`: a line that starts with '<'.
+            char const* p = first + target;
+            last = nullptr;
+            while (p < used_end) {
+                p = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(used_end - p)));
+                if (!p || ++p >= used_end) break;
+                if (*p == '<') {
+                    last = p;
+                    break;
+                }
+            }
+            if (!last) last = used_end;
+        }
+        parts.push_back({first == used ? part_kind::used_values_head : part_kind::used_values, first, last});
+        first = last;
+    }
+    if (live) parts.push_back({part_kind::live_range, live, end});
+    return parts;
+}
+
+/// Dumps from this size on are read on several threads when the process may use several
+/// processors: below it, starting threads costs about what they save.
+inline constexpr std::size_t threaded_read_bytes = std::size_t(4) << 20;
+
+/// How many threads reading a dump may use: the processors this process may run on.
+inline std::size_t available_threads() {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<std::size_t>(std::max(1, CPU_COUNT(&set)));
+#endif
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Runs `work(k)` for k in [0, n) on `threads` threads (this one among them).
+template <class Work>
+void for_each_on_threads(std::size_t n, std::size_t threads, Work const& work) {
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < n;) work(k);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < std::min(threads, n); ++t) {
+        try {
+            pool.emplace_back(worker);
+        } catch (std::system_error const&) {
+            break;  // no more threads to be had: those running (and this one) do the rest
+        }
+    }
+    worker();
+    for (auto& t : pool) t.join();
+}
+
+/// The dump [begin, end) read in parts on `threads` threads; nullopt when any part fails to read
+/// or the parts disagree (the caller reads it whole, for the error the whole text gives).
+template <class P>
+std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, char const* begin, char const* end,
+                                                        std::size_t threads) {
+    auto parts = split_dump(begin, end, static_cast<std::size_t>(end - begin) / (4 * threads) + 1);
+    if (parts.size() < 2) return std::nullopt;
+    std::vector<basic_buffer_assignment<P>> models(parts.size());
+    std::vector<std::size_t> line_ends(parts.size(), 0);  // line ends in each part
+    std::vector<std::optional<buffer_assignment_builder<P>>> builders(parts.size());
+    std::vector<char> failed(parts.size(), 0);
+    for_each_on_threads(parts.size(), threads, [&](std::size_t k) {
+        auto const& part = parts[k];
+        try {
+            auto& b = builders[k].emplace(file, begin, end, models[k]);
+            // The first part's table is the one every value ends in; the others hold their blocks'.
+            if (k > 0) b.by_id = value_id_index(static_cast<std::size_t>(part.last - part.first));
+            b.start_lines_at(part.first, 1);
+            switch (part.kind) {
+                case part_kind::allocations: run(b, allocations_part_rule, part.first, part.last); break;
+                case part_kind::used_values_head: run(b, used_values_head_part_rule, part.first, part.last); break;
+                case part_kind::used_values: run(b, used_values_part_rule, part.first, part.last); break;
+                case part_kind::live_range: run(b, live_range_part_rule, part.first, part.last); break;
+            }
+            line_ends[k] = b.line_of(part.last) - 1;
+        } catch (...) {
+            failed[k] = 1;
+        }
+    });
+    if (std::find(failed.begin(), failed.end(), 1) != failed.end()) return std::nullopt;
+    auto& whole = *builders[0];
+    std::size_t lines_before = 0;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+        lines_before += line_ends[k - 1];
+        builders[k]->shift_lines(lines_before);
+        if (!whole.merge(*builders[k])) return std::nullopt;
+    }
+    whole.finish();
+    basic_buffer_assignment<P> ba = std::move(models[0]);
+    ba.file = std::string(file);
+    return ba;
+}
+
 }  // namespace dump
 
 // Declared with its default arguments and documentation in parser/api.hpp.
 template <class P>
-parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text, std::string_view file) {
+parse_result<basic_buffer_assignment<P>> try_parse_buffer_assignment(std::string_view text, std::string_view file,
+                                                                      std::size_t threads) {
     char const* const begin = text.data();
     char const* const end = begin + text.size();
+    if (threads == 0) threads = text.size() >= dump::threaded_read_bytes ? dump::available_threads() : 1;
+    if (threads > 1) {
+        try {
+            if (auto ba = dump::read_in_parts<P>(file, begin, end, threads)) return parse_result<basic_buffer_assignment<P>>(std::move(*ba));
+        } catch (std::exception const&) {
+            // Memory or threads ran short: read it whole below.
+        }
+    }
     return run_parse<basic_buffer_assignment<P>>(file, begin, end, [&] {
         basic_buffer_assignment<P> ba;
         ba.file = std::string(file);

@@ -245,6 +245,13 @@ public:
         return line_;
     }
 
+    /// Counts on from `where`, known to be on line `line`: a part of a text read apart from the
+    /// rest starts where the lines before it are already counted.
+    void start_at(char const* where, std::size_t line) {
+        counted_ = where;
+        line_ = line;
+    }
+
     /// Counted in bytes from the start of the line.
     std::size_t column_of(char const* where) const {
         char const* line = where;

@@ -185,6 +185,8 @@ struct builder_base {
 
     /// The 1-based line of `where`; positions come in increasing order, so this is amortized O(1).
     std::size_t line_of(char const* where) { return lines.line_of(where); }
+    /// Lines are counted on from `where`, the start of line `line` (a part read on its own).
+    void start_lines_at(char const* where, std::size_t line) { lines.start_at(where, line); }
 
     static basic_shape_index<P> to_index(index_path const& path) {
         basic_shape_index<P> out;
@@ -200,14 +202,20 @@ private:
     line_counter lines;
 };
 
-/// Runs `rule` over the whole text with `builder` in the context and the blank skipper.
+/// Runs `rule` over [first, last), a whole text or a part of it made of whole lines, with
+/// `builder` in the context and the blank skipper.
+template <class Builder, class Rule>
+void run(Builder& builder, Rule const& rule, char const* first, char const* last) {
+    parse_state state;
+    bool const ok = x3::phrase_parse(first, last, x3::with<state_tag>(state)[x3::with<builder_tag>(std::ref(builder))[rule]],
+                                     blank_skipper);
+    if (!ok || first != last) throw failure(first, "expected " + std::string(rule.name));
+}
+
+/// Runs `rule` over the whole text.
 template <class Builder, class Rule>
 void run(Builder& builder, Rule const& rule) {
-    parse_state state;
-    char const* first = builder.text_begin();
-    bool const ok = x3::phrase_parse(first, builder.text_end(),
-                                     x3::with<state_tag>(state)[x3::with<builder_tag>(std::ref(builder))[rule]], blank_skipper);
-    if (!ok || first != builder.text_end()) throw failure(first, "expected " + std::string(rule.name));
+    run(builder, rule, builder.text_begin(), builder.text_end());
 }
 
 }  // namespace hlomem::parser::dump
