@@ -36,14 +36,19 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     std::string_view const text = hlomem_fuzz::as_text(data, size);
     auto viewed = hlomem::try_parse_buffer_assignment<hlomem::view_policy>(text, "<fuzz>");
     auto owned = hlomem::try_parse_buffer_assignment(text, "<fuzz>");
+    // Read in parts on three threads (what a dump of 4 MiB or more gets), it reads the same.
+    auto parts = hlomem::try_parse_buffer_assignment(text, "<fuzz>", 3);
     check(bool(viewed) == bool(owned), "both policies accept or reject the same dump");
+    check(bool(parts) == bool(owned), "a dump read in parts is accepted or rejected as when read whole");
     if (!owned) {
         hlomem_fuzz::check_error(owned.error(), text, "<fuzz>");
         check(owned.error() == viewed.error(), "both policies report the same error", owned.error().to_string());
+        check(owned.error() == parts.error(), "a dump read in parts reports the same error", parts.error().to_string());
         return 0;
     }
     std::string const printed = hlomem::to_string(*owned);
     check(printed == hlomem::to_string(*viewed), "both policies read the same dump", printed);
+    check(printed == hlomem::to_string(*parts), "a dump read in parts reads the same", printed);
     auto again = hlomem::try_parse_buffer_assignment(printed, "<printed>");
     if (!again) hlomem_fuzz::fail("a printed dump parses", printed + "\n" + again.error().to_string());
     check(hlomem::to_string(*again) == printed, "print(parse(print(x))) == print(x)", printed);
