@@ -123,7 +123,7 @@ int main() {
     // 5. The problem as MiniMalloc CSV (lifespans half-open: live 4-5 is [4, 6)).
     hlomem::allocation_problem problem;
     for (auto v : boost::make_iterator_range(vertices(g))) {
-        problem.buffers.push_back({g[v].name, hlomem::to_lifespan(g[v].live), g[v].size, 256, exact[v]});
+        problem.buffers.push_back({g[v].name, hlomem::to_lifespan(g[v].live), g[v].size, 256, exact[v], {}});
     }
     std::cout << hlomem::to_minimalloc_csv(problem);
     return 0;

@@ -431,7 +431,7 @@ TEST_CASE("a seed dump truncated at any line boundary is an error or a reported 
 }
 
 TEST_CASE("every real dump prints back byte for byte", "[buffer_assignment][printer]") {
-    // The 17 real dumps and the three synthetic ones of the other print styles.
+    // The 20 real dumps and the three synthetic ones of the other print styles.
     std::vector<std::string> files = hlomem_test::real_dumps;
     for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
                           "synthetic/newest_simple-buffer-assignment.txt"}) {

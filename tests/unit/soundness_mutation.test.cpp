@@ -167,7 +167,7 @@ TEST_CASE("random mutations that break a placement are all reported; ones that k
             }
         }
     }
-    // Enough of each kind to mean something over the 17 dumps (16 have two values or more).
+    // Enough of each kind to mean something over the 20 dumps (19 have two values or more).
     WARN(overlaps_made << " overlaps, " << overruns_made << " overruns, " << sound_made << " sound moves");
     CHECK(overlaps_made >= 1200);
     CHECK(overruns_made >= 1600);

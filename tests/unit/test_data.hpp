@@ -20,7 +20,7 @@ inline std::string read_data(std::string const& relative) {
 }
 
 /// Every real buffer-assignment dump under tests/data: the three seed dumps with buffer
-/// assignments, then the 14 from the lorrax corpus.
+/// assignments, the 14 from the lorrax corpus, then the three regressions (corpus/regressions).
 inline std::vector<std::string> const real_dumps = {
     "seeds/000_5960cad812240b69.txt",
     "seeds/002_b0117d631587537a.txt",
@@ -39,6 +39,9 @@ inline std::vector<std::string> const real_dumps = {
     "corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt",
     "corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt",
     "corpus/lorrax/lorrax_svd_param_maybe_live_out.buffer_assignment.txt",
+    "corpus/regressions/jit__ritz_and_residuals_0dec5fcd.buffer_assignment.txt",
+    "corpus/regressions/jit__batched_chol_06a294ff.buffer_assignment.txt",
+    "corpus/regressions/jit__batched_chol_68697f6f.buffer_assignment.txt",
 };
 
 }  // namespace hlomem_test

@@ -3,25 +3,37 @@
 // must be as large as its shape needs, and colors must agree.
 //
 // Sharing that XLA does on purpose is not a violation. The rule, derived from what the dump
-// itself states (Used values and live ranges) and checked on every real dump we have (218 pairs of
-// values that overlap in time and bytes across 17 dumps; all of them follow it):
+// itself states (Used values and live ranges) and checked on every real dump we have (278 pairs of
+// values that overlap in time and bytes across the 20 dumps of tests/data; all follow it):
 //
 //   Values A and B may share bytes when
 //     1. they occupy the same slice: the same allocation, offset and size (XLA gives values that
 //        share storage one buffer, whose size is printed for each of them),
 //     2. their live ranges meet at exactly one time t, where A ends and B starts (XLA's ranges are
 //        inclusive, so [5, 7] and [7, 10] both hold time 7),
-//     3. B is defined at t: the instruction at t in the InstructionSequence is B's, and
+//     3. B is defined at t: the instruction at t in the InstructionSequence is B's; or B is a
+//        parameter scheduled at or after t: HloLiveRange::CalculateBufferStartEndMap starts a
+//        parameter's range at the start of its computation's span (the first instruction of the
+//        computation in the flattened sequence), not where the parameter itself is listed, so
+//        that nothing scheduled before it can clobber it (`param.11.0{1}:8-80` with
+//        `9:param.11.0`: the while body's first instruction, `8:constant_366_0`, starts it), and
 //     4. the dump shows why they share:
 //          - in place: the instruction at t uses A (A's Used-values block lists it) and may write
 //            its result into that operand: when it declares output_to_operand_aliasing
 //            (`{{2}: (1, {})}`: output {2} reuses operand 1), B's output must be declared to reuse
-//            exactly A's operand; otherwise its opcode must be one XLA updates in place —
-//            dynamic-update-slice, scatter, sort, all-reduce(-start), an elementwise op, or a loop
-//            or input fusion (kLoop, kInput);
+//            exactly A's operand; a custom call without it shares only what its backend's
+//            buffer-sharing hint allows (gpu_backend_hint below); otherwise its opcode must be one
+//            XLA updates in place — dynamic-update-slice, scatter, sort, all-reduce(-start), an
+//            elementwise op, or a loop or input fusion (kLoop, kInput);
 //          - loop or branch state: A or B is a phi value (while and conditional merge values, which
-//            XLA keeps in one HloBuffer and whose ranges it normalizes so that they only touch);
+//            XLA keeps in one HloBuffer and whose ranges it normalizes so that they only touch:
+//            HloLiveRange::NormalizeAliasedBuffers ends each value of a buffer where the next
+//            starts). This covers the parameters of a while's condition and body: the condition's
+//            `param.8.0{1}` (5-8) hands the loop state over to the body's `param.11.0{1}` (8-80);
 //          - one instruction: A and B are outputs of the same instruction aliased to each other.
+//     A use through a bitcast counts as a use of A: a bitcast defines no value of its own, so
+//     A's block lists the bitcast's user (`custom-call.12.0, operand 0` for
+//     `custom-call(%bitcast.928.0)`).
 //
 //      time   5   6   7   8   9  10
 //      copy.9 [=======]                  A: ends at 7, offset 0
@@ -86,6 +98,64 @@ inline bool updates_in_place(std::string_view opcode, std::string_view fusion_ki
     return std::find(std::begin(ops), std::end(ops), opcode) != std::end(ops);
 }
 
+/// The text of attribute `key` (`custom_call_target=`) in an instruction's text, without quotes;
+/// empty when absent.
+inline std::string_view instruction_attribute(std::string_view text, std::string_view key) {
+    for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+        if (at > 0 && text[at - 1] != ' ' && text[at - 1] != ',') continue;
+        std::size_t from = at + key.size();
+        if (from >= text.size() || text[from] != '=') continue;
+        ++from;
+        if (from < text.size() && text[from] == '"') {
+            std::size_t const end = text.find('"', from + 1);
+            return end == std::string_view::npos ? std::string_view() : text.substr(from + 1, end - from - 1);
+        }
+        std::size_t end = from;
+        while (end < text.size() && text[end] != ',' && text[end] != ' ' && text[end] != '}') ++end;
+        return text.substr(from, end - from);
+    }
+    return {};
+}
+
+/// Whether a GEMM's backend config sets a non-zero beta (`"beta":1`): the bias operand is then
+/// accumulated into, and may be overwritten. The number is read as written; `0`, `0.0`, `-0` are zero.
+inline bool gemm_beta_nonzero(std::string_view text) {
+    std::size_t const at = text.find("\"beta\":");
+    if (at == std::string_view::npos) return false;
+    for (std::size_t k = at + 7; k < text.size(); ++k) {
+        char const c = text[k];
+        if (c == ' ' || c == '-' || c == '+' || c == '0' || c == '.') continue;
+        return c >= '1' && c <= '9';  // a non-zero digit before the number ends (',', '}', 'e')
+    }
+    return false;
+}
+
+/// XLA's GPU buffer-sharing hint for a custom call that declares no output_to_operand_aliasing
+/// (xla/service/gpu/buffer_sharing.cc, CanShareBufferHint, which HloDataflowAnalysis consults
+/// through CanShareOperandBufferWithUser): which operand output `output_index` may be written
+/// over, or none. GPU custom calls share nothing else (the hint answers false, not "no opinion").
+///   - `__cusolver$cholesky`: output {0} (the factor) over operand 0 (the matrix);
+///   - `__cublas$lt$matmul` with a non-zero beta: any output over operand 2 (the bias matrix C).
+template <class Index>
+std::optional<std::int64_t> gpu_backend_hint(std::string_view instruction_text, Index const& output_index) {
+    std::string_view const target = instruction_attribute(instruction_text, "custom_call_target");
+    if (target == "__cusolver$cholesky") {
+        if (output_index.size() == 1 && output_index[0] == 0) return 0;
+        return std::nullopt;
+    }
+    if (target == "__cublas$lt$matmul" && gemm_beta_nonzero(instruction_text)) return 2;
+    return std::nullopt;
+}
+
+/// Where value `v`'s instruction is listed in the InstructionSequence, if it is.
+template <class P>
+std::optional<logical_time> scheduled_time(basic_hlo_live_range<P> const& lr, std::string_view name) {
+    for (std::size_t t = 0; t < lr.instruction_sequence.size(); ++t) {
+        if (std::string_view(lr.instruction_sequence[t]) == name) return static_cast<logical_time>(t);
+    }
+    return std::nullopt;
+}
+
 /// Whether values `a` and `b` (indices into ba.values) may share bytes, and why.
 template <class P>
 std::optional<sharing_reason> legal_sharing(basic_buffer_assignment<P> const& ba, std::size_t a, std::size_t b) {
@@ -101,9 +171,27 @@ std::optional<sharing_reason> legal_sharing(basic_buffer_assignment<P> const& ba
     if (r1.end != r2.start) return std::nullopt;
     logical_time const t = r1.end;
     std::string_view const at = ba.live_range->instruction_at(t);
-    if (at.empty() || at != std::string_view(second->name)) return std::nullopt;
+    if (at.empty()) return std::nullopt;
+    if (at != std::string_view(second->name)) {
+        // A parameter starts at the start of its computation (rule 3), before it is listed;
+        // what hands storage over to it then is loop or branch state.
+        if (std::string_view(second->instruction_opcode) != "parameter" || !(first->is_phi || second->is_phi)) {
+            return std::nullopt;
+        }
+        auto const listed = scheduled_time(*ba.live_range, std::string_view(second->name));
+        if (!listed || *listed < t) return std::nullopt;
+        return sharing_reason::phi;
+    }
     if (std::string_view(first->name) == std::string_view(second->name)) return sharing_reason::same_instruction;
     if (first->is_phi || second->is_phi) return sharing_reason::phi;
+    if (second->output_to_operand_aliasing.empty() && std::string_view(second->instruction_opcode) == "custom-call") {
+        auto const operand = gpu_backend_hint(std::string_view(second->instruction_text), second->index);
+        if (!operand) return std::nullopt;
+        for (auto const& use : first->uses) {
+            if (std::string_view(use.instruction) == at && use.operand_number == *operand) return sharing_reason::in_place;
+        }
+        return std::nullopt;
+    }
     if (!second->output_to_operand_aliasing.empty()) {
         for (auto const& alias : second->output_to_operand_aliasing) {
             if (alias.output_index != second->index) continue;

@@ -9,7 +9,10 @@
 //   id,lower,upper,size,alignment    an alignment column when any buffer needs one other than 1
 //
 // Columns are written in this order, `alignment` only when some alignment is not 1, `offset` only
-// when every buffer has one.
+// when every buffer has one. MiniMalloc's format has no sharing groups: a buffer live in several
+// segments (problem.hpp) is written as one row per segment, `ID` for the first and `ID/2`, `ID/3`,
+// ... for the others, with the buffer's offset on each; read back, they are independent buffers,
+// so a solver may then separate what XLA keeps at one offset.
 #ifndef HLOMEM_PLACEMENT_MINIMALLOC_CSV_HPP
 #define HLOMEM_PLACEMENT_MINIMALLOC_CSV_HPP
 
@@ -17,6 +20,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <hlomem/placement/problem.hpp>
 
@@ -38,10 +42,15 @@ inline void write_minimalloc_csv(std::ostream& os, allocation_problem const& p) 
         if (b.id.empty() || b.id.find_first_of(",\r\n") != std::string::npos) {
             throw allocation_error("hlomem: buffer id '" + b.id + "' cannot be written as a CSV field");
         }
-        os << b.id << ',' << b.span.lower << ',' << b.span.upper << ',' << b.size;
-        if (aligned) os << ',' << b.alignment;
-        if (offsets) os << ',' << *b.offset;
-        os << '\n';
+        std::vector<lifespan> const spans = b.segments.empty() ? std::vector<lifespan>{b.span} : b.segments;
+        for (std::size_t k = 0; k < spans.size(); ++k) {
+            os << b.id;
+            if (k > 0) os << '/' << k + 1;
+            os << ',' << spans[k].lower << ',' << spans[k].upper << ',' << b.size;
+            if (aligned) os << ',' << b.alignment;
+            if (offsets) os << ',' << *b.offset;
+            os << '\n';
+        }
     }
 }
 

@@ -11,10 +11,12 @@
 //   greedy-by-size      TensorFlow Lite's arena planner (greedy.hpp)
 //   first-fit           first fit in order of start (greedy.hpp)
 //   improve             local search from the best of the above (improve.hpp)
-//   exact               branch and bound from the lower bound up (exact.hpp)
+//   exact               branch and bound from the lower bound up (exact.hpp); with sharing groups
+//                       live in several segments, a search that proves nothing (problem.hpp)
 #ifndef HLOMEM_PLACEMENT_PLAN_HPP
 #define HLOMEM_PLACEMENT_PLAN_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -139,9 +141,14 @@ plan_result plan(Problem const& problem, OffsetMap offsets, allocation_algorithm
             detail::best_heuristic(items, options, at);
             auto const e = exact_minimize(problem, offsets, options.exact, &at);
             r.bytes = e.bytes;
-            r.lower_bound = e.lower_bound;
-            r.optimal = e.optimal;
             r.work = e.nodes;
+            // The search bounds its work by spans; with sharing groups live in several segments
+            // (problem.hpp) it proves nothing, and only the lower bound can show optimality.
+            bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
+            if (!grouped) {
+                r.lower_bound = e.lower_bound;
+                r.optimal = e.optimal;
+            }
             break;
         }
     }

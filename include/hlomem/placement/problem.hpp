@@ -24,6 +24,26 @@
 // planned: `allocation_problem` models the concept, and `make_problem_view` adapts Boost property
 // maps (an iterator_property_map over a vector of sizes, a function_property_map over a lambda).
 // Each algorithm returns the arena size: the largest offset + size.
+//
+// Sharing groups. Values that XLA lets share storage must keep one offset, whatever the reason
+// they share, yet they need not be live all along: a while loop's state (its init, the body's
+// parameter, the body's result, the loop's output: one HloBuffer) is dead between the body's last
+// read of its parameter and the instruction that writes the body's result, and XLA's heap puts
+// other buffers in that gap (GlobalDecreasingSizeBestFitHeap places a buffer with its colocations,
+// each over its own live range). A `problem_buffer` is such a group: it is live in `segments`
+// (sorted, disjoint, non-empty spans whose hull is `span`), or over all of `span` when `segments`
+// is empty, and it has one offset.
+//
+//   time        21        50       60   64       75      82
+//   loop state  [==========)                      [=======)   one buffer, segments [21, 51) [75, 82)
+//   solve                           [====)                    may take the same bytes: it never
+//                                                             meets the loop state
+//
+// Every algorithm reads the segments through `segments_of(p, i)` (a pointer to them, or null when
+// the buffer is live over its whole span; defined for allocation_problem, optional for other
+// problems): the buffers that meet in time, the lower bound and the validity check all follow
+// them. The exact search also orders its work by span and proves optimality only for problems
+// without segments (plan.hpp).
 #ifndef HLOMEM_PLACEMENT_PROBLEM_HPP
 #define HLOMEM_PLACEMENT_PROBLEM_HPP
 
@@ -33,6 +53,7 @@
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -78,9 +99,13 @@ struct problem_buffer {
     std::int64_t size = 0;
     std::int64_t alignment = 1;          ///< the offset must be a multiple of it
     std::optional<std::int64_t> offset;  ///< the placement, once solved
+    /// A sharing group live in several spans: sorted, disjoint, non-empty, with `span` as their
+    /// hull. Empty: live over all of `span`.
+    std::vector<lifespan> segments;
 
     friend bool operator==(problem_buffer const& a, problem_buffer const& b) {
-        return a.id == b.id && a.span == b.span && a.size == b.size && a.alignment == b.alignment && a.offset == b.offset;
+        return a.id == b.id && a.span == b.span && a.size == b.size && a.alignment == b.alignment && a.offset == b.offset &&
+               a.segments == b.segments;
     }
     friend bool operator!=(problem_buffer const& a, problem_buffer const& b) { return !(a == b); }
 };
@@ -106,6 +131,10 @@ inline std::size_t num_buffers(allocation_problem const& p) noexcept { return p.
 inline lifespan lifespan_of(allocation_problem const& p, std::size_t i) { return p.buffers[i].span; }
 inline std::int64_t size_of(allocation_problem const& p, std::size_t i) { return p.buffers[i].size; }
 inline std::int64_t alignment_of(allocation_problem const& p, std::size_t i) { return p.buffers[i].alignment; }
+/// The spans a sharing group is live in, or null when it is live over its whole lifespan.
+inline std::vector<lifespan> const* segments_of(allocation_problem const& p, std::size_t i) {
+    return p.buffers[i].segments.empty() ? nullptr : &p.buffers[i].segments;
+}
 
 /// A writable property map that stores offsets into a problem's buffers:
 /// `put(offset_map(problem), i, 4096)` sets `problem.buffers[i].offset = 4096`.
@@ -176,7 +205,46 @@ struct alloc_item {
     std::int64_t upper = 0;
     std::int64_t size = 0;
     std::int64_t alignment = 1;
+    /// A sharing group's spans (into the problem, which outlives the items); null: [lower, upper).
+    std::vector<lifespan> const* segments = nullptr;
 };
+
+template <class Problem, class = void>
+struct has_segments : std::false_type {};
+template <class Problem>
+struct has_segments<Problem, std::void_t<decltype(segments_of(std::declval<Problem const&>(), std::size_t{}))>>
+    : std::true_type {};
+
+/// `segments_of(p, i)` when the problem defines it, else null (live over the whole lifespan).
+template <class Problem>
+std::vector<lifespan> const* segments_or_null(Problem const& p, std::size_t i) {
+    if constexpr (has_segments<Problem>::value) {
+        return segments_of(p, i);
+    } else {
+        (void)p;
+        (void)i;
+        return nullptr;
+    }
+}
+
+/// The spans buffer i is live in: its segments, or its lifespan.
+template <class Problem>
+std::vector<lifespan> live_spans(Problem const& p, std::size_t i) {
+    if (auto const* s = segments_or_null(p, i)) return *s;
+    return {lifespan_of(p, i)};
+}
+
+/// Every span of every buffer as (XLA-style inclusive interval, buffer): one per buffer without
+/// segments, one per segment otherwise. Buffers of size 0 or with an empty lifespan are left out.
+template <class Problem>
+std::vector<std::pair<live_interval, std::size_t>> live_pieces(Problem const& p) {
+    std::vector<std::pair<live_interval, std::size_t>> out;
+    for (std::size_t i = 0, n = num_buffers(p); i < n; ++i) {
+        if (size_of(p, i) <= 0 || lifespan_of(p, i).empty()) continue;
+        for (lifespan const& s : live_spans(p, i)) out.emplace_back(to_live_interval(s), i);
+    }
+    return out;
+}
 
 /// x rounded up to a multiple of a (a >= 1; x >= 0).
 constexpr std::int64_t align_up(std::int64_t x, std::int64_t a) noexcept {
@@ -202,6 +270,21 @@ std::vector<std::string> problem_defects(Problem const& p) {
         if (s.empty()) out.push_back(name + ": empty lifespan [" + std::to_string(s.lower) + ", " + std::to_string(s.upper) + ")");
         if (size < 0) out.push_back(name + ": negative size " + std::to_string(size));
         if (align < 1) out.push_back(name + ": alignment " + std::to_string(align) + " (must be at least 1)");
+        if (auto const* segments = detail::segments_or_null(p, i)) {
+            for (std::size_t k = 0; k < segments->size(); ++k) {
+                lifespan const& g = (*segments)[k];
+                bool const ordered = k == 0 || (*segments)[k - 1].upper < g.lower;
+                if (g.empty() || g.lower < s.lower || g.upper > s.upper || !ordered) {
+                    out.push_back(name + ": segment " + std::to_string(k) + " [" + std::to_string(g.lower) + ", " +
+                                  std::to_string(g.upper) + ") is empty, outside the lifespan, or not after the one before");
+                    break;
+                }
+            }
+            if (!segments->empty() && (segments->front().lower != s.lower || segments->back().upper != s.upper)) {
+                out.push_back(name + ": its segments do not span its lifespan [" + std::to_string(s.lower) + ", " +
+                              std::to_string(s.upper) + ")");
+            }
+        }
         if (size > 0 && align >= 1 && !overflow) {
             if (size > detail::max_total_bytes - total || align > detail::max_total_bytes - total - size) {
                 overflow = true;
@@ -224,7 +307,7 @@ std::vector<alloc_item> read_items(Problem const& p) {
     std::vector<alloc_item> items(num_buffers(p));
     for (std::size_t i = 0; i < items.size(); ++i) {
         lifespan const s = lifespan_of(p, i);
-        items[i] = {s.lower, s.upper, size_of(p, i), alignment_of(p, i)};
+        items[i] = {s.lower, s.upper, size_of(p, i), alignment_of(p, i), segments_or_null(p, i)};
     }
     return items;
 }
@@ -244,6 +327,32 @@ std::int64_t write_offsets(std::vector<alloc_item> const& items, std::vector<std
 /// For each buffer, the buffers live at the same time as it (sizes > 0 only), by an endpoint sweep
 /// in O(n log n + E).
 inline std::vector<std::vector<std::size_t>> time_neighbors(std::vector<alloc_item> const& items) {
+    if (std::any_of(items.begin(), items.end(), [](alloc_item const& it) { return it.segments != nullptr; })) {
+        // Sharing groups: two buffers meet when any of their spans do.
+        std::vector<std::pair<live_interval, std::size_t>> pieces;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].size <= 0) continue;
+            if (!items[i].segments) {
+                pieces.emplace_back(to_live_interval({items[i].lower, items[i].upper}), i);
+                continue;
+            }
+            for (lifespan const& s : *items[i].segments) pieces.emplace_back(to_live_interval(s), i);
+        }
+        std::vector<std::vector<std::size_t>> out(items.size());
+        for_each_overlapping_pair(
+            pieces.size(), [&](std::size_t k) { return pieces[k].first; },
+            [&](std::size_t x, std::size_t y) {
+                std::size_t const a = pieces[x].second, b = pieces[y].second;
+                if (a == b) return;
+                out[a].push_back(b);
+                out[b].push_back(a);
+            });
+        for (auto& list : out) {
+            std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+        }
+        return out;
+    }
     std::vector<std::size_t> live;
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (items[i].size > 0) live.push_back(i);
@@ -270,7 +379,8 @@ inline std::int64_t arena_of(std::vector<alloc_item> const& items, std::vector<s
 }  // namespace detail
 
 /// A size no placement can go below: the most bytes live at one time (for an interval graph, the
-/// weight of its maximum-weight clique), raised by alignment when every alignment is a power of two.
+/// weight of its maximum-weight clique; a sharing group counts in its segments only), raised by
+/// alignment when every alignment is a power of two.
 /// Then all offsets are multiples of the smallest alignment a, so of the buffers live at one time,
 /// each but the highest takes its size rounded up to a: the bound is also the most rounded bytes live
 /// at one time, less the most any one buffer's rounding adds.
@@ -278,25 +388,25 @@ inline std::int64_t arena_of(std::vector<alloc_item> const& items, std::vector<s
 ///   a 24-byte and a 1-byte buffer live together, alignment 128: at least 128 + 1 = 129 bytes.
 template <class Problem>
 std::int64_t lower_bound_bytes(Problem const& p) {
-    std::size_t const n = num_buffers(p);
-    std::vector<std::size_t> live;
+    auto const live = detail::live_pieces(p);  // a group's segments never meet, so none counts twice
     std::int64_t align = std::numeric_limits<std::int64_t>::max();
     bool powers_of_two = true;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (lifespan_of(p, i).empty() || size_of(p, i) <= 0) continue;
-        live.push_back(i);
-        std::int64_t const a = alignment_of(p, i);
+    for (auto const& piece : live) {
+        std::int64_t const a = alignment_of(p, piece.second);
         powers_of_two = powers_of_two && a >= 1 && (a & (a - 1)) == 0;
         align = std::min(align, a);
     }
-    auto span = [&](std::size_t k) { return to_live_interval(lifespan_of(p, live[k])); };
+    auto span = [&](std::size_t k) { return live[k].first; };
     std::int64_t const plain =
-        max_weight_moment(live.size(), span, [&](std::size_t k) { return size_of(p, live[k]); }).weight;
+        max_weight_moment(live.size(), span, [&](std::size_t k) { return size_of(p, live[k].second); }).weight;
     if (live.empty() || !powers_of_two || align <= 1) return plain;
     std::int64_t most_rounding = 0;
-    for (std::size_t i : live) most_rounding = std::max(most_rounding, detail::align_up(size_of(p, i), align) - size_of(p, i));
+    for (auto const& piece : live) {
+        most_rounding = std::max(most_rounding, detail::align_up(size_of(p, piece.second), align) - size_of(p, piece.second));
+    }
     std::int64_t const rounded =
-        max_weight_moment(live.size(), span, [&](std::size_t k) { return detail::align_up(size_of(p, live[k]), align); }).weight;
+        max_weight_moment(live.size(), span, [&](std::size_t k) { return detail::align_up(size_of(p, live[k].second), align); })
+            .weight;
     return std::max(plain, rounded - most_rounding);
 }
 
@@ -332,7 +442,7 @@ std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std
         out.push_back(make_diagnostic(kind, severity::error, std::move(message)).about(i, j));
     };
     std::vector<std::int64_t> at(n, 0);
-    std::vector<std::size_t> placed;
+    std::vector<char> placed(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
         std::optional<std::int64_t> const o = get(offsets, i);
         if (!o) {
@@ -351,17 +461,32 @@ std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std
             fail(diagnostic_kind::over_capacity, i, i,
                  name(i) + " ends at " + std::to_string(*o + size) + ", past the capacity " + std::to_string(*capacity));
         }
-        if (size > 0 && !lifespan_of(p, i).empty()) placed.push_back(i);
+        placed[i] = 1;
     }
+    // Sharing groups meet where their segments do; each pair is reported once, at the first
+    // segments found to meet (a buffer without segments shows its lifespan).
+    std::vector<std::pair<live_interval, std::size_t>> pieces;
+    for (auto const& piece : detail::live_pieces(p)) {
+        if (placed[piece.second]) pieces.push_back(piece);
+    }
+    bool const grouped = std::any_of(pieces.begin(), pieces.end(), [&](auto const& piece) {
+        return detail::segments_or_null(p, piece.second) != nullptr;
+    });
+    std::set<std::pair<std::size_t, std::size_t>> reported;
     for_each_overlapping_pair(
-        placed.size(), [&](std::size_t k) { return to_live_interval(lifespan_of(p, placed[k])); },
+        pieces.size(), [&](std::size_t k) { return pieces[k].first; },
         [&](std::size_t x, std::size_t y) {
-            std::size_t const i = std::min(placed[x], placed[y]), j = std::max(placed[x], placed[y]);
+            if (pieces[x].second == pieces[y].second) return;
+            bool const swap = pieces[x].second > pieces[y].second;
+            auto const& first = swap ? pieces[y] : pieces[x];
+            auto const& second = swap ? pieces[x] : pieces[y];
+            std::size_t const i = first.second, j = second.second;
             std::int64_t const lo = std::max(at[i], at[j]);
             std::int64_t const hi = std::min(at[i] + size_of(p, i), at[j] + size_of(p, j));
             if (lo >= hi) return;
+            if (grouped && !reported.emplace(i, j).second) return;
             std::ostringstream what;
-            what << name(i) << ' ' << lifespan_of(p, i) << " and " << name(j) << ' ' << lifespan_of(p, j)
+            what << name(i) << ' ' << to_lifespan(first.first) << " and " << name(j) << ' ' << to_lifespan(second.first)
                  << " share bytes [" << lo << ", " << hi << ")";
             fail(diagnostic_kind::overlap, i, j, what.str());
         });

@@ -20,7 +20,17 @@
 // output) must keep one slice across iterations, yet in the flattened live ranges a body
 // parameter need not touch the body result (param.12.0{1} ends at 186, collective-permute-start.1{1}
 // starts at 187). Shared buffers of one allocation at the same offset and size that both hold
-// loop or branch state (phi values) are therefore one buffer, over the hull of their ranges.
+// loop or branch state (phi values) are therefore one buffer, a sharing group (problem.hpp). It is
+// live only where its values are: when their ranges leave a gap, the buffer has segments, and
+// other buffers may use its bytes in the gap, as XLA's heap lets them (its colocated buffers each
+// keep their own live range):
+//
+//   jit__batched_chol_68697f6f, allocation 14, offset 6553600 (1638400 bytes):
+//     loop_dynamic_slice_fusion 21-34, param.9.0{1} 34-37, param.10.0{1} 37-50   the loop state
+//     triangular-solve.4.0{0} 60-63, loop_complex_dynamic_slice_fusion{0} 68-73  XLA's, in the gap
+//     input_transpose_fusion 75-79 (the body's result), while.11.0{1} 79-81       the loop state
+//   → one buffer over [21, 82) with segments [21, 51) and [75, 82); taking the hull instead would
+//     make XLA's own placement invalid and put the lower bound above XLA's arena.
 //
 // Limits of the rule:
 //   - values without a live range (none in the dumps we have) are given the whole program,
@@ -191,6 +201,30 @@ std::vector<heap_key> xla_heap_keys(basic_buffer_assignment<P> const& ba, std::v
     return keys;
 }
 
+/// The union of the values' live ranges as half-open spans, when it is more than one span (a
+/// sharing group with gaps); empty when it is one span or some value has no live range.
+template <class P>
+std::vector<lifespan> live_segments(basic_buffer_assignment<P> const& ba, std::vector<std::size_t> const& values) {
+    std::vector<lifespan> spans;
+    for (std::size_t v : values) {
+        if (!ba.values[v].live_range) return {};
+        spans.push_back(to_lifespan(*ba.values[v].live_range));
+    }
+    std::sort(spans.begin(), spans.end(), [](lifespan const& a, lifespan const& b) {
+        return a.lower != b.lower ? a.lower < b.lower : a.upper < b.upper;
+    });
+    std::vector<lifespan> merged;
+    for (lifespan const& s : spans) {
+        if (!merged.empty() && s.lower <= merged.back().upper) {
+            merged.back().upper = std::max(merged.back().upper, s.upper);
+        } else {
+            merged.push_back(s);
+        }
+    }
+    if (merged.size() <= 1) merged.clear();
+    return merged;
+}
+
 /// The pieces XLA concatenated into the arena (see the top of this header): one per offset held by
 /// tuple-shaped buffers, and the heap, spanning its buffers' offsets.
 template <class P>
@@ -328,6 +362,7 @@ std::vector<temp_arena> temp_arenas(basic_buffer_assignment<P> const& ba, temp_a
             pb.id = std::to_string(ba.values[g.root].id);
             if (g.range) {
                 pb.span = to_lifespan(*g.range);
+                pb.segments = detail::live_segments(ba, g.values);
             } else {
                 pb.span = {0, program_end + 1};
                 arena.values_without_live_range += g.values.size();
