@@ -98,6 +98,14 @@ scale() {
 }
 scale dump txt tests/data/seeds/000_5960cad812240b69.txt values "${sizes[@]}"
 scale module hlo tests/data/seeds/004_c00fd3afea504246.txt instructions "${module_sizes[@]}"
+# XLA's buffer assignment predicted from the same generated modules (hlomem assign).
+for n in "${module_sizes[@]}"; do
+    step "measure_assign $n instructions"
+    echo "loadavg_before_assign_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+    for _ in $(seq "$(runs_for "$n")"); do
+        "${pin[@]}" "$bin/hlomem_measure_assign" "$scratch/module-$n.hlo" >> "$results/assign-$n.txt"
+    done
+done
 
 # Compile time and memory of one translation unit that includes the whole library and
 # instantiates every parser (both policies), at -O2.

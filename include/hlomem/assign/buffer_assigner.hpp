@@ -70,6 +70,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -178,6 +179,10 @@ struct assign_options {
     plan_options plan;                     ///< for improve and exact (their budgets)
     bool allocate_buffers_for_constants = true;
     liveness_options liveness;
+    /// The text the module was parsed from: each value's `from instruction:` line is the defining
+    /// instruction's line of it (without `ROOT`), as XLA prints it. Empty: a line made from the
+    /// module (`%name = shape opcode(%operand, ...)`), with the default policy only.
+    std::string_view module_text;
 };
 
 /// What XLA decided for one HloBuffer before the heap.
@@ -256,6 +261,7 @@ struct basic_assignment_problem {
     std::int64_t alignment = 128;
     size_function_kind sizes = size_function_kind::xla;
     shape_id output_shape = no_shape;  ///< the entry result's shape, in model.shapes
+    std::string output_name;           ///< the entry computation's root instruction
     std::vector<diagnostic> notes;
 };
 using assignment_problem = basic_assignment_problem<>;
@@ -344,35 +350,42 @@ std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
 }
 
 /// Elementwise opcodes (HloInstruction::IsElementwise): their result may take the place of an
-/// operand of the same shape.
+/// operand of the same shape. The elementwise part of soundness.hpp's list of instructions that
+/// update an operand in place, and the two converts that keep the width.
 inline bool is_elementwise_opcode(std::string_view opcode) {
-    static constexpr std::string_view ops[] = {
-        "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "complex", "convert", "cosine", "divide", "erf",
-        "exponential", "exponential-minus-one", "floor", "imag", "is-finite", "log", "log-plus-one", "logistic",
-        "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "power", "real", "reduce-precision",
-        "remainder", "round-nearest-afz", "round-nearest-even", "rsqrt", "select", "shift-left",
-        "shift-right-arithmetic", "shift-right-logical", "sign", "sine", "sqrt", "subtract", "tan", "tanh", "xor",
-        "compare", "bitcast-convert", "stochastic-convert",
-    };
-    return std::find(std::begin(ops), std::end(ops), opcode) != std::end(ops);
+    for (std::string_view in_place_only : {"dynamic-update-slice", "scatter", "sort", "all-reduce", "all-reduce-start",
+                                           "select-and-scatter"}) {
+        if (opcode == in_place_only) return false;
+    }
+    return updates_in_place(opcode, "") || opcode == "bitcast-convert" || opcode == "stochastic-convert";
 }
 
 }  // namespace detail
 
 /// HloDataflowAnalysis::CanShareOperandBufferWithUser: may `user`'s output at `user_index` take
-/// the buffer of `operand`'s output at `operand_index`? Same shape and layout, and either an
+/// the buffer of `operand`'s output at `operand_index`? Same shape and layout (with `gpu`, a
+/// fusion also when only the element type differs, at the same width), and either an
 /// in-place pair of the user (dynamic-update-slice, scatter, output_to_operand_aliasing, a
 /// fusion updating a parameter), or an elementwise user, or a loop or input fusion in which every
 /// transitive use of the operand's parameter is elementwise or a tuple.
 template <class P>
 bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, instruction_id operand,
                                         basic_shape_index<P> const& operand_index, instruction_id user,
-                                        basic_shape_index<P> const& user_index) {
+                                        basic_shape_index<P> const& user_index, bool gpu = false) {
     auto const& m = aa.dataflow().module();
     auto const& operand_shape = m.shape_of(operand).subshape(operand_index);
     auto const& user_shape = m.shape_of(user).subshape(user_index);
     if (operand_shape.is_tuple() || user_shape.is_tuple()) return false;
-    if (to_string(operand_shape) != to_string(user_shape)) return false;
+    auto const& inst = m.instruction(user);
+    // The GPU's hint for fusions (FusionCanShareBufferHint) is asked before XLA's own shape test and
+    // lets an elementwise fusion write over an operand of another element type of the same width
+    // (`u32[]` into `s32[]` through a convert); elsewhere shapes must be equal.
+    bool const same_shape = to_string(operand_shape) == to_string(user_shape);
+    bool const same_bytes_and_layout =
+        operand_shape.dimensions() == user_shape.dimensions() && operand_shape.has_layout() == user_shape.has_layout() &&
+        (!operand_shape.has_layout() || operand_shape.layout() == user_shape.layout()) &&
+        value_size_of(operand_shape, size_function_kind::xla) == value_size_of(user_shape, size_function_kind::xla);
+    if (!same_shape && !(gpu && inst.opcode == hlo_opcode::fusion && same_bytes_and_layout)) return false;
     auto const ops = m.operands(user);
     for (auto const& pair : aa.pairs(user)) {
         if (pair.operand_number < 0 || static_cast<std::size_t>(pair.operand_number) >= ops.size()) continue;
@@ -382,7 +395,6 @@ bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, i
             return true;
         }
     }
-    auto const& inst = m.instruction(user);
     if (inst.opcode == hlo_opcode::fusion) {
         if (inst.fusion != fusion_kind::loop && inst.fusion != fusion_kind::input) return false;
         // AreTransitiveUsesElementwiseOrTuple: every use of the fused parameter, and of what it
@@ -448,8 +460,12 @@ public:
             if (a.output_shape) out.output_shape = out.model.shapes.insert(without_layouts(out.model.shapes[*a.output_shape]));
         }
         out.model.allocations.clear();
+        if (m_.entry() != no_computation && m_.entry_computation().root != no_instruction) {
+            out.output_name = std::string(std::string_view(m_.instruction(m_.entry_computation().root).name));
+        }
         p_ = &out;
         map_values();
+        instruction_texts();
         make_buffers();
         assign_global();
         make_heaps();
@@ -475,6 +491,36 @@ private:
         p_->value_sizes.assign(p_->model.values.size(), 0);
         for (std::size_t v = 0; v < p_->model.values.size(); ++v) {
             p_->value_sizes[v] = value_size_of(p_->model.shapes[p_->model.values[v].shape], p_->sizes).value_or(0);
+        }
+    }
+
+    // The `from instruction:` text of every value, and `uses:` printed as XLA prints it (empty
+    // when there are none).
+    void instruction_texts() {
+        using string_type = typename P::string_type;
+        std::string_view const text = options_.module_text;
+        for (std::size_t v = 0; v < p_->model.values.size(); ++v) {
+            auto& lv = p_->model.values[v];
+            lv.uses_as_printed = uses_state::listed;
+            instruction_id const i = instruction_of(v);
+            auto const& inst = m_.instruction(i);
+            if (!text.empty() && inst.offset < text.size()) {
+                std::size_t begin = inst.offset;
+                std::size_t const end = std::min(text.find('\n', begin), text.size());
+                while (begin < end && (text[begin] == ' ' || text[begin] == '\t')) ++begin;
+                if (text.compare(begin, 5, "ROOT ") == 0) begin += 5;
+                std::size_t stop = end;
+                while (stop > begin && (text[stop - 1] == '\r' || text[stop - 1] == ' ')) --stop;
+                lv.instruction_text = string_type(text.substr(begin, stop - begin));
+            } else if constexpr (std::is_same_v<string_type, std::string>) {
+                std::string line = "%" + std::string(std::string_view(inst.name)) + " = " + to_string(m_.shape_of(i)) + " " +
+                                   std::string(m_.opcode_name(i)) + "(";
+                auto const ops = m_.operands(i);
+                for (std::size_t k = 0; k < ops.size(); ++k) {
+                    line += (k ? ", %" : "%") + std::string(std::string_view(m_.instruction(ops[k]).name));
+                }
+                lv.instruction_text = line + ")";
+            }
         }
     }
 
@@ -593,7 +639,7 @@ private:
         for (auto const& pos : df.positions(df.values()[dataflow_of_[operand]])) {
             if (std::find(ops.begin(), ops.end(), pos.instruction) == ops.end()) continue;
             if (can_share_operand_buffer_with_user(live_.alias_analysis(), pos.instruction, df.index_of(pos.instruction, pos.node), u,
-                                                   p_->model.values[user].index)) {
+                                                   p_->model.values[user].index, p_->backend == xla_backend::gpu)) {
                 return true;
             }
         }
@@ -734,7 +780,10 @@ private:
                             if (!in_heap[a] || taken[a] || !la.live_range || la.live_range->end != lv.live_range->start) continue;
                             if (la.color != lv.color || p_->value_sizes[a] != p_->value_sizes[v]) continue;
                             if (find(a) == find(v)) continue;
-                            if (!can_share_operand_buffer_with_user(live_.alias_analysis(), operand, df.index_of(operand, n), user, lv.index)) continue;
+                            if (!can_share_operand_buffer_with_user(live_.alias_analysis(), operand, df.index_of(operand, n), user, lv.index,
+                                                                    p_->backend == xla_backend::gpu)) {
+                                continue;
+                            }
                             taken[a] = 1;
                             parent[find(v)] = find(a);
                             shared = true;
@@ -788,7 +837,7 @@ private:
     }
 
     basic_hlo_module<P> const& m_;
-    assign_options options_;
+    assign_options const& options_;
     basic_hlo_liveness<P> live_;
     basic_assignment_problem<P>* p_ = nullptr;
     std::vector<std::size_t> model_of_, dataflow_of_, buffer_of_;
@@ -805,13 +854,16 @@ basic_assignment_problem<P> make_assignment_problem(basic_hlo_module<P> const& m
 }
 
 /// Places each heap of `p` with `algorithm` (best-fit: XLA's ChooseBestHeapAlgorithm with XLA's
-/// keys) and writes the offsets into the heaps' problems; returns the heap sizes, by color.
+/// keys; improve and exact with the budgets of `options`) and writes the offsets into the heaps'
+/// problems; returns the heap sizes, by color.
 template <class P>
 std::vector<std::int64_t> place_heaps(basic_assignment_problem<P>& p, allocation_algorithm algorithm = allocation_algorithm::best_fit,
-                                      plan_options options = {}) {
+                                      plan_options const& options = {}) {
     std::vector<std::int64_t> sizes;
     for (auto& h : p.heaps) {
-        plan_options o = options;
+        plan_options o;  // the budgets of `options`, XLA's keys of this heap (no start placement)
+        o.improve = options.improve;
+        o.exact = options.exact;
         o.heap_keys = h.keys;
         sizes.push_back(plan(h.problem, algorithm, o).bytes);
     }
@@ -820,9 +872,12 @@ std::vector<std::int64_t> place_heaps(basic_assignment_problem<P>& p, allocation
 
 /// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
 /// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
-/// stated, the HloLiveRange appendix kept.
+/// stated, the HloLiveRange appendix kept. The policy must own its strings (default_policy).
 template <class P>
 basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
+    static_assert(std::is_same_v<typename P::string_type, std::string>,
+                  "finish_assignment writes text of its own (`Total bytes used: N (1.5KiB)`): use a policy that owns its "
+                  "strings, such as default_policy");
     auto ba = p.model;
     for (std::size_t v = 0; v < ba.values.size(); ++v) {
         ba.values[v].size = p.value_sizes[v];
@@ -908,7 +963,15 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
     for (std::size_t ai = 0; ai < kept.size(); ++ai) {
         auto& x = kept[ai];
         x.allocation.index = static_cast<std::int64_t>(ai);
-        if (x.allocation.maybe_live_out && p.output_shape != no_shape) x.allocation.output_shape = p.output_shape;
+        // BufferAllocation::ToString names the output shape on the allocation that holds the entry
+        // result itself (its top-level value), not on those of its tuple elements.
+        bool const holds_result = std::any_of(x.placed.begin(), x.placed.end(), [&](auto const& placed) {
+            for (auto const& pos : ba.values[placed.first].positions) {
+                if (std::string_view(pos.instruction) == p.output_name && pos.index.empty()) return true;
+            }
+            return false;
+        });
+        if (x.allocation.maybe_live_out && holds_result && p.output_shape != no_shape) x.allocation.output_shape = p.output_shape;
         std::sort(x.placed.begin(), x.placed.end());
         for (auto const& [v, offset] : x.placed) {
             ba.values[v].allocation = ai;
