@@ -101,6 +101,14 @@ scale() {
 }
 scale dump txt tests/data/seeds/000_5960cad812240b69.txt values "${sizes[@]}"
 scale module hlo tests/data/seeds/004_c00fd3afea504246.txt instructions "${module_sizes[@]}"
+# XLA's buffer assignment predicted from the same generated modules (hlomem assign).
+for n in "${module_sizes[@]}"; do
+    step "measure_assign $n instructions"
+    echo "loadavg_before_assign_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+    for _ in $(seq "$(runs_for "$n")"); do
+        "${pin[@]}" "$bin/hlomem_measure_assign" "$scratch/module-$n.hlo" >> "$results/assign-$n.txt"
+    done
+done
 
 # Whole commands, as a user runs them, on a dump and a module of some 50 MB (seed 000 replicated to
 # 60,000 values, seed 004 to 190,000 instructions) and on the 10^4 and 10^5 sizes above, each next

@@ -10,6 +10,7 @@ RESULTS_DIR holds what run_benchmarks.sh leaves in build-bench/bench-results:
   module-<N>.txt            one `key=value ...` line of measure_module per run
   commands.txt              one `key=value ...` line per whole command (time_commands.py), `wc -l` first
   threads.txt               measure_dump on the 10^5-value dump, unpinned: one thread against all
+  assign-<N>.txt            one `key=value ...` line of measure_assign per run
   compile.txt               /usr/bin/time -v of compiling the all-parsers translation unit
   allocation.txt            (when present) the table hlomem_bench_allocation prints
 
@@ -96,7 +97,7 @@ def read_runs(path):
                 best[key] = min(best[key], value)
             elif key.endswith("_MBps"):
                 best[key] = max(best[key], value)
-            elif key == "model_bytes":
+            elif key in ("model_bytes", "peak_rss_bytes"):
                 best[key] = min(best[key], value)
     best["runs"] = len(runs)
     return best
@@ -566,6 +567,25 @@ def main(argv):
                   f"{fmt_time(threads['threaded_parse_wall_s'])}, "
                   f"{threads['parse_wall_s'] / threads['threaded_parse_wall_s']:.2f}× (1-min load before: "
                   f"{meta.get('loadavg_before_threads', '?')}).\n")
+    assigns = read_scaling(results, "assign")
+    if assigns:
+        sizes = list(assigns)
+        head = [f"{fmt_count(assigns[n]['instructions'])} instr." for n in sizes]
+        md.append("### XLA's buffer assignment predicted (`hlomem_measure_assign`, what `hlomem assign` runs)\n")
+        md.append("The generated modules above; `problem` is dataflow, aliasing, live ranges, XLA's order, the "
+                  "allocations and their reuse; `heaps` XLA's best-fit on every temp heap; `finish` "
+                  "CombineTempAllocations and the model. Peak memory is the process's, module text included.\n")
+        steps = [("problem_s", "problem"), ("heaps_s", "heaps"), ("finish_s", "finish"), ("assign_s", "assign (all three)")]
+        md.append(table(["", *head], [
+            ["values", *[fmt_count(assigns[n]["values"]) for n in sizes]],
+            ["allocations", *[fmt_count(assigns[n]["allocations"]) for n in sizes]],
+            ["heap buffers", *[fmt_count(assigns[n]["heap_buffers"]) for n in sizes]],
+            ["peak memory", *[fmt_bytes(assigns[n]["peak_rss_bytes"]) for n in sizes]],
+            *[[label, *[fmt_time(assigns[n][key]) for n in sizes]] for key, label in steps],
+            ["assign / (n log2 n)", *[f"{assigns[n]['assign_s'] / n_log_n(assigns[n]['instructions']) * 1e9:.2f} ns"
+                                      for n in sizes]],
+        ]))
+        md.append("")
 
     md.append("## Every benchmark\n")
     md.append("Google Benchmark programs in `benchmarks/`, run with `--benchmark_format=json` and repetitions; "

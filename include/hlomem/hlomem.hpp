@@ -17,6 +17,7 @@
 #ifndef HLOMEM_HLOMEM_HPP
 #define HLOMEM_HLOMEM_HPP
 
+#include <hlomem/assign.hpp>
 #include <hlomem/core.hpp>
 #include <hlomem/dump.hpp>
 #include <hlomem/graph.hpp>

@@ -155,3 +155,18 @@ hlomem_cli_test("repack with an unknown algorithm exits 2" 2 - repack_unknown_al
   repack --algorithm bogus data/hand/minimalloc_readme.csv)
 hlomem_cli_stdin_test("repack - reads a dump from standard input once" data/seeds/000_5960cad812240b69.txt 0 repack_stdin.out -
   repack --no-times -)
+
+# hlomem assign: XLA's buffer assignment predicted from the scheduled module. For scan_while_phi
+# every allocation, offset and total agrees with the dump XLA wrote
+# (data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt); value ids, the order of
+# positions and uses and the peak's listing are the module-derived ones (hlo/liveness.hpp).
+hlomem_cli_test("assign predicts XLA's buffer assignment of scan_while_phi" 0 assign_scan_while_phi.out
+  assign_scan_while_phi.err assign data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
+hlomem_cli_test("assign --json prints report --json of the prediction" 0 assign_psum_4gpu.json assign_psum_4gpu.err
+  assign --json data/corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo)
+hlomem_cli_test("assign with a given backend and alignment" 0 assign_conditional_cpu.out assign_conditional_cpu.err
+  assign --backend cpu --alignment 256 data/corpus/lorrax/lorrax_conditional.after_opt.hlo)
+hlomem_cli_test("assign refuses a dump, which is not a module, and exits 2" 2 - assign_not_module.err
+  assign data/corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt)
+hlomem_cli_test("assign refuses an unknown backend and exits 2" 2 - assign_bad_backend.err
+  assign --backend npu data/corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo)

@@ -1,0 +1,144 @@
+// commands/assign.cpp: `hlomem assign [--backend gpu|cpu|tpu] [--algorithm NAME] [--alignment N]
+// [--json] MODULE` — XLA's buffer assignment predicted from a scheduled module alone
+// (<hlomem/assign.hpp>), printed as XLA's `*-buffer-assignment.txt` so that every other command
+// reads it as it reads XLA's own.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../input.hpp"
+#include "../report/buffer_assignment.hpp"
+
+namespace hlomem_cli {
+namespace {
+
+constexpr char const* assign_usage =
+    "usage: hlomem assign [--backend gpu|cpu|tpu] [--algorithm NAME] [--alignment N] [--json] MODULE\n"
+    "\n"
+    "Runs XLA's buffer assignment on a scheduled HLO module (what JAX's compiled.as_text() prints)\n"
+    "and prints the buffer-assignment dump XLA would write for it: the allocations with their flags,\n"
+    "every value with its offset, 'Total bytes used', 'Used values' and the HloLiveRange appendix.\n"
+    "'hlomem report', 'check', 'timeline' and 'repack' read the output as they read XLA's dump.\n"
+    "\n"
+    "  --backend gpu|cpu|tpu  whose BufferAssigner options to follow (alignment of temps: 128, 64,\n"
+    "                         512 bytes). By default it is inferred from the module: tiled layouts\n"
+    "                         are TPU's; GPU library calls, kInput/kCustom fusions, GPU backend\n"
+    "                         configs and the latency-hiding scheduler's fingerprint are GPU's; CPU\n"
+    "                         library calls and CPU backend configs are CPU's; with none of these,\n"
+    "                         gpu. How it was decided is said on standard error.\n"
+    "  --algorithm NAME       place the temp heaps with another of hlomem's allocators instead of\n"
+    "                         XLA's best-fit (best-fit, best-fit-spatial, best-fit-temporal,\n"
+    "                         greedy-by-size, first-fit, improve, exact): what would it save?\n"
+    "  --alignment N          align temp buffers to N bytes instead of the backend's alignment\n"
+    "  --time-limit SECONDS   for improve and exact, per heap (default 10)\n"
+    "  --json                 what 'hlomem report --json' prints for the predicted dump\n"
+    "Exit status: 0 done, 2 bad usage or a module that cannot be read or assigned.\n";
+
+}  // namespace
+
+int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
+    bool as_json = false;
+    std::optional<std::string> file;
+    hlomem::assign_options options;
+    double time_limit = 10;
+    argument_reader a("assign", assign_usage, args, err);
+    while (a.next()) {
+        auto value = [&]() -> std::optional<std::string> {
+            if (!a.has_value()) err << "hlomem assign: " << a.current() << " needs a value\n";
+            return a.value();
+        };
+        if (a.is("--json")) {
+            as_json = true;
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("--backend")) {
+            auto v = value();
+            if (!v) return exit_error;
+            options.backend = hlomem::xla_backend_named(*v);
+            if (!options.backend) return usage_error(err, "assign", "unknown backend '" + *v + "' (gpu, cpu or tpu)");
+        } else if (a.is("--algorithm")) {
+            auto v = value();
+            if (!v) return exit_error;
+            auto algorithm = hlomem::allocation_algorithm_named(*v);
+            if (!algorithm) return usage_error(err, "assign", "unknown algorithm '" + *v + "'");
+            options.algorithm = *algorithm;
+        } else if (a.is("--alignment")) {
+            auto v = value();
+            auto n = v ? decimal(*v) : std::nullopt;
+            if (!n || *n <= 0 || (*n & (*n - 1)) != 0) return usage_error(err, "assign", "--alignment needs a power of two");
+            options.alignment = *n;
+        } else if (a.is("--time-limit")) {
+            auto v = value();
+            auto n = v ? decimal(*v) : std::nullopt;
+            if (!n || *n <= 0) return usage_error(err, "assign", "--time-limit needs a positive number of seconds");
+            time_limit = static_cast<double>(*n);
+        } else if (auto status = a.take_file(file)) {
+            return *status;
+        }
+    }
+    if (!file) return usage_error(err, "assign", "no module given");
+    auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit * 1000));
+    options.plan.improve.time_limit = limit;
+    options.plan.exact.time_limit = limit;
+    auto in = read_input(*file, err);
+    if (!in) return exit_error;
+    if (in->kind != hlomem::dump_kind::hlo_module) {
+        err << "hlomem assign: " << *file << ": not an HLO module (the first line should be 'HloModule name, ...')\n";
+        return exit_error;
+    }
+    std::string const module_text(in->text);
+    auto loaded = load(std::move(*in), {}, err);
+    if (!loaded) return exit_error;
+    auto const& modules = std::get<std::vector<hlomem::hlo_module>>(loaded->model);
+    if (modules.size() != 1) {
+        err << "hlomem assign: " << *file << ": " << modules.size() << " modules; give one\n";
+        return exit_error;
+    }
+    auto const& m = modules.front();
+    if (!m.is_scheduled()) {
+        err << "hlomem assign: note: " << *file << " is not scheduled (no is_scheduled=true): its text order stands in for XLA's schedule\n";
+    }
+    options.module_text = module_text;
+    std::string text;
+    try {
+        auto problem = hlomem::make_assignment_problem(m, options);
+        if (options.backend) {
+            err << "hlomem assign: backend " << to_string(problem.backend) << " (given)\n";
+        } else {
+            err << "hlomem assign: backend " << to_string(problem.backend) << (problem.inference.inferred ? " (inferred: " : " (default: ")
+                << problem.inference.reason << ")\n";
+        }
+        hlomem::place_heaps(problem, options.algorithm, options.plan);
+        auto const ba = hlomem::finish_assignment(problem);
+        std::ostringstream os;
+        hlomem::print_buffer_assignment(os, ba);
+        text = os.str();
+    } catch (hlomem::error const& e) {
+        err << "hlomem assign: " << *file << ": " << e.what() << '\n';
+        return exit_error;
+    }
+    if (!as_json) {
+        out << text;
+        return exit_ok;
+    }
+    // What `report --json` prints for the text above: read back as any dump is.
+    auto dump = hlomem::load_text(std::move(text), *file);
+    if (!dump) {
+        print_load_error(err, dump.error());
+        return exit_error;
+    }
+    print_buffer_assignment_json(out, facts_of(*dump->assignment()));
+    return exit_ok;
+}
+
+}  // namespace hlomem_cli

@@ -1,0 +1,16 @@
+// hlomem/assign.hpp: XLA's BufferAssigner reproduced on a scheduled module: the allocations, the
+// temp heaps and every offset that XLA would choose, from the module text alone.
+//
+//   auto ba = hlomem::assign_buffers(module);               // XLA's text via print_buffer_assignment
+//   auto p = hlomem::make_assignment_problem(module);       // the same, up to the heap: p.heaps
+//
+//   <hlomem/assign/buffer_assigner.hpp>  infer_backend, make_assignment_problem, place_heaps,
+//                                        finish_assignment, assign_buffers
+//   <hlomem/assign/compare.hpp>          compare_assignments: a prediction against XLA's dump
+#ifndef HLOMEM_ASSIGN_HPP
+#define HLOMEM_ASSIGN_HPP
+
+#include <hlomem/assign/buffer_assigner.hpp>
+#include <hlomem/assign/compare.hpp>
+
+#endif  // HLOMEM_ASSIGN_HPP
