@@ -620,6 +620,23 @@ TEST_CASE("the exact search places MiniMalloc's J, G and H within 1048576 bytes"
     }
 }
 
+TEST_CASE("minimising moves past a capacity it cannot decide", "[allocation][minimalloc][exact]") {
+    // J's lower bound, 989184, stays undecided for minutes; every heuristic needs 1333248 or
+    // more. Each capacity gets a node limit of its own, so the binary search goes on above the
+    // undecided bound and finds a smaller arena within the same total budget; the bound it proved
+    // stays the live-bytes one.
+    auto const text = read_data("minimalloc/J.1048576.csv");
+    auto p = hlomem::parse_minimalloc_csv(text);
+    hlomem::search_budget budget;
+    budget.node_limit = 105000;  // the bound's 100000, then 5000 for the capacities above it
+    auto const r = hlomem::exact_minimize(p, budget);
+    CHECK(r.bytes == 1062912);
+    CHECK(r.lower_bound == 989184);
+    CHECK_FALSE(r.optimal);
+    CHECK(r.nodes == 105000);
+    CHECK(hlomem::check_placement(p, r.bytes).empty());
+}
+
 // ---------------------------------------------------------------------------------------------
 // MiniMalloc CSV
 // ---------------------------------------------------------------------------------------------

@@ -493,6 +493,12 @@ struct exact_result {
 /// greedy by size, first fit), or up to `start` when given (a valid placement: offsets of the
 /// problem's size), binary search on what remains. Writes the best placement found. With an
 /// exhausted budget the result is the best placement so far, not proven optimal.
+///
+/// A capacity can be hard to decide where a larger one is easy (MiniMalloc's D: its lower bound,
+/// 986112, is undecided after minutes, 1048576 placed in 48 thousand nodes), so each capacity
+/// tried gets a node limit: one that runs out leaves the capacity undecided and the binary search
+/// moves above it; when the pass ends with undecided capacities below the best placement, the
+/// next pass retries them with twice the limit.
 template <class Problem, class OffsetMap>
 exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_budget const& budget = {},
                             std::vector<std::int64_t> const* start = nullptr) {
@@ -519,31 +525,39 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
     detail::exact_search search(items);
     auto const deadline = detail::deadline_of(budget);
     exact_result r;
-    std::int64_t lo = std::max(search.lower_bound(), lower_bound_bytes(problem));
-    std::int64_t hi = best_bytes - 1;  // looking for a placement within [lo, hi]
+    std::int64_t proven = std::max(search.lower_bound(), lower_bound_bytes(problem));  // nothing below fits
     bool exhausted = false;
-    // The lower bound first: it is the answer for most real problems.
-    bool first = true;
-    while (lo <= hi && !exhausted) {
-        std::int64_t const capacity = first ? lo : lo + (hi - lo) / 2;
-        first = false;
-        std::optional<std::uint64_t> nodes_left;
-        if (budget.node_limit) nodes_left = *budget.node_limit > r.nodes ? *budget.node_limit - r.nodes : 0;
-        auto const f = search.solve(capacity, deadline, nodes_left, trial);
-        r.nodes += f.nodes;
-        switch (f.status) {
-            case search_status::feasible:
-                best = trial;
-                best_bytes = f.bytes;
-                hi = f.bytes - 1;
-                break;
-            case search_status::infeasible: lo = capacity + 1; break;
-            case search_status::budget_exhausted: exhausted = true; break;
+    for (std::uint64_t probe_limit = 100000; proven < best_bytes && !exhausted; probe_limit += probe_limit) {
+        std::int64_t lo = proven, hi = best_bytes - 1;  // looking for a placement within [lo, hi]
+        bool first = true;                               // the lower bound first: most real problems meet it
+        while (lo <= hi && !exhausted) {
+            std::int64_t const capacity = first ? lo : lo + (hi - lo) / 2;
+            first = false;
+            std::uint64_t nodes_left = probe_limit;
+            if (budget.node_limit) nodes_left = std::min(nodes_left, *budget.node_limit > r.nodes ? *budget.node_limit - r.nodes : 0);
+            auto const f = search.solve(capacity, deadline, nodes_left, trial);
+            r.nodes += f.nodes;
+            switch (f.status) {
+                case search_status::feasible:
+                    best = trial;
+                    best_bytes = f.bytes;
+                    hi = f.bytes - 1;
+                    break;
+                case search_status::infeasible:
+                    lo = capacity + 1;
+                    proven = std::max(proven, lo);  // and every capacity below it
+                    break;
+                case search_status::budget_exhausted:
+                    lo = capacity + 1;  // undecided: look above, retry in the next pass
+                    exhausted = (deadline && detail::exact_search::clock::now() >= *deadline) ||
+                                (budget.node_limit && r.nodes >= *budget.node_limit);
+                    break;
+            }
         }
     }
     r.bytes = detail::write_offsets(items, best, offsets);
-    r.lower_bound = exhausted ? lo : r.bytes;
-    r.optimal = !exhausted;
+    r.lower_bound = std::min(proven, r.bytes);
+    r.optimal = r.lower_bound == r.bytes;
     return r;
 }
 inline exact_result exact_minimize(allocation_problem& problem, search_budget const& budget = {}) {
