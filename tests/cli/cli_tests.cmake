@@ -153,6 +153,20 @@ hlomem_cli_test("repack reports a CSV number that overflows with its position an
   repack data/hand/minimalloc_overflow.csv)
 hlomem_cli_test("repack with an unknown algorithm exits 2" 2 - repack_unknown_algorithm.err
   repack --algorithm bogus data/hand/minimalloc_readme.csv)
+# repack --capacity asks MiniMalloc's question: does it fit? The README example fits its 12 bytes
+# (MiniMalloc's own example run) and not 11, below its lower bound. The lorrax arena's lower bound
+# is 257 bytes, but its four 128-byte-aligned buffers need 260: the exact search proves 259 too
+# small by exhausting its tree, and places them in 260.
+hlomem_cli_test("repack --capacity: every algorithm fits the README example in 12 bytes" 0 repack_capacity_fits.out -
+  repack --no-times --capacity 12 data/hand/minimalloc_readme.csv)
+hlomem_cli_test("repack --capacity below the lower bound exits 1" 1 repack_capacity_below_bound.out -
+  repack --no-times --capacity 11 data/hand/minimalloc_readme.csv)
+hlomem_cli_test("repack --capacity: the exact search proves a real arena does not fit and exits 1" 1 repack_capacity_proven.out -
+  repack --no-times --algorithm exact --capacity 259 data/corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt)
+hlomem_cli_test("repack --capacity --json: the exact search places a real arena at its optimum" 0 repack_capacity_json.out -
+  repack --json --no-times --algorithm exact --capacity 260 data/corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt)
+hlomem_cli_test("repack --capacity needs a positive number" 2 - repack_capacity_zero.err
+  repack --capacity 0 data/hand/minimalloc_readme.csv)
 hlomem_cli_stdin_test("repack - reads a dump from standard input once" data/seeds/000_5960cad812240b69.txt 0 repack_stdin.out -
   repack --no-times -)
 

@@ -1,6 +1,8 @@
 // commands/repack.cpp: `hlomem repack [--json] [--algorithm NAME|all] [--output FILE] FILE` — places
 // the buffers of each temp arena of a buffer-assignment dump (or of a MiniMalloc CSV problem) again
 // with hlomem's allocation algorithms and compares the arena sizes with XLA's and the lower bound.
+// With `--capacity N` it answers MiniMalloc's question instead: does everything fit in N bytes
+// (the exact search places within N or proves that nothing does)?
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -23,7 +25,8 @@ namespace {
 
 constexpr char const* repack_usage =
     "usage: hlomem repack [--json] [--algorithm NAME|all] [--output FILE] [--alignment N]\n"
-    "                     [--time-limit SECONDS] [--no-times] [--live-range FILE] FILE\n"
+    "                     [--capacity BYTES] [--time-limit SECONDS] [--no-times]\n"
+    "                     [--live-range FILE] FILE\n"
     "\n"
     "Places the buffers of each temp arena (preallocated-temp allocation) of a buffer-assignment\n"
     "dump again, or those of a MiniMalloc CSV problem, with each of hlomem's allocation\n"
@@ -41,7 +44,8 @@ constexpr char const* repack_usage =
     "  greedy-by-size      TensorFlow Lite's arena planner\n"
     "  first-fit           each buffer at the lowest offset, in order of start\n"
     "  improve             local search from the best of the above (and of XLA's placement)\n"
-    "  exact               branch and bound from the lower bound up; optimal when it finishes\n"
+    "  exact               branch and bound from the lower bound up; optimal when it finishes,\n"
+    "                      and it says what it proved: the largest arena in which nothing fits\n"
     "\n"
     "  --algorithm NAME|all  run one algorithm (default: all)\n"
     "  --output FILE         write the best placement as MiniMalloc CSV (with several arenas,\n"
@@ -49,14 +53,17 @@ constexpr char const* repack_usage =
     "                        the report)\n"
     "  --alignment N         align every buffer to N bytes (dumps: by default the largest power\n"
     "                        of two dividing XLA's offsets in the arena)\n"
+    "  --capacity BYTES      place within BYTES rather than minimising, as MiniMalloc does: the\n"
+    "                        heuristics fit or not, and exact searches at that capacity until it\n"
+    "                        places every buffer or proves that no placement fits\n"
     "  --time-limit SECONDS  for improve and exact, per arena (default 10)\n"
     "  --no-times            leave out run times, so that the output is the same on every run\n"
     "  --live-range FILE     the dump's separate -live-range.txt\n"
     "  --json                one JSON object\n"
     "A CSV with an offset column is a solution (from MiniMalloc, say): it is checked, and its\n"
     "problems are listed.\n"
-    "Exit status: 0 done, 1 a placement failed its check (the given one, or a bug), 2 bad usage or\n"
-    "unreadable input.\n";
+    "Exit status: 0 done, 1 a placement failed its check (the given one, or a bug) or, with\n"
+    "--capacity, some arena was not placed within it, 2 bad usage or unreadable input.\n";
 
 /// One arena to repack: a temp allocation of a dump, or a whole CSV problem.
 struct repack_arena {
@@ -72,8 +79,32 @@ struct repack_row {
     std::int64_t bytes = 0;
     double ms = 0;
     bool optimal = false;
+    std::int64_t lower_bound = 0;  ///< exact: no placement is smaller (lower_bound - 1 proven too small)
+    std::uint64_t nodes = 0;       ///< exact: search nodes
+    /// With --capacity: how the algorithm did; `placed` has offsets only when it fits.
+    std::optional<hlomem::search_status> within;
     hlomem::allocation_problem placed;
+
+    bool fits() const noexcept { return !within || *within == hlomem::search_status::feasible; }
 };
+
+/// What exact proved when minimising: `optimal` or not, and the largest arena nothing fits in.
+inline std::string exact_proof(repack_row const& row) {
+    std::string const none = "nothing fits in " + std::to_string(row.lower_bound - 1) + " bytes";
+    return row.optimal ? "optimal: " + none : "best found, not proven optimal: " + none;
+}
+
+/// How an algorithm did at a fixed capacity.
+inline std::string capacity_note(repack_row const& row, std::int64_t capacity) {
+    switch (*row.within) {
+        case hlomem::search_status::feasible: return "fits in " + std::to_string(capacity);
+        case hlomem::search_status::infeasible:
+            return row.algorithm == hlomem::allocation_algorithm::exact ? "proven: nothing fits in " + std::to_string(capacity)
+                                                                        : "over " + std::to_string(capacity);
+        case hlomem::search_status::budget_exhausted: return "not decided within the time limit";
+    }
+    return "?";
+}
 
 /// `out.csv` -> `out.color1.csv` (or `out.color1.allocation7.csv` when colors repeat).
 inline std::string output_name(std::string const& path, std::string const& tag) {
@@ -104,7 +135,7 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     std::optional<std::string> file, output;
     hlomem::load_options load_options;
     std::optional<hlomem::allocation_algorithm> only;
-    std::optional<std::int64_t> alignment;
+    std::optional<std::int64_t> alignment, capacity;
     double time_limit = 10;
     argument_reader arg("repack", repack_usage, args, err);
     auto positive = [](std::optional<std::string> const& v) -> std::optional<std::int64_t> {
@@ -131,6 +162,8 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!(load_options.live_range_file = arg.value())) return arg.error("--live-range needs a file");
         } else if (arg.is("--alignment")) {
             if (!(alignment = positive(arg.value()))) return arg.error("--alignment needs a positive number");
+        } else if (arg.is("--capacity")) {
+            if (!(capacity = positive(arg.value()))) return arg.error("--capacity needs a positive number of bytes");
         } else if (arg.is("--time-limit")) {
             auto n = positive(arg.value());
             if (!n || *n > 86400) return arg.error("--time-limit needs a number of seconds (1 to 86400)");
@@ -205,12 +238,27 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
             row.placed = arena.problem;
             for (auto& b : row.placed.buffers) b.offset.reset();
             auto const started = std::chrono::steady_clock::now();
-            auto const r = hlomem::plan(row.placed, algorithm, options);
+            if (capacity && algorithm == hlomem::allocation_algorithm::exact) {
+                // MiniMalloc's question: a placement within the capacity, or a proof there is none.
+                auto const f = hlomem::place_within(row.placed, *capacity, options.exact);
+                row.within = f.status;
+                row.bytes = f.bytes;
+                row.nodes = f.nodes;
+            } else {
+                auto const r = hlomem::plan(row.placed, algorithm, options);
+                row.bytes = r.bytes;
+                row.optimal = r.optimal;
+                row.lower_bound = r.lower_bound;
+                row.nodes = algorithm == hlomem::allocation_algorithm::exact ? r.work : 0;
+                if (capacity) row.within = r.bytes <= *capacity ? hlomem::search_status::feasible : hlomem::search_status::infeasible;
+            }
             row.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-            row.bytes = r.bytes;
-            row.optimal = r.optimal;
+            if (!row.fits()) {
+                results[k].push_back(std::move(row));
+                continue;
+            }
             // Every placement is checked, and for a dump, the dump carrying it must stay sound.
-            auto const problems = hlomem::check_placement(row.placed);
+            auto const problems = hlomem::check_placement(row.placed, capacity);
             std::size_t unsound = 0;
             if (arena.xla && ba) {
                 unsound = overlaps_in(hlomem::with_placement(*ba, *arena.xla, row.placed), arena.xla->allocation);
@@ -229,12 +277,12 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     auto best_of = [&](std::size_t k) -> repack_row const* {
         repack_row const* best = nullptr;
         for (auto const& row : results[k]) {
-            if (!best || row.bytes < best->bytes) best = &row;
+            if (row.fits() && (!best || row.bytes < best->bytes)) best = &row;
         }
         return best;
     };
-    for (auto const& a : arenas) {
-        if (!a.given_errors.empty()) status = exit_findings;
+    for (std::size_t k = 0; k < arenas.size(); ++k) {
+        if (!arenas[k].given_errors.empty() || (capacity && !best_of(k))) status = exit_findings;
     }
     if (output && *output == "-") {
         if (arenas.size() != 1) {
@@ -301,21 +349,41 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
                 json.member("given_valid", a.given_errors.empty());
             }
             json.member("lower_bound_bytes", bound);
+            if (capacity) {
+                json.member("capacity", *capacity);
+                json.member("placed", best_of(k) != nullptr);
+            }
             json.key("algorithms").begin_object();
             for (auto const& row : results[k]) {
+                bool const exact = row.algorithm == hlomem::allocation_algorithm::exact;
                 json.key(hlomem::to_string(row.algorithm)).begin_object();
-                json.member("bytes", row.bytes);
-                json.member("gap_percent", bound > 0 ? 100.0 * static_cast<double>(row.bytes - bound) / static_cast<double>(bound) : 0.0);
-                if (row.algorithm == hlomem::allocation_algorithm::exact) json.member("optimal", row.optimal);
+                if (row.within) {
+                    json.member("fits", row.fits());
+                    if (exact) json.member("status", hlomem::to_string(*row.within));
+                }
+                json.key("bytes");
+                if (row.fits()) json.value(row.bytes); else if (exact) json.null(); else json.value(row.bytes);
+                if (row.fits() || !exact) {
+                    json.member("gap_percent",
+                                bound > 0 ? 100.0 * static_cast<double>(row.bytes - bound) / static_cast<double>(bound) : 0.0);
+                }
+                if (exact && !row.within) {
+                    json.member("optimal", row.optimal);
+                    json.member("proven_infeasible_bytes", row.lower_bound - 1);
+                }
+                if (exact && times) json.member("nodes", row.nodes);
                 if (times) json.member("ms", row.ms);
                 json.end_object();
             }
             json.end_object();
+            json.key("best");
             if (auto const* best = best_of(k)) {
-                json.key("best").begin_object();
+                json.begin_object();
                 json.member("algorithm", hlomem::to_string(best->algorithm));
                 json.member("bytes", best->bytes);
                 json.end_object();
+            } else {
+                json.null();
             }
             json.end_object();
         }
@@ -381,13 +449,16 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
             }
         }
         line("lower bound", bound, ": no placement is smaller");
+        if (capacity) line("capacity", *capacity, bound > *capacity ? ": below the lower bound" : "");
         out << "  algorithm                    bytes  over bound" << (times ? "          ms" : "") << '\n';
         for (auto const& row : results[k]) {
+            bool const exact = row.algorithm == hlomem::allocation_algorithm::exact;
             std::string name(hlomem::to_string(row.algorithm));
             name.resize(20, ' ');
-            std::string number = std::to_string(row.bytes);
+            bool const shown = row.fits() || !exact;  // an exact search that did not place has no arena
+            std::string number = shown ? std::to_string(row.bytes) : "-";
             if (number.size() < 14) number.insert(0, 14 - number.size(), ' ');
-            std::string gap = percent_over(row.bytes, bound);
+            std::string gap = shown ? percent_over(row.bytes, bound) : "-";
             if (gap.size() < 12) gap.insert(0, 12 - gap.size(), ' ');
             out << "  " << name << number << gap;
             if (times) {
@@ -395,7 +466,12 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
                 std::snprintf(ms, sizeof ms, "%12.2f", row.ms);
                 out << ms;
             }
-            if (row.algorithm == hlomem::allocation_algorithm::exact) out << (row.optimal ? "  optimal" : "  best found, not proven");
+            if (row.within) {
+                out << "  " << capacity_note(row, *capacity);
+                if (exact && times) out << ", " << row.nodes << " nodes";
+            } else if (exact) {
+                out << "  " << exact_proof(row);
+            }
             out << '\n';
         }
         if (auto const* best = best_of(k)) {
@@ -409,6 +485,13 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
                         "%) below " + given;
             }
             line("best", best->bytes, note);
+        } else if (capacity) {
+            bool proven = false;
+            for (auto const& row : results[k]) proven = proven || (row.within && *row.within == hlomem::search_status::infeasible && row.algorithm == hlomem::allocation_algorithm::exact);
+            out << "  not placed within " << *capacity << " bytes"
+                << (bound > *capacity ? ": the lower bound is above it\n"
+                    : proven          ? ": the exact search proved that nothing fits\n"
+                                      : ": no algorithm placed it, and nothing was proven\n");
         }
     }
     return status;
