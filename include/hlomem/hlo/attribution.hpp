@@ -24,13 +24,13 @@
 #ifndef HLOMEM_HLO_ATTRIBUTION_HPP
 #define HLOMEM_HLO_ATTRIBUTION_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -145,45 +145,51 @@ template <class P, class Q>
 basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m) {
     basic_source_attribution<Q> out;
     out.values.resize(ba.values.size());
-    // The module's instructions by name: XLA names instructions uniquely within a module
-    // (NameUniquer), so the name a dump prints finds the one instruction.
-    std::unordered_map<std::string_view, instruction_id> by_name;
-    if (m) {
-        if (!m->stack_frame_index().stack_frames.empty()) out.frames = &m->stack_frame_index();
-        by_name.reserve(m->instruction_count());
-        for (std::size_t i = 0; i < m->instruction_count(); ++i) {
-            by_name.emplace(std::string_view(m->instruction(static_cast<instruction_id>(i)).name), static_cast<instruction_id>(i));
-        }
-    }
     // The values of one instruction (its tuple elements) follow each other by id in most dumps:
     // read each instruction's text once.
     std::string_view last_text;
     value_source last;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const& v = ba.values[i];
-        std::string_view const text(v.instruction_text);
-        value_source s;
-        if (!text.empty()) {
-            if (text.data() == last_text.data() && text.size() == last_text.size()) {
-                s = last;
-            } else {
-                if (auto md = instruction_metadata(text)) s = source_from(*md, metadata_origin::dump);
-                last_text = text;
-                last = s;
+        std::string_view const text(ba.values[i].instruction_text);
+        if (text.empty()) continue;
+        if (text.data() != last_text.data() || text.size() != last_text.size()) {
+            last = value_source{};
+            if (auto md = instruction_metadata(text)) last = source_from(*md, metadata_origin::dump);
+            last_text = text;
+        }
+        out.values[i] = last;
+    }
+    if (m) {
+        if (!m->stack_frame_index().stack_frames.empty()) out.frames = &m->stack_frame_index();
+        // Each instruction of the module that has metadata, to the values it defines: XLA names
+        // instructions uniquely within a module (NameUniquer), and the dump names each value by
+        // its defining instruction. The lookup is the assignment's own index (values_of_instruction),
+        // so the module is read once, with no table of its names; instructions without metadata
+        // cost nothing, and fusion bodies are skipped, since buffer assignment gives their
+        // instructions no values (BufferAssignment assigns only unfused instructions).
+        for (computation_id c = 0; c < m->computation_count(); ++c) {
+            auto const callers = m->callers(c);
+            bool const fused = !callers.empty() && std::all_of(callers.begin(), callers.end(), [](hlo_call const& call) {
+                return call.kind == call_kind::fusion;
+            });
+            if (fused) continue;
+            for (instruction_id k : m->computation(c).instructions()) {
+                auto const* md = m->metadata(k);
+                if (!md) continue;
+                for (std::size_t i : ba.values_of_instruction(std::string_view(m->instruction(k).name))) {
+                    auto& s = out.values[i];
+                    if (!s.has_metadata()) {
+                        s = source_from(*md, metadata_origin::module);
+                    } else if (s.stack_frame_id == 0) {
+                        s.stack_frame_id = md->stack_frame_id;  // an older dump's text may lack what its module states
+                    }
+                }
             }
         }
-        if (m) {
-            auto it = by_name.find(std::string_view(v.name));
-            auto const* md = it == by_name.end() ? nullptr : m->metadata(it->second);
-            if (md && !s.has_metadata()) {
-                s = source_from(*md, metadata_origin::module);
-            } else if (md && s.stack_frame_id == 0) {
-                s.stack_frame_id = md->stack_frame_id;  // an older dump's text may lack what its module states
-            }
-        }
+    }
+    for (auto const& s : out.values) {
         if (s.origin == metadata_origin::dump) ++out.from_dump;
         if (s.origin == metadata_origin::module) ++out.from_module;
-        out.values[i] = s;
     }
     return out;
 }
@@ -193,8 +199,8 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
 /// The metadata of each value as the dump states it after ` from instruction: ` (values without
 /// a Used-values block, or whose instruction has no metadata, have none).
 template <class P>
-basic_source_attribution<> attribute_values(basic_buffer_assignment<P> const& ba) {
-    return detail::attribute<P, default_policy>(ba, nullptr);
+basic_source_attribution<P> attribute_values(basic_buffer_assignment<P> const& ba) {
+    return detail::attribute<P, P>(ba, nullptr);
 }
 
 /// The metadata of each value, the dump's joined with its module's: the dump's text where it has

@@ -251,11 +251,7 @@ basic_source_attribution<P> attribute_values(basic_loaded<P> const& loaded) {
     auto const* ba = loaded.assignment();
     if (!ba) return {};
     if (auto const* m = loaded.assignment_module()) return attribute_values(*ba, *m);
-    basic_source_attribution<P> out;
-    auto dump_only = attribute_values(*ba);
-    out.values = std::move(dump_only.values);
-    out.from_dump = dump_only.from_dump;
-    return out;
+    return attribute_values(*ba);
 }
 
 /// Reads `path` ("-": standard input) once and loads it.
