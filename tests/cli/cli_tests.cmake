@@ -14,6 +14,10 @@ hlomem_cli_test("report on the TPU seed dump" 0 report_tpu_seed.out -
 hlomem_cli_test("report --json with a memory-usage report to check against" 0 report_scan_while_phi.json -
   report --json --top 3 data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt
   --memory-usage-report data/corpus/lorrax/lorrax_scan_while_phi.memory_usage_report.txt)
+# What holds the peak by source line: the top 2 of 4 lines and the rest summed, the op_name tree
+# two levels deep; the lines add up to the peak (93.76MiB at 43).
+hlomem_cli_test("report names the source lines that hold the peak (--top, --depth)" 0 report_fft_sources.out -
+  report --top 2 --depth 2 data/corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt)
 hlomem_cli_test("report with a separate live-range file in the newest format" 0 report_newest_simple.out -
   report data/synthetic/newest_simple-buffer-assignment.txt --live-range data/synthetic/newest_simple-live-range.txt)
 hlomem_cli_test("report on a live-range file alone" 0 report_live_range_only.out -
@@ -56,6 +60,10 @@ hlomem_cli_test("liveness prints the HloLiveRange text XLA wrote for the module"
   liveness data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
 hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
   liveness --json data/hand/liveness_conditional.hlo)
+# A module with metadata: each value's source from its instruction (fft.2.0 at fft_helpers.py:86,
+# input_transpose_fusion at isdf_fitting.py:335), and the derived peak by source line.
+hlomem_cli_test("liveness --json gives each value its source and the peak by source line" 0 liveness_donated_sources.json -
+  liveness --json data/corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo)
 hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_module.err
   liveness data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)
@@ -107,9 +115,10 @@ find_program(HLOMEM_CHROMIUM NAMES chromium chromium-browser google-chrome-stabl
 if(NOT HLOMEM_CHROMIUM)
   message(STATUS "chromium not found: the browser tests of hlomem timeline will be skipped")
 endif()
-# hlomem_timeline_page_test(DUMP RECTANGLES PEAKS TABLE_ROWS [CARD_VALUE ID CARD_TEXTS TEXT...])
+# hlomem_timeline_page_test(DUMP RECTANGLES PEAKS TABLE_ROWS [CARD_VALUE ID CARD_TEXTS TEXT...]
+#                           [SOURCE_ROWS N SOURCE_ROW PANEL:RANK HIGHLIGHT "ID ID ..."])
 function(hlomem_timeline_page_test dump rectangles peaks rows)
-  cmake_parse_arguments(PARSE_ARGV 4 page "" "CARD_VALUE" "CARD_TEXTS")
+  cmake_parse_arguments(PARSE_ARGV 4 page "" "CARD_VALUE;SOURCE_ROWS;SOURCE_ROW;HIGHLIGHT" "CARD_TEXTS")
   get_filename_component(name ${dump} NAME_WE)
   set(common -DPROGRAM=$<TARGET_FILE:hlomem-cli> -DDUMP=${dump} -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}
     -DEXPECTED_RECTANGLES=${rectangles} "-DEXPECTED_PEAKS=${peaks}" -DEXPECTED_TABLE_ROWS=${rows})
@@ -119,6 +128,9 @@ function(hlomem_timeline_page_test dump rectangles peaks rows)
   set(card)
   if(DEFINED page_CARD_VALUE)
     set(card -DCARD_VALUE=${page_CARD_VALUE} "-DCARD_TEXTS=${page_CARD_TEXTS}")
+  endif()
+  if(DEFINED page_SOURCE_ROWS)
+    list(APPEND card -DSOURCE_ROWS=${page_SOURCE_ROWS} -DSOURCE_ROW=${page_SOURCE_ROW} "-DEXPECTED_HIGHLIGHT=${page_HIGHLIGHT}")
   endif()
   add_test(NAME "browser: the page of ${name} renders in headless Chromium"
     COMMAND ${CMAKE_COMMAND} ${common} -DMODE=browser -DCHROMIUM=${HLOMEM_CHROMIUM} ${card}
@@ -134,6 +146,12 @@ hlomem_timeline_page_test(data/seeds/002_b0117d631587537a.txt 83 "0:2709520384 1
 hlomem_timeline_page_test(data/seeds/003_3a38346822a50a7e.txt 68 "0:1210" 7
   CARD_VALUE 470 CARD_TEXTS "value 470: loop_pad_fusion" "<th>op_name</th><td>xla__update_slice</td>"
   "xla_gpu_model_runner.py:1401")
+# What holds the peak, by source line: the fft/while dump's peak (93.76MiB at 43) is held by three
+# lines of 25MiB each and 12 values without a source line (report --json: peak_by_source); hovering
+# the fourth bar must light exactly those 12 rectangles.
+hlomem_timeline_page_test(data/corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt 42 "0:98314552" 15
+  CARD_VALUE 94 CARD_TEXTS "value 94: " "fft_helpers.py:343"
+  SOURCE_ROWS 4 SOURCE_ROW 0:3 HIGHLIGHT "110 111 112 113 114 115 116 117 118 119 138 139")
 hlomem_timeline_page_test(data/synthetic/tpu_padded-buffer-assignment.txt 4 "0:16384" 3
   CARD_VALUE 1 CARD_TEXTS "2,896 bytes (2.8KiB), 3.41x the unpadded size" "<td>jit(&lt;lambda&gt;)/exp</td>" "/src/model &amp; " ".py:12")
 # hlomem repack. XLA's arenas are reproduced exactly (the heap re-run with XLA's keys, the pointer

@@ -7,7 +7,11 @@
 #                   data-rendered must be EXPECTED_RECTANGLES, data-peak-bytes EXPECTED_PEAKS,
 #                   data-table-rows EXPECTED_TABLE_ROWS and data-errors empty; with CARD_VALUE, the
 #                   page opened at #value=CARD_VALUE must show that value's card containing each of
-#                   CARD_TEXTS (a ;-list, as the DOM escapes them). A screenshot is taken to
+#                   CARD_TEXTS (a ;-list, as the DOM escapes them); with SOURCE_ROWS, the "by
+#                   source line" view must have that many bars (data-source-rows), and the page
+#                   opened at #source=SOURCE_ROW (PANEL:RANK) must hover that bar, which must
+#                   highlight exactly the rectangles of the values EXPECTED_HIGHLIGHT (ids, a
+#                   space-separated list, as data-highlighted). A screenshot is taken to
 #                   SCREENSHOT and must be a PNG. Prints "SKIPPED: chromium not found" (the test's
 #                   skip expression) when there is no browser.
 # EXPECTED_PEAKS reads "color:bytes color:bytes", as the page's data-peak-bytes.
@@ -100,6 +104,24 @@ attribute("${body}" data-peak-bytes peaks)
 expect("peaks (data-peak-bytes)" "${peaks}" "${EXPECTED_PEAKS}")
 attribute("${body}" data-table-rows rows)
 expect("rows of the peak tables (data-table-rows)" "${rows}" "${EXPECTED_TABLE_ROWS}")
+if(DEFINED SOURCE_ROWS)
+  attribute("${body}" data-source-rows source_rows)
+  expect("bars of the by-source-line view (data-source-rows)" "${source_rows}" "${SOURCE_ROWS}")
+  attribute("${body}" data-highlighted highlighted)
+  expect("rectangles highlighted before any hover" "${highlighted}" "NOTFOUND")
+  # The page dispatches a mouseenter on the bar #source= names (the tests' hand on the mouse).
+  dump_dom("file://${page}#source=${SOURCE_ROW}" dom)
+  string(REGEX MATCH "<body[^>]*>" body "${dom}")
+  attribute("${body}" data-errors errors)
+  expect("script errors with #source=${SOURCE_ROW}" "${errors}" "")
+  attribute("${body}" data-highlighted highlighted)
+  expect("values highlighted by hovering source line ${SOURCE_ROW}" "${highlighted}" "${EXPECTED_HIGHLIGHT}")
+  string(REGEX MATCHALL "<rect [^>]*class=\"hl-src\"" lit "${dom}")
+  list(LENGTH lit lit_count)
+  string(REPLACE " " ";" expected_list "${EXPECTED_HIGHLIGHT}")
+  list(LENGTH expected_list expected_count)
+  expect("rectangles with class hl-src" "${lit_count}" "${expected_count}")
+endif()
 
 if(DEFINED CARD_VALUE)
   dump_dom("file://${page}#value=${CARD_VALUE}" dom)

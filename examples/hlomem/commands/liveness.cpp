@@ -28,6 +28,7 @@
 #include "../cli.hpp"
 #include "../input.hpp"
 #include "../json_writer.hpp"
+#include "../report/sources.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -47,13 +48,25 @@ constexpr char const* liveness_usage =
     "\n"
     "  --json   one object per module (an array when there are several) with the keys module,\n"
     "           scheduled, max, peak_time, peak_bytes, instruction_sequence, values (each\n"
-    "           {name, index, start, end}, index as XLA prints it: \"{}\", \"{1}\") and peak (each\n"
-    "           {name, index, bytes})\n"
+    "           {name, index, start, end, op_type, op_name, source_file, source_line}, index as\n"
+    "           XLA prints it: \"{}\", \"{1}\", metadata null when the instruction has none), peak\n"
+    "           (each {name, index, bytes} and the same metadata) and colors (each {color,\n"
+    "           peak_live_bytes, peak_time, peak_by_source, peak_by_op_name, peak_by_stack_frame}:\n"
+    "           the padded bytes live at each memory space's peak by source line, op_name and\n"
+    "           Python stack, as `hlomem report --json` gives them for a dump)\n"
     "Exit status: 0, or 2 when FILE cannot be read or parsed.\n";
 
 template <class P>
 void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m, hlomem::basic_derived_assignment<P> const& d) {
     auto const& lr = *d.assignment.live_range;
+    auto const sources = hlomem::attribute_values(d.assignment, m);
+    auto source_of = [&](std::size_t value) {
+        if (value == hlomem::npos) {
+            write_value_source(json, hlomem::value_source{});
+        } else {
+            write_value_source(json, sources[value]);
+        }
+    };
     json.begin_object();
     json.member("module", std::string_view(m.name()));
     json.member("scheduled", d.scheduled);
@@ -76,6 +89,7 @@ void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m
         json.member("index", hlomem::to_string(r.index));
         json.member("start", static_cast<std::int64_t>(r.range.start));
         json.member("end", static_cast<std::int64_t>(r.range.end));
+        source_of(r.value);
         json.end_object();
     }
     json.end_array();
@@ -87,8 +101,21 @@ void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m
             json.member("name", std::string_view(v.name));
             json.member("index", hlomem::to_string(v.index));
             json.member("bytes", d.peak->sizes[j]);
+            source_of(d.peak->values[j]);
             json.end_object();
         }
+    }
+    json.end_array();
+    auto const colors = hlomem::assigned_live_bytes(d.assignment);
+    auto const holdings = hlomem::peak_holdings_by_color(d.assignment, colors, sources);
+    json.key("colors").begin_array();
+    for (std::size_t c = 0; c < colors.size(); ++c) {
+        json.begin_object();
+        json.member("color", colors[c].color);
+        json.member("peak_live_bytes", colors[c].peak_bytes);
+        json.member("peak_time", static_cast<std::int64_t>(colors[c].peak_time));
+        write_peak_breakdowns(json, &holdings[c], d.assignment, sources);
+        json.end_object();
     }
     json.end_array();
     json.end_object();

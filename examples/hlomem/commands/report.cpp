@@ -23,32 +23,43 @@ namespace hlomem_cli {
 namespace {
 
 constexpr char const* report_usage =
-    "usage: hlomem report [--json] [--top N] [--live-range FILE] [--memory-usage-report FILE] [FILE]\n"
+    "usage: hlomem report [--json] [--top N] [--depth N] [--module FILE] [--live-range FILE]\n"
+    "                     [--memory-usage-report FILE] [FILE]\n"
     "\n"
     "Reads an XLA dump and tells what is in it. The kind of file is read from its content:\n"
     "  HLO module text           computations by kind, instructions, the entry's parameter and\n"
     "                            result sizes, the largest instructions, input/output aliasing\n"
     "                            (several modules in one file are reported one after another)\n"
     "  *-buffer-assignment.txt   allocations by color and kind, totals, the peak live bytes of each\n"
-    "                            color and the values live there, XLA's own peak recomputed and\n"
-    "                            compared with the one the dump states, and every place where the\n"
-    "                            dump contradicts itself\n"
+    "                            color and the values live there, what holds each peak by source\n"
+    "                            line and by op_name (from each value's metadata), XLA's own peak\n"
+    "                            recomputed and compared with the one the dump states, and every\n"
+    "                            place where the dump contradicts itself\n"
     "  *-live-range.txt          the live-range text on its own\n"
     "  *-memory-usage-report.txt the older text memory-usage report\n"
     "Without FILE, the bundled TPU seed dump (" HLOMEM_DEFAULT_DUMP ").\n"
     "\n"
     "  --json                    one JSON object instead of text\n"
-    "  --top N                   how many of the largest values at each peak to list (default 20)\n"
+    "  --top N                   how many of the largest values and source lines at each peak to\n"
+    "                            list (default 20)\n"
+    "  --depth N                 levels of the op_name tree of each peak to print (default 3; 0: none)\n"
+    "  --module FILE             the module the dump was assigned from, for the metadata its\n"
+    "                            instruction texts lack (default: X.txt beside X-buffer-assignment.txt)\n"
     "  --live-range FILE         attach a separate -live-range.txt to the dump\n"
     "  --memory-usage-report F   check the dump against its -memory-usage-report.txt\n"
     "Exit status: 0 when the file was read, 2 when it could not be read or parsed.\n";
 
 /// The report of a buffer-assignment dump, with the live ranges and the memory-usage report the
 /// loader found for it.
-void report_dump(hlomem::loaded const& loaded, bool as_json, std::size_t top, std::ostream& out) {
+void report_dump(hlomem::loaded const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
     auto const& ba = *loaded.assignment();
-    auto facts = facts_of(ba);
+    auto facts = facts_of(ba, hlomem::attribute_values(loaded));
+    facts.depth = depth;
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
+    if (loaded.module_file) {
+        facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
+                              std::to_string(facts.sources.from_module) + " values from it)");
+    }
     if (loaded.memory_usage_report) {
         auto const& file = *loaded.memory_usage_report_file;
         auto problems = hlomem::check_against(*loaded.memory_usage_report, ba);
@@ -68,10 +79,12 @@ void report_dump(hlomem::loaded const& loaded, bool as_json, std::size_t top, st
 int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::size_t top = 20;
+    std::size_t depth = 3;
     std::optional<std::string> file;
     hlomem::load_options options;
     options.find_live_range = true;
     options.find_memory_usage_report = true;
+    options.find_module = true;
     argument_reader a("report", report_usage, args, err);
     while (a.next()) {
         // The value of the option at hand; nullopt and a message when none follows.
@@ -91,6 +104,16 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
                 return exit_error;
             }
             top = static_cast<std::size_t>(*n);
+        } else if (a.is("--depth")) {
+            auto v = value();
+            auto n = v ? decimal(*v) : std::nullopt;
+            if (!n) {
+                err << "hlomem report: --depth needs a number\n";
+                return exit_error;
+            }
+            depth = static_cast<std::size_t>(*n);
+        } else if (a.is("--module")) {
+            if (!(options.module_file = value())) return exit_error;
         } else if (a.is("--live-range")) {
             if (!(options.live_range_file = value())) return exit_error;
         } else if (a.is("--memory-usage-report")) {
@@ -124,7 +147,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     } else if (auto const* report = std::get_if<hlomem::memory_usage_report>(&loaded->model)) {
         print_memory_usage_report(out, *report, as_json);
     } else {
-        report_dump(*loaded, as_json, top, out);
+        report_dump(*loaded, as_json, top, depth, out);
     }
     return exit_ok;
 }

@@ -27,7 +27,7 @@ namespace {
 
 constexpr char const* timeline_usage =
     "usage: hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] [--live-range FILE]\n"
-    "                       [--size-function xla|tpu] [--max-rectangles N] FILE\n"
+    "                       [--module FILE] [--size-function xla|tpu] [--max-rectangles N] FILE\n"
     "\n"
     "Draws the memory of a buffer-assignment dump over program order, one panel per color (memory\n"
     "space), as XProf's Memory Viewer does: the bytes live at each time (assigned sizes, shared\n"
@@ -39,7 +39,9 @@ constexpr char const* timeline_usage =
     "                      from anywhere): hover or click a buffer for its card (shape, assigned,\n"
     "                      padded and unpadded bytes, allocation, live range, op_name and source line\n"
     "                      where the dump has them); the largest values at each peak in a table\n"
-    "                      sortable by size, padding and program order\n"
+    "                      sortable by size, padding and program order; what holds each peak by\n"
+    "                      source line, a bar per line: hovering one highlights its buffers; the\n"
+    "                      buffers colored by source line (a hue family per line) on request\n"
     "  -o OUT.svg          the same pictures as one static SVG (no script)\n"
     "  --format html|svg   the format of -o when OUT does not end in .html or .svg (or is -)\n"
     "  --trace OUT.json    a Chrome/Perfetto trace (JSON trace event format): a counter track of live\n"
@@ -48,6 +50,8 @@ constexpr char const* timeline_usage =
     "  --json              a summary as JSON on standard output\n"
     "  --live-range FILE   the dump's separate -live-range.txt (X-live-range.txt next to\n"
     "                      X-buffer-assignment.txt is found without it)\n"
+    "  --module FILE       the module the dump was assigned from, for the metadata its instruction\n"
+    "                      texts lack (X.txt next to X-buffer-assignment.txt is found without it)\n"
     "  --size-function xla|tpu  padded sizes (default: tpu when the dump has tiled layouts, else xla)\n"
     "  --max-rectangles N  values drawn one by one per color (default 2000); beyond, the smallest are\n"
     "                      aggregated into grey bands per allocation and stretch of time\n"
@@ -91,7 +95,8 @@ inline void print_timeline_json(std::ostream& out, hlomem::buffer_assignment con
 /// line. Processes: "program order" (the instruction at each time) and one per color, with a
 /// counter "live bytes" (assigned, and unpadded where tiles pad), an instant event at the peak and
 /// one slice per value on lanes that never overlap (timeline.hpp trace_slices).
-inline void write_timeline_trace(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
+inline void write_timeline_trace(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
+                                 hlomem::source_attribution const& sources) {
     std::ostringstream out;
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"file\":";
     {
@@ -168,7 +173,7 @@ inline void write_timeline_trace(std::ostream& os, hlomem::buffer_assignment con
                 j.member("id", v.id).member("bytes", v.size).member("allocation", a.index).member("offset", v.offset);
                 if (auto const* shape = ba.shape_of(v)) j.member("shape", hlomem::to_string(*shape));
                 if (padded[s.value]) j.member("padded_bytes", *padded[s.value]).member("unpadded_bytes", *unpadded[s.value]);
-                write_instruction_members(j, v);
+                write_instruction_members(j, v, sources[s.value]);
                 j.end_object();
             });
         }
@@ -212,6 +217,7 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     std::optional<std::string> file, output, trace, format;
     hlomem::load_options load_options;
     load_options.find_live_range = true;
+    load_options.find_module = true;
     hlomem::timeline_options options;
     argument_reader a("timeline", timeline_usage, args, err);
     while (a.next()) {
@@ -225,6 +231,8 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!(trace = a.value())) return a.needs_value();
         } else if (a.is("--live-range")) {
             if (!(load_options.live_range_file = a.value())) return a.needs_value();
+        } else if (a.is("--module")) {
+            if (!(load_options.module_file = a.value())) return a.needs_value();
         } else if (a.is("--format")) {
             if (!(format = a.value())) return a.needs_value();
             if (*format != "html" && *format != "svg") return a.error("--format takes html or svg, not '" + *format + "'");
@@ -269,17 +277,18 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
         return exit_error;
     }
     auto const tl = hlomem::make_timeline(*ba, options);
+    auto const sources = hlomem::attribute_values(*loaded);
 
     if (output && !write_output(*output, out, err, [&](std::ostream& os) {
             if (svg) {
                 write_timeline_svg(os, *ba, tl);
             } else {
-                write_timeline_html(os, *ba, tl);
+                write_timeline_html(os, *ba, tl, sources);
             }
         })) {
         return exit_error;
     }
-    if (trace && !write_output(*trace, out, err, [&](std::ostream& os) { write_timeline_trace(os, *ba, tl); })) return exit_error;
+    if (trace && !write_output(*trace, out, err, [&](std::ostream& os) { write_timeline_trace(os, *ba, tl, sources); })) return exit_error;
     if (as_json) {
         print_timeline_json(out, *ba, tl);
     } else if (to_stdout == 0) {

@@ -18,6 +18,7 @@
 
 #include "../cli.hpp"
 #include "../json_writer.hpp"
+#include "sources.hpp"
 
 namespace hlomem_cli {
 
@@ -33,10 +34,15 @@ struct buffer_assignment_facts {
     std::vector<hlomem::color_bounds> bounds;
     std::vector<hlomem::color_padding> padding;
     std::size_t violations = 0;
+    hlomem::source_attribution sources;         // each value's metadata
+    std::vector<hlomem::peak_holdings> holdings;  // each color's peak, value by value
+    std::size_t depth = 3;                        // levels of the op_name tree the text shows
 };
 
-inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba) {
-    buffer_assignment_facts f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0};
+/// The facts of `ba`, whose values' metadata `sources` gives (attribute_values).
+inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba, hlomem::source_attribution sources) {
+    buffer_assignment_facts f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
+                              std::move(sources), {}, 3};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
     f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing);
@@ -50,6 +56,7 @@ inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba) {
         }
     }
     f.colors = hlomem::assigned_live_bytes(ba);
+    f.holdings = hlomem::peak_holdings_by_color(ba, f.colors, f.sources);
     return f;
 }
 
@@ -176,6 +183,8 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
         }
     }
 
+    print_peak_by_source(out, ba, f.holdings, f.sources, top, f.depth);
+
     out << "\nsoundness: " << (f.violations == 0 ? std::string("no violations")
                                                   : std::to_string(f.violations) + " violations (run hlomem check)")
         << '\n';
@@ -244,6 +253,7 @@ inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_fac
         } else {
             json.null();
         }
+        write_value_source(json, f.sources[static_cast<std::size_t>(&v - ba.values.data())]);
         json.end_object();
     }
     json.end_array();
@@ -312,11 +322,13 @@ inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_fac
             json.member("padded_bytes", p.padded_bytes);
             json.member("unpadded_bytes", p.unpadded_bytes);
         }
+        write_peak_breakdowns(json, holdings_of(f.holdings, color), ba, f.sources);
         json.end_object();
     }
     json.end_array();
     json.member("size_function", hlomem::to_string(f.sizing));
     json.member("soundness_violations", f.violations);
+    json.member("values_with_metadata", f.sources.with_metadata());
     json.key("notes").begin_array();
     for (auto const& n : f.notes) json.value(n);
     json.end_array();

@@ -26,11 +26,13 @@
 #include <string_view>
 #include <vector>
 
+#include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlomem.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include "../json_writer.hpp"
+#include "../report/sources.hpp"
 #include "markup.hpp"
 #include "timeline_assets.hpp"
 
@@ -306,14 +308,14 @@ inline void write_timeline_svg(std::ostream& os, hlomem::buffer_assignment const
 
 /// What the dump says of a value's defining instruction, as members of the object being written:
 /// opcode, and op_name, op_type, source_file and source_line from its metadata where it has them.
-inline void write_instruction_members(json_writer& json, hlomem::logical_value const& v) {
+/// The opcode and the metadata of a value's instruction (`s`, from attribute_values: the dump's
+/// text joined with its module), the members left out when absent.
+inline void write_instruction_members(json_writer& json, hlomem::logical_value const& v, hlomem::value_source const& s) {
     if (!std::string_view(v.instruction_opcode).empty()) json.member("opcode", std::string_view(v.instruction_opcode));
-    if (auto m = hlomem::instruction_metadata(v.instruction_text)) {
-        if (!m->op_name.empty()) json.member("op_name", hlomem::c_unescape(m->op_name));
-        if (!m->op_type.empty()) json.member("op_type", hlomem::c_unescape(m->op_type));
-        if (!m->source_file.empty()) json.member("source_file", hlomem::c_unescape(m->source_file));
-        if (m->source_line != 0) json.member("source_line", m->source_line);
-    }
+    if (!s.op_name.empty()) json.member("op_name", hlomem::c_unescape(s.op_name));
+    if (!s.op_type.empty()) json.member("op_type", hlomem::c_unescape(s.op_type));
+    if (!s.source_file.empty()) json.member("source_file", hlomem::c_unescape(s.source_file));
+    if (s.source_line != 0) json.member("source_line", s.source_line);
 }
 
 /// What the timeline of one color holds, as members of the object being written: its peak and
@@ -335,8 +337,11 @@ inline void write_color_members(json_writer& json, hlomem::timeline_color const&
 
 /// The page's JSON: allocations, the values drawn or listed at a peak, bands, and each color's
 /// peak and table. Values are referred to by their position in `values`.
+/// The page's data: every drawn value (with `src`, the index of its source line in `sources`, the
+/// page's list of lines), and for each color its peak by source line (`by_source`: the line's
+/// index, bytes, and the data indices of its values; sums to the color's peak).
 inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
-                                      std::vector<std::size_t>& data_index) {
+                                      hlomem::source_attribution const& sources, std::vector<std::size_t>& data_index) {
     data_index.assign(ba.values.size(), hlomem::npos);
     std::vector<hlomem::timeline_buffer const*> listed;
     auto list = [&](hlomem::timeline_buffer const& b) {
@@ -348,6 +353,26 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
         for (auto const& b : c.buffers) list(b);
         for (auto const& b : c.at_peak) list(b);
     }
+    // Each color's peak by source line, and the page's list of source lines: those of the peaks
+    // first, largest first, then those of the other drawn values.
+    std::vector<std::vector<hlomem::holding_group<hlomem::source_line_key>>> by_source;
+    std::map<hlomem::source_line_key, std::size_t> line_index;
+    std::vector<hlomem::source_line_key> lines;
+    auto line_of = [&](hlomem::source_line_key const& key) {
+        auto [it, fresh] = line_index.emplace(key, lines.size());
+        if (fresh) lines.push_back(key);
+        return it->second;
+    };
+    for (auto const& c : tl.colors) {
+        auto const h = hlomem::holdings_at(ba, c.color, c.peak_time, hlomem::sourced_value_first<hlomem::default_policy, hlomem::default_policy>{ba, sources});
+        by_source.push_back(hlomem::peak_by_source_line(h, sources));
+        for (auto const& g : by_source.back()) line_of(g.key);
+    }
+    auto key_of = [&](std::size_t value) {
+        auto const& s = sources[value];
+        return s.has_source_line() ? hlomem::source_line_key{s.source_file, s.source_line} : hlomem::source_line_key{};
+    };
+    for (auto const* b : listed) line_of(key_of(b->value));
     std::map<hlomem::shape_id, std::size_t> shape_index;
     std::vector<hlomem::shape_id> shapes;
     for (auto const* b : listed) {
@@ -416,9 +441,13 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
         json.member("end", b->range.end);
         if (lr.instruction_at(b->range.start) != std::string_view(v.name)) json.member("first", lr.instruction_at(b->range.start));
         json.member("last", lr.instruction_at(b->range.end));
-        write_instruction_members(json, v);
+        write_instruction_members(json, v, sources[b->value]);
+        json.member("src", line_index[key_of(b->value)]);
         json.end_object();
     }
+    json.end_array();
+    json.key("sources").begin_array();
+    for (auto const& key : lines) json.value(source_line_text(key));
     json.end_array();
     json.key("bands").begin_array();
     for (auto const& c : tl.colors) {
@@ -449,6 +478,20 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
         json.key("at_peak").begin_array();
         for (auto const& b : c.at_peak) json.value(data_index[b.value]);
         json.end_array();
+        json.key("by_source").begin_array();
+        for (auto const& g : by_source[static_cast<std::size_t>(&c - tl.colors.data())]) {
+            json.begin_object();
+            json.member("src", line_index[g.key]);
+            json.member("bytes", g.bytes);
+            json.member("count", g.values.size());
+            json.key("values").begin_array();
+            for (std::size_t v : g.values) {
+                if (data_index[v] != hlomem::npos) json.value(data_index[v]);
+            }
+            json.end_array();
+            json.end_object();
+        }
+        json.end_array();
         json.end_object();
     }
     json.end_array();
@@ -459,9 +502,10 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
 
 
 /// The whole page.
-inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
+inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
+                                hlomem::source_attribution const& sources) {
     std::vector<std::size_t> data_index;
-    std::string const data = timeline_data_json(ba, tl, data_index);
+    std::string const data = timeline_data_json(ba, tl, sources, data_index);
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
@@ -480,8 +524,11 @@ inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment cons
     out << "<p class=\"summary\">" << ba.allocations.size() << " allocations, " << ba.values.size() << " values, program order 0-"
         << tl.max << "; " << drawn << " values drawn one by one"
         << (aggregated ? ", " + std::to_string(aggregated) + " small ones aggregated into grey bands" : std::string())
-        << ". Hover a buffer for its card, click to pin it. Sizes are assigned bytes; padded and unpadded sizes use the "
+        << ". Hover a buffer for its card, click to pin it; hover a source line below a map to see its buffers. Sizes are "
+           "assigned bytes; padded and unpadded sizes use the "
         << hlomem::to_string(tl.sizing) << " size function.</p>\n";
+    out << "<p class=\"legend\"><label><input type=\"checkbox\" id=\"by-source\"> color the buffers by source line "
+           "(one hue family per line; grey: no source)</label></p>\n";
     out << "<p class=\"legend\">";
     for (auto k : all_kinds) {
         out << "<span><svg width=\"11\" height=\"11\" style=\"vertical-align:-1px;margin-right:4px\"><rect class=\"" << kind_class(k)
@@ -522,6 +569,8 @@ inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment cons
         write_color_panel(out, ctx, c, g);
         out << "</svg>\n";
         first_band += c.bands.size();
+        out << "<h2>what holds the peak, by source line</h2>\n<div class=\"source-bars\" data-color-index=\"" << k
+            << "\"></div>\n";
         out << "<h2>largest values live at the peak (time " << c.peak_time << "; " << c.at_peak.size() << " of " << c.live_at_peak
             << " shown)</h2>\n<table class=\"peak-table\" data-color-index=\"" << k << "\"></table>\n</section>\n";
     }

@@ -1,6 +1,8 @@
 /* page.js: the script of the timeline page (-o OUT.html): the hover card of each buffer, the
-   sortable tables of the largest values at each peak, #value=ID links, and the report of what
-   was drawn on <body> (data-rendered, data-peak-bytes, data-table-rows, data-errors, ...), which
+   sortable tables of the largest values at each peak, what holds each peak by source line (a bar
+   per line; hovering one highlights its buffers in the map), the buffers colored by source line
+   on request, #value=ID links, and the report of what was drawn on <body> (data-rendered,
+   data-peak-bytes, data-table-rows, data-source-rows, data-highlighted, data-errors, ...), which
    the page tests read. Plain JavaScript, no library; the data comes from the JSON in
    <script id="timeline-data">. Embedded at build time (examples/CMakeLists.txt, hlomem_embed_text). */
 (function () {
@@ -157,6 +159,88 @@
     draw();
   });
 
+  // What holds each peak, by source line: a bar per line, largest first (the first 30, then the
+  // rest in one line). Hovering a bar highlights the buffers of that line in the map above and
+  // dims the others; <body data-highlighted> lists their value ids.
+  var sourceRows = 0, shownLines = 30;
+  function hue(src) { return (src * 137.508) % 360; }  // the golden angle: lines far apart in hue
+  function noSource(src) { return data.sources[src] === 'no source'; }
+  function lineColor(src, lightness) { return noSource(src) ? 'hsl(0,0%,' + lightness + '%)' : 'hsl(' + hue(src).toFixed(1) + ',65%,' + lightness + '%)'; }
+  function highlightLine(svg, line) {
+    svg.querySelectorAll('rect.hl-src').forEach(function (r) { r.classList.remove('hl-src'); });
+    svg.classList.toggle('dim', !!line);
+    var ids = [];
+    if (line) {
+      line.values.forEach(function (k) {
+        var r = svg.querySelector('rect[data-v="' + k + '"]');
+        if (r) { r.classList.add('hl-src'); ids.push(data.values[k].id); }
+      });
+    }
+    ids.sort(function (a, b) { return a - b; });
+    body.setAttribute('data-highlighted', ids.join(' '));
+  }
+  document.querySelectorAll('div.source-bars').forEach(function (div) {
+    var color = data.colors[+div.getAttribute('data-color-index')];
+    var svg = document.querySelector('svg.timeline[data-color="' + color.color + '"]');
+    var total = 0, restBytes = 0, restLines = 0;
+    color.by_source.forEach(function (line, rank) {
+      total += line.bytes;
+      if (rank >= shownLines) { restBytes += line.bytes; ++restLines; return; }
+      var bar = document.createElement('div'); bar.className = 'source-bar';
+      bar.setAttribute('data-rank', rank); bar.setAttribute('data-src', line.src);
+      var label = document.createElement('span'); label.className = 'label'; label.textContent = data.sources[line.src];
+      label.title = data.sources[line.src];
+      var track = document.createElement('span'); track.className = 'track';
+      var fill = document.createElement('span'); fill.className = 'fill';
+      fill.style.width = (color.peak_bytes > 0 ? 100 * line.bytes / color.peak_bytes : 0).toFixed(2) + '%';
+      fill.style.background = lineColor(line.src, 50);
+      track.appendChild(fill);
+      var num = document.createElement('span'); num.className = 'num';
+      num.textContent = human(line.bytes) + ' ' + (color.peak_bytes > 0 ? (100 * line.bytes / color.peak_bytes).toFixed(1) : '0.0') + '% ' +
+        line.count + (line.count === 1 ? ' value' : ' values');
+      bar.appendChild(label); bar.appendChild(track); bar.appendChild(num);
+      bar.addEventListener('mouseenter', function () { bar.classList.add('on'); highlightLine(svg, line); });
+      bar.addEventListener('mouseleave', function () { bar.classList.remove('on'); highlightLine(svg, null); });
+      div.appendChild(bar);
+      ++sourceRows;
+    });
+    if (restLines > 0) {
+      var rest = document.createElement('div'); rest.className = 'source-rest';
+      rest.textContent = human(restBytes) + ' in ' + restLines + ' more lines';
+      div.appendChild(rest);
+    }
+    if (total !== color.peak_bytes) window.hlomemErrors.push('color ' + color.color + ': the source lines hold ' + total + ' bytes of a peak of ' + color.peak_bytes);
+  });
+
+  // The buffers colored by source line: a hue per line, a lightness per value within it.
+  var byLine = data.values.map(function () { return 0; }), seen = {};
+  data.values.forEach(function (v, k) { seen[v.src] = (seen[v.src] || 0) + 1; byLine[k] = seen[v.src] - 1; });
+  function colorBySource(on) {
+    document.querySelectorAll('svg.timeline rect[data-v]').forEach(function (r) {
+      var k = +r.getAttribute('data-v');
+      r.style.fill = on ? lineColor(data.values[k].src, 36 + (byLine[k] * 13) % 36) : '';
+    });
+    body.setAttribute('data-colored-by', on ? 'source' : 'kind');
+  }
+  var toggle = document.getElementById('by-source');
+  if (toggle) toggle.addEventListener('change', function () { colorBySource(toggle.checked); });
+  body.setAttribute('data-colored-by', 'kind');
+
+  // page.html#source=C:R hovers bar R of color panel C (the page tests' way to move the mouse);
+  // page.html#color=source colors the buffers by source line; #color=source&source=C:R does both.
+  function sourceFromHash() {
+    var m = /^#(?:color=source&)?source=(\d+):(\d+)$/.exec(window.location.hash);
+    if (m) {
+      var bar = document.querySelector('div.source-bars[data-color-index="' + m[1] + '"] div.source-bar[data-rank="' + m[2] + '"]');
+      if (!bar) { window.hlomemErrors.push('no source line ' + m[2] + ' in color panel ' + m[1]); return; }
+      bar.dispatchEvent(new MouseEvent('mouseenter'));
+    }
+    if (/^#color=source(&|$)/.test(window.location.hash)) {
+      if (toggle) toggle.checked = true;
+      colorBySource(true);
+    }
+  }
+
   // page.html#value=ID opens the card of value ID, pinned beside its rectangle: a link to a buffer.
   function openFromHash() {
     var m = /^#value=(\d+)$/.exec(window.location.hash);
@@ -171,7 +255,8 @@
     body.setAttribute('data-card', data.values[k].name);
   }
   openFromHash();
-  window.addEventListener('hashchange', function () { pinned = false; openFromHash(); });
+  sourceFromHash();
+  window.addEventListener('hashchange', function () { pinned = false; openFromHash(); sourceFromHash(); });
 
   // What the page drew, checked against its data.
   var problems = [];
@@ -191,6 +276,7 @@
   body.setAttribute('data-bands', String(document.querySelectorAll('svg.timeline rect[data-b]').length));
   body.setAttribute('data-peak-bytes', peaks.join(' '));
   body.setAttribute('data-table-rows', String(tableRows));
+  body.setAttribute('data-source-rows', String(sourceRows));
   window.hlomemErrors = window.hlomemErrors.concat(problems);
   body.setAttribute('data-errors', window.hlomemErrors.join('; '));
   body.setAttribute('data-script-ms', String(Math.round(performance.now() - started)));

@@ -1,0 +1,176 @@
+// report/sources.hpp: where values come from in the user's program, as the commands print it:
+// a value's source keys in JSON, the peak of each color by source line, by op_name and by Python
+// stack frame (hlomem/hlo/attribution.hpp), in text and in JSON.
+#ifndef HLOMEM_EXAMPLES_REPORT_SOURCES_HPP
+#define HLOMEM_EXAMPLES_REPORT_SOURCES_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/hlo/attribution.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
+
+#include "../cli.hpp"
+#include "../json_writer.hpp"
+
+namespace hlomem_cli {
+
+/// `model.py:83` for a value with a source line, `no source` without (C escapes read back).
+inline std::string source_line_text(hlomem::value_source const& s) {
+    if (!s.has_source_line()) return std::string(hlomem::no_source_group);
+    return hlomem::c_unescape(s.source_file) + ":" + std::to_string(s.source_line);
+}
+
+/// The same for a group of a breakdown.
+inline std::string source_line_text(hlomem::source_line_key const& k) {
+    if (k.is_no_source()) return std::string(hlomem::no_source_group);
+    return hlomem::c_unescape(k.source_file) + ":" + std::to_string(k.source_line);
+}
+
+/// A string of metadata as a JSON member: the text read back from XLA's C escapes, null when
+/// absent.
+inline void metadata_member(json_writer& json, std::string_view name, std::string_view text) {
+    if (text.empty()) {
+        json.key(name).null();
+    } else {
+        json.member(name, hlomem::c_unescape(text));
+    }
+}
+
+/// The keys op_type, op_name, source_file, source_line of a value (null when absent).
+inline void write_value_source(json_writer& json, hlomem::value_source const& s) {
+    metadata_member(json, "op_type", s.op_type);
+    metadata_member(json, "op_name", s.op_name);
+    metadata_member(json, "source_file", s.source_file);
+    if (s.has_source_line()) {
+        json.member("source_line", s.source_line);
+    } else {
+        json.key("source_line").null();
+    }
+}
+
+/// A breakdown tree as nested {"name", "bytes", "values": [ids held there], "children": [...]}.
+template <class P>
+void write_holding_tree(json_writer& json, hlomem::holding_tree const& t, hlomem::basic_buffer_assignment<P> const& ba) {
+    json.begin_object();
+    json.member("name", hlomem::c_unescape(t.name));
+    json.member("bytes", t.bytes);
+    json.key("values").begin_array();
+    for (std::size_t v : t.values) json.value(ba.values[v].id);
+    json.end_array();
+    json.key("children").begin_array();
+    for (auto const& c : t.children) write_holding_tree(json, c, ba);
+    json.end_array();
+    json.end_object();
+}
+
+/// The members peak_by_source, peak_by_op_name and peak_by_stack_frame of a color (`h` its
+/// holdings at the peak; null: the color has no live ranges, and the lists are empty).
+template <class P, class Q>
+void write_peak_breakdowns(json_writer& json, hlomem::peak_holdings const* h, hlomem::basic_buffer_assignment<P> const& ba,
+                           hlomem::basic_source_attribution<Q> const& sources) {
+    json.key("peak_by_source").begin_array();
+    if (h) {
+        for (auto const& g : hlomem::peak_by_source_line(*h, sources)) {
+            json.begin_object();
+            metadata_member(json, "source_file", g.key.source_file);
+            if (g.key.is_no_source()) {
+                json.key("source_line").null();
+            } else {
+                json.member("source_line", g.key.source_line);
+            }
+            json.member("bytes", g.bytes);
+            json.key("values").begin_array();
+            for (std::size_t v : g.values) json.value(ba.values[v].id);
+            json.end_array();
+            json.end_object();
+        }
+    }
+    json.end_array();
+    json.key("peak_by_op_name");
+    if (h) write_holding_tree(json, hlomem::peak_by_op_name(*h, sources), ba); else json.null();
+    json.key("peak_by_stack_frame");
+    if (h) write_holding_tree(json, hlomem::peak_by_stack_frame(*h, sources), ba); else json.null();
+}
+
+/// The holdings of `color`, or null.
+inline hlomem::peak_holdings const* holdings_of(std::vector<hlomem::peak_holdings> const& holdings, std::int64_t color) {
+    auto it = std::find_if(holdings.begin(), holdings.end(), [&](auto const& h) { return h.color == color; });
+    return it == holdings.end() ? nullptr : &*it;
+}
+
+inline std::string share_text(std::int64_t part, std::int64_t whole) {
+    return whole > 0 ? fixed2(100.0 * static_cast<double>(part) / static_cast<double>(whole)) + "%" : std::string("-");
+}
+
+/// Up to `n` value ids, then how many more.
+template <class P>
+std::string value_ids_text(std::vector<std::size_t> const& values, hlomem::basic_buffer_assignment<P> const& ba, std::size_t n = 6) {
+    std::string s;
+    for (std::size_t k = 0; k < values.size() && k < n; ++k) s += (k ? " " : "") + std::to_string(ba.values[values[k]].id);
+    if (values.size() > n) s += " +" + std::to_string(values.size() - n);
+    return s;
+}
+
+inline void print_holding_tree(std::ostream& out, hlomem::holding_tree const& t, std::int64_t whole, std::size_t depth,
+                               std::size_t level) {
+    for (auto const& c : t.children) {
+        // A child repeats its parent's prefix: under it, show the part it adds.
+        std::string_view shown = c.name;
+        if (level > 0 && shown.size() > t.name.size() + 1 && shown.compare(0, t.name.size(), t.name) == 0 &&
+            shown[t.name.size()] == '/') {
+            shown.remove_prefix(t.name.size() + 1);
+        }
+        std::string const name = hlomem::c_unescape(shown);
+        std::string const b = hlomem::human_bytes(c.bytes);
+        out << "  " << std::string(b.size() < 10 ? 10 - b.size() : 0, ' ') << b << "  "
+            << std::string(7 - std::min<std::size_t>(7, share_text(c.bytes, whole).size()), ' ') << share_text(c.bytes, whole)
+            << "  " << std::string(2 * level, ' ') << name << '\n';
+        if (level + 1 < depth) print_holding_tree(out, c, whole, depth, level + 1);
+    }
+}
+
+/// "what holds the color N peak, by source line": the top lines with their bytes, share and
+/// values, then the op_name tree to `depth` levels.
+template <class P, class Q>
+void print_peak_by_source(std::ostream& out, hlomem::basic_buffer_assignment<P> const& ba,
+                          std::vector<hlomem::peak_holdings> const& holdings, hlomem::basic_source_attribution<Q> const& sources,
+                          std::size_t top, std::size_t depth) {
+    for (auto const& h : holdings) {
+        if (h.values.empty()) continue;
+        auto const groups = hlomem::peak_by_source_line(h, sources);
+        std::size_t const n = std::min(top, groups.size());
+        out << "\nwhat holds the color " << h.color << " peak (time " << h.time << ", " << hlomem::human_bytes(h.bytes)
+            << "), by source line (" << groups.size() << (groups.size() == 1 ? " line" : " lines") << "; " << n << " shown)\n";
+        out << "  " << std::string(7, ' ') << "bytes    share  values  source line (value ids)\n";
+        for (std::size_t k = 0; k < n; ++k) {
+            auto const& g = groups[k];
+            std::string const b = hlomem::human_bytes(g.bytes), s = share_text(g.bytes, h.bytes);
+            std::string const count = std::to_string(g.values.size());
+            out << "  " << std::string(b.size() < 12 ? 12 - b.size() : 0, ' ') << b << std::string(s.size() < 9 ? 9 - s.size() : 0, ' ')
+                << s << std::string(count.size() < 8 ? 8 - count.size() : 0, ' ') << count << "  " << source_line_text(g.key)
+                << " (" << value_ids_text(g.values, ba) << ")\n";
+        }
+        if (n < groups.size()) {
+            std::int64_t rest = 0;
+            for (std::size_t k = n; k < groups.size(); ++k) rest += groups[k].bytes;
+            out << "  " << std::string(hlomem::human_bytes(rest).size() < 12 ? 12 - hlomem::human_bytes(rest).size() : 0, ' ')
+                << hlomem::human_bytes(rest) << "  in " << groups.size() - n << " more lines\n";
+        }
+        if (depth > 0) {
+            out << "  by op_name (to depth " << depth << "; --depth N):\n";
+            print_holding_tree(out, hlomem::peak_by_op_name(h, sources), h.bytes, depth, 0);
+        }
+    }
+}
+
+}  // namespace hlomem_cli
+
+#endif  // HLOMEM_EXAMPLES_REPORT_SOURCES_HPP
