@@ -109,9 +109,11 @@ struct panel_geometry {
 // ---------------------------------------------------------------------------------------------
 
 /// What the panels need besides the timeline: the dump, and the data index of each drawn value
-/// (the page's JSON; -1 for the standalone SVG, which carries <title>s instead).
+/// (the page's JSON; -1 for the standalone SVG, which carries <title>s instead). For either policy:
+/// the tool reads dumps with the default one, the Python module views its text.
+template <class P = hlomem::default_policy>
 struct panel_context {
-    hlomem::buffer_assignment const& ba;
+    hlomem::basic_buffer_assignment<P> const& ba;
     hlomem::timeline const& tl;
     bool standalone = false;
     std::vector<std::size_t> const* data_index = nullptr;  // by value index; the page's JSON position
@@ -130,8 +132,9 @@ inline std::string peak_label(hlomem::timeline_color const& c) {
 
 /// Writes the panel of one color: the live-bytes chart above the buffer map, sharing the time
 /// axis, with the peak marked across both. The panel starts at y = g.top.
-inline void write_color_panel(std::ostream& out, panel_context const& ctx, hlomem::timeline_color const& c,
-                              panel_geometry const& g) {
+template <class P>
+void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::timeline_color const& c,
+                       panel_geometry const& g) {
     auto const& ba = ctx.ba;
     if (ctx.standalone) {
         out << "<text class=\"title\" x=\"" << coord(g.left) << "\" y=\"" << coord(g.top - 14) << "\">"
@@ -280,9 +283,10 @@ inline void write_svg_legend(std::ostream& out, double y) {
 }
 
 /// The static picture: every color's panel, one under the other, no script.
-inline void write_timeline_svg(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
+template <class P>
+void write_timeline_svg(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
     std::ostringstream out;
-    panel_context const ctx{ba, tl, true, nullptr, 0};
+    panel_context<P> const ctx{ba, tl, true, nullptr, 0};
     double y = 36;
     std::ostringstream body;
     for (auto const& c : tl.colors) {
@@ -306,7 +310,8 @@ inline void write_timeline_svg(std::ostream& os, hlomem::buffer_assignment const
 
 /// What the dump says of a value's defining instruction, as members of the object being written:
 /// opcode, and op_name, op_type, source_file and source_line from its metadata where it has them.
-inline void write_instruction_members(json_writer& json, hlomem::logical_value const& v) {
+template <class P>
+void write_instruction_members(json_writer& json, hlomem::basic_logical_value<P> const& v) {
     if (!std::string_view(v.instruction_opcode).empty()) json.member("opcode", std::string_view(v.instruction_opcode));
     if (auto m = hlomem::instruction_metadata(v.instruction_text)) {
         if (!m->op_name.empty()) json.member("op_name", hlomem::c_unescape(m->op_name));
@@ -335,8 +340,9 @@ inline void write_color_members(json_writer& json, hlomem::timeline_color const&
 
 /// The page's JSON: allocations, the values drawn or listed at a peak, bands, and each color's
 /// peak and table. Values are referred to by their position in `values`.
-inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
-                                      std::vector<std::size_t>& data_index) {
+template <class P>
+std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
+                               std::vector<std::size_t>& data_index) {
     data_index.assign(ba.values.size(), hlomem::npos);
     std::vector<hlomem::timeline_buffer const*> listed;
     auto list = [&](hlomem::timeline_buffer const& b) {
@@ -459,7 +465,8 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
 
 
 /// The whole page.
-inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
+template <class P>
+void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
     std::vector<std::size_t> data_index;
     std::string const data = timeline_data_json(ba, tl, data_index);
     std::ostringstream out;
@@ -518,7 +525,7 @@ inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment cons
         auto g = geometry_of(tl, 16);
         out << "<svg class=\"timeline\" data-color=\"" << c.color << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 "
             << coord(g.height()) << "\">\n";
-        panel_context const ctx{ba, tl, false, &data_index, first_band};
+        panel_context<P> const ctx{ba, tl, false, &data_index, first_band};
         write_color_panel(out, ctx, c, g);
         out << "</svg>\n";
         first_band += c.bands.size();
