@@ -122,6 +122,11 @@ class Dump:
         """XLA's peak recomputed: time, instruction, bytes, listed_bytes, rule, stated_time, matches_stated, values."""
     def breakdown(self, top: int = 20) -> List[Dict[str, Any]]:
         """Per color: its peak and the `top` largest values live there, largest first."""
+    @property
+    def module_file(self) -> Optional[str]:
+        """The module read with a dump for the sources of its values, or None."""
+    def peak_by_source(self, by: str = "source_line") -> List[Dict[str, Any]]:
+        """Per color, the peak's bytes by 'source_line' (groups), 'op_name' or 'stack_frame' (trees); they add up to the peak."""
     def check(self, size_function: Optional[str] = None) -> List[Dict[str, Any]]:
         """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, message."""
     def liveness(self) -> str:
@@ -137,6 +142,7 @@ def load(
     name: Optional[str] = None,
     live_range: Optional[str] = None,
     memory_usage_report: Optional[str] = None,
+    module: Optional[str] = None,
 ) -> Dump:
     """Reads an XLA text: a path (os.PathLike, or a str of one line) or the text (a str of several lines, bytes).
 

@@ -11,6 +11,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <ios>
@@ -19,12 +20,15 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlomem.hpp>
 #include <hlomem/load.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include "arguments.hpp"
@@ -167,13 +171,15 @@ py::object json_loads(std::string const& text) { return py::module_::import("jso
 
 /// Reads `source` (a path, or text as str or bytes) through the loader.
 std::shared_ptr<dump> load(py::object source, std::optional<std::string> name, std::optional<std::string> live_range,
-                           std::optional<std::string> memory_usage_report) {
+                           std::optional<std::string> memory_usage_report, std::optional<std::string> module) {
     auto out = std::make_shared<dump>();
     hlomem::load_options options;
     options.live_range_file = std::move(live_range);
     options.memory_usage_report_file = std::move(memory_usage_report);
+    options.module_file = std::move(module);
     options.find_live_range = true;
     options.find_memory_usage_report = true;
+    options.find_module = true;
     py::object const os = py::module_::import("os");
     if (py::isinstance(source, os.attr("PathLike"))) source = os.attr("fspath")(source);
     if (py::isinstance<py::bytearray>(source) || py::isinstance<py::memoryview>(source)) {
@@ -274,6 +280,87 @@ py::list breakdown(dump& d, std::size_t top) {
         out.append(color);
     }
     return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peak by source (hlo/attribution.hpp, memory/peak_holdings.hpp)
+// ---------------------------------------------------------------------------------------------
+
+/// The values of a group with the bytes of the peak each holds, largest first.
+template <class Held>
+py::list holders(assignment_type const& ba, std::vector<std::size_t> const& values, Held const& held) {
+    std::vector<std::size_t> order(values);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return held(a) > held(b); });
+    py::list out;
+    for (std::size_t k : order) {
+        auto const& v = ba.values[k];
+        py::dict row;
+        row["id"] = v.id;
+        row["name"] = std::string(v.name);
+        row["index"] = hlomem::to_string(v.index);
+        row["bytes"] = held(k);
+        out.append(row);
+    }
+    return out;
+}
+
+template <class Held>
+py::dict tree_dict(assignment_type const& ba, hlomem::holding_tree const& node, Held const& held) {
+    py::dict out;
+    out["name"] = hlomem::c_unescape(node.name);
+    out["bytes"] = node.bytes;
+    out["values"] = holders(ba, node.values, held);
+    py::list children;
+    for (auto const& c : node.children) children.append(tree_dict(ba, c, held));
+    out["children"] = children;
+    return out;
+}
+
+template <class Sources>
+py::list peak_by_source_of(assignment_type const& ba, Sources const& sources, std::string const& by) {
+    auto const colors = hlomem::assigned_live_bytes(ba);
+    auto const holdings = hlomem::peak_holdings_by_color(ba, colors, sources);
+    py::list out;
+    for (auto const& h : holdings) {
+        std::unordered_map<std::size_t, std::int64_t> bytes_of;
+        for (auto const& v : h.values) bytes_of[v.value] = v.bytes;
+        auto held = [&](std::size_t k) { return bytes_of[k]; };
+        py::dict color;
+        color["color"] = h.color;
+        color["time"] = static_cast<std::int64_t>(h.time);
+        color["instruction"] = std::string(ba.live_range->instruction_at(h.time));
+        color["bytes"] = h.bytes;
+        if (by == "source_line") {
+            py::list groups;
+            for (auto const& g : hlomem::peak_by_source_line(h, sources)) {
+                py::dict row;
+                row["source_file"] = g.key.is_no_source() ? py::object(py::none()) : py::object(py::str(hlomem::c_unescape(g.key.source_file)));
+                row["source_line"] = g.key.is_no_source() ? py::object(py::none()) : py::object(py::int_(g.key.source_line));
+                row["bytes"] = g.bytes;
+                row["values"] = holders(ba, g.values, held);
+                groups.append(row);
+            }
+            color["groups"] = groups;
+        } else if (by == "op_name") {
+            color["tree"] = tree_dict(ba, hlomem::peak_by_op_name(h, sources), held);
+        } else {
+            color["tree"] = tree_dict(ba, hlomem::peak_by_stack_frame(h, sources), held);
+        }
+        out.append(color);
+    }
+    return out;
+}
+
+py::list peak_by_source(dump& d, std::string const& by) {
+    if (by != "source_line" && by != "op_name" && by != "stack_frame") {
+        throw py::value_error("by takes 'source_line', 'op_name' or 'stack_frame', not '" + by + "'");
+    }
+    auto const& ba = d.assignment_with_live_ranges();
+    if (d.derived) {  // a module: its instructions' metadata and stack tables
+        auto const& m = std::get<std::vector<hlomem::basic_hlo_module<policy>>>(d.loaded.model).front();
+        return peak_by_source_of(ba, hlomem::attribute_values(ba, m), by);
+    }
+    return peak_by_source_of(ba, hlomem::attribute_values(d.loaded), by);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -415,6 +502,9 @@ PYBIND11_MODULE(_hlomem, m) {
             "The separate -live-range.txt read with a dump, or None.")
         .def_property_readonly("memory_usage_report_file", [](dump const& d) { return d.loaded.memory_usage_report_file; },
             "The -memory-usage-report.txt the dump was checked against, or None.")
+        .def_property_readonly("module_file", [](dump const& d) { return d.loaded.module_file; },
+            "The module read with a dump for the sources of its values (module=, or X.txt beside\n"
+            "X-buffer-assignment.txt), or None.")
         .def("to_json", [](dump& d) { return d.report(); },
             "The report as `hlomem report --json FILE` prints it, byte for byte (a str).")
         .def("to_dict", [](dump& d) { return json_loads(d.report()); },
@@ -466,6 +556,16 @@ PYBIND11_MODULE(_hlomem, m) {
             "What is live at each color's peak: per color its peak bytes, time and instruction, how many\n"
             "values are live there, and the `top` largest (id, name, index, bytes, allocation,\n"
             "allocation_kind, shape), largest first, as the text report lists them.")
+        .def("peak_by_source", &peak_by_source, py::arg("by") = "source_line",
+            "Which lines of the program hold each color's peak: every byte live there given to one value\n"
+            "(shared bytes once, so the groups add up to the peak), the values grouped by\n"
+            "  'source_line': {source_file, source_line, bytes, values}, largest first ('no source':\n"
+            "                 source_file None);\n"
+            "  'op_name':     a tree of op_name prefixes (jit(f), jit(f)/while, ...);\n"
+            "  'stack_frame': a tree of Python stack frames, outermost first.\n"
+            "Per color: color, time, instruction, bytes, and 'groups' or 'tree' (nodes: name, bytes,\n"
+            "values, children); values: id, name, index, bytes held. Sources come from the dump's\n"
+            "metadata, joined with its module (module=) or, for a module, from its instructions.")
         .def("check", [](dump& d, std::optional<std::string> size_function) {
                 auto const& ba = d.assignment();
                 hlomem::soundness_options options;
@@ -560,14 +660,15 @@ PYBIND11_MODULE(_hlomem, m) {
     m.def("shape", &parse_shape, py::arg("text"),
         "Reads an XLA shape, e.g. hlomem.shape('bf16[4096,3584]{1,0:T(8,128)(2,1)}'); ParseError when it does not read.");
     m.def("load", &load, py::arg("source"), py::kw_only(), py::arg("name") = py::none(), py::arg("live_range") = py::none(),
-        py::arg("memory_usage_report") = py::none(),
+        py::arg("memory_usage_report") = py::none(), py::arg("module") = py::none(),
         "Reads an XLA text, of the kind its content says (as the hlomem tool does).\n"
         "\n"
         "source: a path (os.PathLike, or a str of one line), or the text itself: a str of several lines\n"
         "        (compiled.as_text()) or bytes, parsed where it lies, without a copy.\n"
         "name: what messages and the report call text (default '<text>'), or a path.\n"
-        "live_range, memory_usage_report: a dump's separate -live-range.txt and\n"
-        "        -memory-usage-report.txt; beside X-buffer-assignment.txt they are found without.\n"
+        "live_range, memory_usage_report, module: a dump's separate -live-range.txt,\n"
+        "        -memory-usage-report.txt and the module it was assigned from (for the sources of its\n"
+        "        values); beside X-buffer-assignment.txt (X.txt for the module) they are found without.\n"
         "Raises ParseError (a ValueError) with file, line and column when the text does not read,\n"
         "FileNotFoundError when a file cannot be read, ValueError for text of no kind hlomem reads.");
 }
