@@ -4,10 +4,10 @@
     PYTHONPATH=build/python python3 benchmarks/python_module.py [--tool build/examples/hlomem] FILE...
 
 For each FILE it prints, as a Markdown table, the best of --repeat runs of:
-  import     `import hlomem` in a fresh interpreter, less the interpreter's own start;
+  import     `import hlomem` in a fresh interpreter, as -X importtime counts it (json included);
   load       hlomem.load(path), in the same process (the file read, parsed with the view policy);
   load text  hlomem.load(text) on a str already in memory (parsed where it lies, no copy);
-  to_dict    Dump.to_dict() after the load (the report computed and its JSON read by json.loads);
+  to_dict    Dump.to_dict() on a fresh Dump (the report computed, written, read by json.loads);
   peak RSS   of a fresh interpreter that imports, loads and calls to_dict(), and of the bare
              interpreter;
   tool       `hlomem report --json FILE` wall time and peak RSS (a process of its own).
@@ -23,11 +23,14 @@ import sys
 import time
 
 
-def child(code):
-    """Wall time of `python3 -c code` run alone."""
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
-    return time.perf_counter() - start
+def import_time():
+    """What `python3 -X importtime -c 'import hlomem'` says hlomem took, cumulative, in seconds."""
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import hlomem"], check=True, capture_output=True)
+    for line in out.stderr.decode().splitlines():
+        fields = [f.strip() for f in line.split("|")]
+        if len(fields) == 3 and fields[2] == "hlomem":
+            return int(fields[1]) / 1e6
+    raise RuntimeError("python3 -X importtime did not list hlomem")
 
 
 def rss_of(argv):
@@ -56,11 +59,10 @@ def main():
 
     import hlomem
 
-    bare = min(child("pass") for _ in range(args.repeat))
-    imported = min(child("import hlomem") for _ in range(args.repeat))
+    imported = min(import_time() for _ in range(args.repeat))
     rss_bare = rss_of([sys.executable, "-c", "pass"])
     rss_import = rss_of([sys.executable, "-c", "import hlomem"])
-    print(f"import hlomem: {1000 * (imported - bare):.1f} ms (interpreter start {1000 * bare:.1f} ms); "
+    print(f"import hlomem: {1000 * imported:.1f} ms (python3 -X importtime, cumulative); "
           f"peak RSS bare interpreter {rss_bare / 1024:.1f} MiB, after import {rss_import / 1024:.1f} MiB\n")
     print("| file | size | load | load text | to_dict | tool report --json | peak RSS module | peak RSS tool |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -69,7 +71,8 @@ def main():
         text = path.read_text()
         load = best(lambda: hlomem.load(path), args.repeat)
         load_text = best(lambda: hlomem.load(text), args.repeat)
-        to_dict = best(lambda: hlomem.load(path).to_dict(), args.repeat) - load
+        dumps = [hlomem.load(path) for _ in range(args.repeat)]
+        to_dict = best(lambda: dumps.pop().to_dict(), args.repeat)
         tool = best(lambda: subprocess.run([args.tool, "report", "--json", str(path)], check=True,
                                            stdout=subprocess.DEVNULL), args.repeat)
         rss_module = rss_of([sys.executable, "-c", f"import hlomem; hlomem.load({str(path)!r}).to_dict()"])
