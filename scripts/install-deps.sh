@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs hlomem's build and test dependencies from Debian 12 when they are missing:
-# cmake, g++, Boost 1.74 headers (Spirit X3, Graph) and Catch2 2.13. Nothing is downloaded
+# cmake, g++, Boost 1.74 headers (Spirit X3, Graph), Catch2 2.13, and for the Python module
+# pybind11 2.10, the Python headers, pytest and setuptools (for `pip install .`). Nothing is downloaded
 # from anywhere else. Safe to run repeatedly; it only calls apt when something is absent.
 # Optional packages are named as arguments: `install-deps.sh clang chromium` (chromium renders
 # the pages of `hlomem timeline` in the browser tests, which are skipped without it).
@@ -12,6 +13,10 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 [ -f /usr/include/boost/spirit/home/x3.hpp ] || missing+=(libboost-dev)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+# The Python module (python/) and its tests, for Debian's interpreter /usr/bin/python3.
+for pkg in python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools python3-venv; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
 # Extra packages a caller asks for, e.g. `install-deps.sh clang chromium`.
 for pkg in "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -191,6 +191,53 @@ TEST_CASE("load: errors carry the messages the tool prints", "[load]") {
     auto unknown = hlomem::load_text("hello\n", "hello.txt");
     REQUIRE_FALSE(unknown);
     CHECK(unknown.error().failure == hlomem::load_failure::unknown_kind);
+    CHECK_FALSE(unknown.error().parse);
+}
+
+TEST_CASE("load: an unparsable text's error has the parse error's parts", "[load]") {
+    // malformed/hlo-bad-layout.expected: malformed/hlo-bad-layout.txt:4:28: error: expected ',' or ')'
+    auto r = hlomem::load_text(read_data("malformed/hlo-bad-layout.txt"), "malformed/hlo-bad-layout.txt");
+    REQUIRE_FALSE(r);
+    REQUIRE(r.error().parse);
+    auto const& info = *r.error().parse;
+    CHECK(info.file == "malformed/hlo-bad-layout.txt");
+    CHECK(info.line == 4);
+    CHECK(info.column == 28);
+    CHECK(info.expected == "',' or ')'");
+    CHECK(info.source_line == "  ROOT a = f32[8]{0:T(8,128} parameter(0)");
+    CHECK(r.error().message == info.to_string());
+}
+
+TEST_CASE("load_view: text the caller owns is read without a copy", "[load]") {
+    std::string const text = read_data("synthetic/newest_simple-buffer-assignment.txt");
+    auto r = hlomem::load_view<hlomem::view_policy>(text, "dump.txt");
+    REQUIRE(r);
+    CHECK(r->kind() == dump_kind::buffer_assignment);
+    CHECK(r->texts.empty());  // nothing copied, nothing kept: the caller keeps `text`
+    auto const& ba = std::get<hlomem::basic_buffer_assignment<hlomem::view_policy>>(r->model);
+    REQUIRE_FALSE(ba.values.empty());
+    std::string_view const name = ba.values[0].name;
+    CHECK(name.data() >= text.data());
+    CHECK(name.data() + name.size() <= text.data() + text.size());
+    // The same text through the copying loader gives the same model.
+    auto copied = hlomem::load_text(text, "dump.txt");
+    REQUIRE(copied);
+    CHECK(copied->assignment()->values.size() == ba.values.size());
+    CHECK(copied->assignment()->total_bytes() == ba.total_bytes());
+
+    // Siblings are looked for beside the name, and read into `texts`.
+    hlomem::load_options options;
+    options.find_live_range = true;
+    auto with_live_ranges = hlomem::load_view<hlomem::view_policy>(text, data_path("synthetic/newest_simple-buffer-assignment.txt"), options);
+    REQUIRE(with_live_ranges);
+    CHECK(with_live_ranges->live_range_file);
+    CHECK(with_live_ranges->texts.size() == 1);
+    CHECK(with_live_ranges->assignment()->live_range);
+
+    auto bad = hlomem::load_view(std::string_view("BufferAssignment:\nallocation 0: size x\n"), "bad.txt");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().failure == hlomem::load_failure::unparsable);
+    CHECK(bad.error().parse->line == 2);
 }
 
 TEST_CASE("display_name: a value as XLA names it in live ranges", "[load][buffer_assignment]") {

@@ -17,7 +17,7 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../report/buffer_assignment.hpp"
+#include "../report/report.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -137,7 +137,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
         print_load_error(err, dump.error());
         return exit_error;
     }
-    print_buffer_assignment_json(out, facts_of(*dump->assignment()));
+    report_loaded(*dump, true, 20, out);
     return exit_ok;
 }
 

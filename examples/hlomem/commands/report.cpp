@@ -12,8 +12,7 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../report/buffer_assignment.hpp"
-#include "../report/hlo_module.hpp"
+#include "../report/report.hpp"
 
 #ifndef HLOMEM_DEFAULT_DUMP
 #define HLOMEM_DEFAULT_DUMP "tests/data/seeds/002_b0117d631587537a.txt"
@@ -48,31 +47,6 @@ constexpr char const* report_usage =
     "  --live-range FILE         attach a separate -live-range.txt to the dump\n"
     "  --memory-usage-report F   check the dump against its -memory-usage-report.txt\n"
     "Exit status: 0 when the file was read, 2 when it could not be read or parsed.\n";
-
-/// The report of a buffer-assignment dump, with the live ranges and the memory-usage report the
-/// loader found for it.
-void report_dump(hlomem::loaded const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
-    auto const& ba = *loaded.assignment();
-    auto facts = facts_of(ba, hlomem::attribute_values(loaded));
-    facts.depth = depth;
-    if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
-    if (loaded.module_file) {
-        facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
-                              std::to_string(facts.sources.from_module) + " values from it)");
-    }
-    if (loaded.memory_usage_report) {
-        auto const& file = *loaded.memory_usage_report_file;
-        auto problems = hlomem::check_against(*loaded.memory_usage_report, ba);
-        facts.notes.push_back("checked against " + file + ": " +
-                              (problems.empty() ? std::string("it agrees") : std::to_string(problems.size()) + " differences"));
-        for (auto& p : problems) facts.warnings.push_back(hlomem::dump_inconsistency(0, file + ":" + std::to_string(p.line) + ": " + p.message));
-    }
-    if (as_json) {
-        print_buffer_assignment_json(out, facts);
-    } else {
-        print_buffer_assignment_text(out, facts, top);
-    }
-}
 
 }  // namespace
 
@@ -125,29 +99,22 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     std::string const path = file.value_or(HLOMEM_DEFAULT_DUMP);
     auto in = read_input(path, err);
     if (!in) return exit_error;
-    if (in->kind == hlomem::dump_kind::hlo_module) {
-        std::string const name = in->name();
-        auto loaded = load<hlomem::view_policy>(std::move(*in), options, err);
-        if (!loaded) return exit_error;
-        report_hlo_modules(std::get<std::vector<report_detail::module_type>>(loaded->model), name, as_json, out);
-        return exit_ok;
-    }
-    if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::live_range &&
-        in->kind != hlomem::dump_kind::memory_usage_report) {
+    if (!reports(in->kind)) {
         err << "hlomem report: " << path
             << ": not an HLO module, buffer-assignment dump, live-range text or memory-usage report (the first line "
                "should be 'HloModule name, ...', 'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N "
                "(...)')\n";
         return exit_error;
     }
-    auto loaded = load(std::move(*in), options, err);
-    if (!loaded) return exit_error;
-    if (auto const* lr = std::get_if<hlomem::live_range_text>(&loaded->model)) {
-        print_live_range_report(out, *lr, path, as_json);
-    } else if (auto const* report = std::get_if<hlomem::memory_usage_report>(&loaded->model)) {
-        print_memory_usage_report(out, *report, as_json);
+    // Modules are reported from views into their text (report/hlo_module.hpp); dumps own their names.
+    if (in->kind == hlomem::dump_kind::hlo_module) {
+        auto loaded = load<hlomem::view_policy>(std::move(*in), options, err);
+        if (!loaded) return exit_error;
+        report_loaded(*loaded, as_json, top, out, depth);
     } else {
-        report_dump(*loaded, as_json, top, depth, out);
+        auto loaded = load(std::move(*in), options, err);
+        if (!loaded) return exit_error;
+        report_loaded(*loaded, as_json, top, out, depth);
     }
     return exit_ok;
 }

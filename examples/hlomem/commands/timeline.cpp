@@ -21,6 +21,7 @@
 #include "../json_writer.hpp"
 #include "../timeline/markup.hpp"
 #include "../timeline/page.hpp"
+#include "../timeline/summary.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -58,38 +59,6 @@ constexpr char const* timeline_usage =
     "OUT may be - for standard output. Without -o, --trace or --json, the summary is printed.\n"
     "Exit status: 0 when written, 2 for bad usage, an unreadable or unparsable dump, a dump\n"
     "without live ranges, or an output that cannot be written.\n";
-
-/// "color 0: peak 2709520384 bytes (2.52GiB) at 78 (fusion); 83 values drawn" lines.
-inline void print_timeline_summary(std::ostream& out, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
-    out << "timeline of " << ba.file << ": " << ba.allocations.size() << " allocations, " << ba.values.size()
-        << " values, program order 0-" << tl.max << ", " << hlomem::to_string(tl.sizing) << " size function\n";
-    for (auto const& c : tl.colors) {
-        out << "  color " << c.color << ": peak " << c.peak_bytes << " bytes (" << hlomem::human_bytes(c.peak_bytes) << ") at "
-            << c.peak_time << " (" << c.peak_instruction << ") of " << hlomem::human_bytes(c.allocated_bytes) << " allocated";
-        if (!c.unpadded_live_bytes.empty()) out << ", " << hlomem::human_bytes(c.unpadded_at(c.peak_time)) << " without tiling padding";
-        out << "; " << c.buffers.size() << " values drawn";
-        if (c.aggregated_values) out << ", " << c.aggregated_values << " aggregated into " << c.bands.size() << " bands";
-        if (c.unranged_values) out << ", " << c.unranged_values << " without live range";
-        out << '\n';
-    }
-}
-
-inline void print_timeline_json(std::ostream& out, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
-    json_writer json(out);
-    json.begin_object();
-    json.member("file", ba.file);
-    json.member("max", tl.max);
-    json.member("size_function", hlomem::to_string(tl.sizing));
-    json.key("colors").begin_array();
-    for (auto const& c : tl.colors) {
-        json.begin_object();
-        write_color_members(json, c);
-        json.end_object();
-    }
-    json.end_array();
-    json.end_object();
-    json.finish();
-}
 
 /// The trace: JSON trace event format (Chrome's about:tracing, ui.perfetto.dev), one event per
 /// line. Processes: "program order" (the instruction at each time) and one per color, with a

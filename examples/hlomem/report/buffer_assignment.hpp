@@ -22,9 +22,11 @@
 
 namespace hlomem_cli {
 
-/// Everything the report shows about one buffer assignment, computed once.
+/// Everything the report shows about one buffer assignment, computed once (for either policy: the
+/// tool reads dumps with the default one, the Python module views its text).
+template <class P = hlomem::default_policy>
 struct buffer_assignment_facts {
-    hlomem::buffer_assignment const& ba;
+    hlomem::basic_buffer_assignment<P> const& ba;
     std::vector<hlomem::diagnostic> warnings;
     std::optional<hlomem::xla_peak> peak;
     std::vector<hlomem::color_live_bytes> colors;
@@ -34,15 +36,16 @@ struct buffer_assignment_facts {
     std::vector<hlomem::color_bounds> bounds;
     std::vector<hlomem::color_padding> padding;
     std::size_t violations = 0;
-    hlomem::source_attribution sources;         // each value's metadata
+    hlomem::basic_source_attribution<P> sources;  // each value's metadata
     std::vector<hlomem::peak_holdings> holdings;  // each color's peak, value by value
     std::size_t depth = 3;                        // levels of the op_name tree the text shows
 };
 
 /// The facts of `ba`, whose values' metadata `sources` gives (attribute_values).
-inline buffer_assignment_facts facts_of(hlomem::buffer_assignment const& ba, hlomem::source_attribution sources) {
-    buffer_assignment_facts f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
-                              std::move(sources), {}, 3};
+template <class P>
+buffer_assignment_facts<P> facts_of(hlomem::basic_buffer_assignment<P> const& ba, hlomem::basic_source_attribution<P> sources) {
+    buffer_assignment_facts<P> f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
+                                 std::move(sources), {}, 3};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
     f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing);
@@ -70,7 +73,8 @@ inline std::string cut(std::string s, std::size_t width) {
     return s.size() <= width ? s : s.substr(0, width - 3) + "...";
 }
 
-inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts const& f, std::size_t top) {
+template <class P>
+void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> const& f, std::size_t top) {
     auto const& ba = f.ba;
     out << "buffer assignment " << ba.file << '\n';
     out << "  " << ba.allocations.size() << " allocations, " << ba.values.size() << " values, " << ba.shapes.size()
@@ -195,7 +199,8 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
     }
 }
 
-inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts const& f) {
+template <class P>
+void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> const& f) {
     auto const& ba = f.ba;
     json_writer json(os);
     // Each distinct shape printed once: a large dump names a few hundred shapes a hundred thousand times.
@@ -348,7 +353,8 @@ inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_fac
 // A live-range file on its own, and a memory-usage report
 // ---------------------------------------------------------------------------------------------
 
-inline void print_live_range_report(std::ostream& os, hlomem::live_range_text const& lr, std::string const& file, bool as_json) {
+template <class P>
+void print_live_range_report(std::ostream& os, hlomem::basic_hlo_live_range<P> const& lr, std::string const& file, bool as_json) {
     if (as_json) {
         json_writer json(os);
         json.begin_object();
@@ -381,7 +387,8 @@ inline void print_live_range_report(std::ostream& os, hlomem::live_range_text co
        << file << '\n';
 }
 
-inline void print_memory_usage_report(std::ostream& os, hlomem::memory_usage_report const& r, bool as_json) {
+template <class P>
+void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_report<P> const& r, bool as_json) {
     if (as_json) {
         json_writer json(os);
         json.begin_object();

@@ -111,9 +111,11 @@ struct panel_geometry {
 // ---------------------------------------------------------------------------------------------
 
 /// What the panels need besides the timeline: the dump, and the data index of each drawn value
-/// (the page's JSON; -1 for the standalone SVG, which carries <title>s instead).
+/// (the page's JSON; -1 for the standalone SVG, which carries <title>s instead). For either policy:
+/// the tool reads dumps with the default one, the Python module views its text.
+template <class P = hlomem::default_policy>
 struct panel_context {
-    hlomem::buffer_assignment const& ba;
+    hlomem::basic_buffer_assignment<P> const& ba;
     hlomem::timeline const& tl;
     bool standalone = false;
     std::vector<std::size_t> const* data_index = nullptr;  // by value index; the page's JSON position
@@ -132,8 +134,9 @@ inline std::string peak_label(hlomem::timeline_color const& c) {
 
 /// Writes the panel of one color: the live-bytes chart above the buffer map, sharing the time
 /// axis, with the peak marked across both. The panel starts at y = g.top.
-inline void write_color_panel(std::ostream& out, panel_context const& ctx, hlomem::timeline_color const& c,
-                              panel_geometry const& g) {
+template <class P>
+void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::timeline_color const& c,
+                       panel_geometry const& g) {
     auto const& ba = ctx.ba;
     if (ctx.standalone) {
         out << "<text class=\"title\" x=\"" << coord(g.left) << "\" y=\"" << coord(g.top - 14) << "\">"
@@ -282,9 +285,10 @@ inline void write_svg_legend(std::ostream& out, double y) {
 }
 
 /// The static picture: every color's panel, one under the other, no script.
-inline void write_timeline_svg(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl) {
+template <class P>
+void write_timeline_svg(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
     std::ostringstream out;
-    panel_context const ctx{ba, tl, true, nullptr, 0};
+    panel_context<P> const ctx{ba, tl, true, nullptr, 0};
     double y = 36;
     std::ostringstream body;
     for (auto const& c : tl.colors) {
@@ -306,11 +310,10 @@ inline void write_timeline_svg(std::ostream& os, hlomem::buffer_assignment const
 // The page
 // ---------------------------------------------------------------------------------------------
 
-/// What the dump says of a value's defining instruction, as members of the object being written:
-/// opcode, and op_name, op_type, source_file and source_line from its metadata where it has them.
 /// The opcode and the metadata of a value's instruction (`s`, from attribute_values: the dump's
 /// text joined with its module), the members left out when absent.
-inline void write_instruction_members(json_writer& json, hlomem::logical_value const& v, hlomem::value_source const& s) {
+template <class P>
+void write_instruction_members(json_writer& json, hlomem::basic_logical_value<P> const& v, hlomem::value_source const& s) {
     if (!std::string_view(v.instruction_opcode).empty()) json.member("opcode", std::string_view(v.instruction_opcode));
     if (!s.op_name.empty()) json.member("op_name", hlomem::c_unescape(s.op_name));
     if (!s.op_type.empty()) json.member("op_type", hlomem::c_unescape(s.op_type));
@@ -340,8 +343,9 @@ inline void write_color_members(json_writer& json, hlomem::timeline_color const&
 /// The page's data: every drawn value (with `src`, the index of its source line in `sources`, the
 /// page's list of lines), and for each color its peak by source line (`by_source`: the line's
 /// index, bytes, and the data indices of its values; sums to the color's peak).
-inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
-                                      hlomem::source_attribution const& sources, std::vector<std::size_t>& data_index) {
+template <class P>
+std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
+                               hlomem::basic_source_attribution<P> const& sources, std::vector<std::size_t>& data_index) {
     data_index.assign(ba.values.size(), hlomem::npos);
     std::vector<hlomem::timeline_buffer const*> listed;
     auto list = [&](hlomem::timeline_buffer const& b) {
@@ -502,8 +506,9 @@ inline std::string timeline_data_json(hlomem::buffer_assignment const& ba, hlome
 
 
 /// The whole page.
-inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
-                                hlomem::source_attribution const& sources) {
+template <class P>
+void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
+                         hlomem::basic_source_attribution<P> const& sources) {
     std::vector<std::size_t> data_index;
     std::string const data = timeline_data_json(ba, tl, sources, data_index);
     std::ostringstream out;
@@ -565,7 +570,7 @@ inline void write_timeline_html(std::ostream& os, hlomem::buffer_assignment cons
         auto g = geometry_of(tl, 16);
         out << "<svg class=\"timeline\" data-color=\"" << c.color << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 "
             << coord(g.height()) << "\">\n";
-        panel_context const ctx{ba, tl, false, &data_index, first_band};
+        panel_context<P> const ctx{ba, tl, false, &data_index, first_band};
         write_color_panel(out, ctx, c, g);
         out << "</svg>\n";
         first_band += c.bands.size();

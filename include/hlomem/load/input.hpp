@@ -15,6 +15,7 @@
 #include <ios>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -36,6 +37,9 @@ struct load_error {
     load_failure failure = load_failure::unreadable;
     std::string file;     ///< the file concerned: the input, or a sibling of it
     std::string message;  ///< `cannot open 'x.txt'`; for parse errors parse_error_info::to_string()
+    /// For unparsable input: where and why, field by field (what `message` prints), for callers
+    /// that present errors their own way (an embedding language's exception, an editor's marker).
+    std::optional<parse_error_info> parse = std::nullopt;
 };
 
 /// A loaded value, or the error that stopped the loading.
@@ -63,7 +67,7 @@ private:
 
 /// The error for a failed parse of `file`.
 inline load_error unparsable(std::string file, parse_error_info const& info) {
-    return {load_failure::unparsable, std::move(file), info.to_string()};
+    return {load_failure::unparsable, std::move(file), info.to_string(), info};
 }
 
 /// One input's whole text and its kind.

@@ -193,32 +193,25 @@ std::optional<load_error> load_dump_siblings(basic_loaded<P>& out, load_options 
 
 }  // namespace detail
 
-/// Reads `in` into the model of its kind (or of options.as), with its sibling files. Dumps,
-/// live ranges, reports and CSVs are named by the path as given; modules and logs by
-/// input::name() (`<stdin>` for standard input).
-template <class P = default_policy>
-load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
-    dump_kind const kind = options.as.value_or(in.kind);
-    basic_loaded<P> out;
-    out.path = in.path;
-    std::string const name = in.name();
-    out.texts.push_back(std::make_shared<std::string const>(std::move(in.text)));
-    std::string_view const text = *out.texts.back();
+namespace detail {
+
+/// Reads `text` (named `path`; modules and logs by `name`) into `out` as `kind`, with its sibling
+/// files. `text` must outlive `out` when P views its input.
+template <class P>
+std::optional<load_error> load_into(basic_loaded<P>& out, std::string_view text, dump_kind kind, std::string const& name,
+                                    load_options const& options) {
     auto parsed = [&](auto&& result, std::string const& file) -> std::optional<load_error> {
         if (!result) return unparsable(file, result.error());
         out.model = std::move(*result);
         return std::nullopt;
     };
-    std::optional<load_error> error;
     switch (kind) {
-        case dump_kind::buffer_assignment:
-            error = parsed(try_parse_buffer_assignment<P>(text, out.path), out.path);
-            if (!error) error = detail::load_dump_siblings(out, options);
-            break;
-        case dump_kind::live_range: error = parsed(try_parse_live_range<P>(text, out.path), out.path); break;
-        case dump_kind::memory_usage_report:
-            error = parsed(try_parse_memory_usage_report<P>(text, out.path), out.path);
-            break;
+        case dump_kind::buffer_assignment: {
+            auto error = parsed(try_parse_buffer_assignment<P>(text, out.path), out.path);
+            return error ? error : load_dump_siblings(out, options);
+        }
+        case dump_kind::live_range: return parsed(try_parse_live_range<P>(text, out.path), out.path);
+        case dump_kind::memory_usage_report: return parsed(try_parse_memory_usage_report<P>(text, out.path), out.path);
         case dump_kind::hlo_module:
             if (options.derive_assignment) {
                 auto m = try_parse_hlo_module<P>(text, name);
@@ -226,19 +219,48 @@ load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
                 out.derived = derive_assignment(*m);
                 out.model = std::vector<basic_hlo_module<P>>{};
                 std::get<std::vector<basic_hlo_module<P>>>(out.model).push_back(std::move(*m));
-            } else {
-                error = parsed(try_parse_hlo_modules<P>(text, name), name);
+                return std::nullopt;
             }
-            break;
-        case dump_kind::oom_log: error = parsed(try_parse_oom_reports<P>(text, name), name); break;
-        case dump_kind::minimalloc_csv: error = parsed(try_parse_minimalloc_csv(text, out.path), out.path); break;
-        case dump_kind::unknown:
-            return load_error{load_failure::unknown_kind, out.path,
-                              out.path + ": not a kind of XLA text hlomem reads (a buffer-assignment dump, live ranges, "
-                                         "a memory-usage report, an HLO module, an out-of-memory log or a MiniMalloc CSV)"};
+            return parsed(try_parse_hlo_modules<P>(text, name), name);
+        case dump_kind::oom_log: return parsed(try_parse_oom_reports<P>(text, name), name);
+        case dump_kind::minimalloc_csv: return parsed(try_parse_minimalloc_csv(text, out.path), out.path);
+        case dump_kind::unknown: break;
     }
-    if (error) return *std::move(error);
+    return load_error{load_failure::unknown_kind, out.path,
+                      out.path + ": not a kind of XLA text hlomem reads (a buffer-assignment dump, live ranges, "
+                                 "a memory-usage report, an HLO module, an out-of-memory log or a MiniMalloc CSV)"};
+}
+
+}  // namespace detail
+
+/// Reads `in` into the model of its kind (or of options.as), with its sibling files. Dumps,
+/// live ranges, reports and CSVs are named by the path as given; modules and logs by
+/// input::name() (`<stdin>` for standard input).
+template <class P = default_policy>
+load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
+    basic_loaded<P> out;
+    out.path = in.path;
+    std::string const name = in.name();
+    out.texts.push_back(std::make_shared<std::string const>(std::move(in.text)));
+    if (auto error = detail::load_into(out, *out.texts.back(), options.as.value_or(in.kind), name, options)) return *std::move(error);
     // Models that own their strings need the texts no longer.
+    if (std::is_same_v<typename P::string_type, std::string>) out.texts.clear();
+    return out;
+}
+
+/// Loads text that the caller owns, without copying it: with view_policy the models view `text`,
+/// which must stay alive and unchanged as long as the result is used (`texts` keeps only the
+/// sibling files read with it). For text that already lives somewhere: a memory-mapped file, the
+/// string of an embedding language (the Python module parses a `str` or `bytes` this way). Named
+/// `path` in messages; siblings are looked for beside it; "-" names it `<stdin>` as load() does.
+template <class P = default_policy>
+load_result<basic_loaded<P>> load_view(std::string_view text, std::string path, load_options const& options = {}) {
+    basic_loaded<P> out;
+    out.path = std::move(path);
+    std::string const name = out.path == "-" ? std::string("<stdin>") : out.path;
+    if (auto error = detail::load_into(out, text, options.as.value_or(detect_dump_kind(text)), name, options)) {
+        return *std::move(error);
+    }
     if (std::is_same_v<typename P::string_type, std::string>) out.texts.clear();
     return out;
 }

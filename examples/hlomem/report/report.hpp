@@ -1,0 +1,84 @@
+// report/report.hpp: `hlomem report` for whatever the loader read: a buffer-assignment dump (with
+// the live ranges and memory-usage report read beside it), a live-range text, a memory-usage
+// report, or HLO modules. The tool and the Python module (python/src/module.cpp) both print
+// through report_loaded, so that the module's to_dict() is the tool's --json, key for key.
+#ifndef HLOMEM_EXAMPLES_REPORT_REPORT_HPP
+#define HLOMEM_EXAMPLES_REPORT_REPORT_HPP
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <hlomem/load.hpp>
+
+#include "buffer_assignment.hpp"
+#include "hlo_module.hpp"
+
+namespace hlomem_cli {
+
+/// The report of a buffer-assignment dump, with the live ranges, the memory-usage report and the
+/// module the loader found for it (their files named in the notes, the report's differences as
+/// warnings), its values' metadata joined with the module's (attribute_values), and the op_name
+/// tree shown `depth` levels deep in the text.
+template <class P>
+void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
+    auto const& ba = *loaded.assignment();
+    auto facts = facts_of(ba, hlomem::attribute_values(loaded));
+    facts.depth = depth;
+    if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
+    if (loaded.module_file) {
+        facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
+                              std::to_string(facts.sources.from_module) + " values from it)");
+    }
+    if (loaded.memory_usage_report) {
+        auto const& file = *loaded.memory_usage_report_file;
+        auto problems = hlomem::check_against(*loaded.memory_usage_report, ba);
+        facts.notes.push_back("checked against " + file + ": " +
+                              (problems.empty() ? std::string("it agrees") : std::to_string(problems.size()) + " differences"));
+        for (auto& p : problems) facts.warnings.push_back(hlomem::dump_inconsistency(0, file + ":" + std::to_string(p.line) + ": " + p.message));
+    }
+    if (as_json) {
+        print_buffer_assignment_json(out, facts);
+    } else {
+        print_buffer_assignment_text(out, facts, top);
+    }
+}
+
+/// Whether `hlomem report` reads this kind of text.
+inline bool reports(hlomem::dump_kind kind) {
+    return kind == hlomem::dump_kind::buffer_assignment || kind == hlomem::dump_kind::live_range ||
+           kind == hlomem::dump_kind::memory_usage_report || kind == hlomem::dump_kind::hlo_module;
+}
+
+/// Prints the report of `loaded` on `out`, as text or JSON (the op_name tree `depth` levels deep); false (and nothing printed) for a kind
+/// `report` does not read (reports() is false), and for modules read with another policy than
+/// view_policy, which the module report is written for.
+template <class P>
+bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::ostream& out,
+                   std::size_t depth = 3) {
+    if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<P>>>(&loaded.model)) {
+        if constexpr (std::is_same_v<P, hlomem::view_policy>) {
+            report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out);
+            return true;
+        }
+        return false;
+    }
+    if (auto const* lr = std::get_if<hlomem::basic_hlo_live_range<P>>(&loaded.model)) {
+        print_live_range_report(out, *lr, loaded.path, as_json);
+    } else if (auto const* report = std::get_if<hlomem::basic_memory_usage_report<P>>(&loaded.model)) {
+        print_memory_usage_report(out, *report, as_json);
+    } else if (std::holds_alternative<hlomem::basic_buffer_assignment<P>>(loaded.model)) {
+        report_dump(loaded, as_json, top, depth, out);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace hlomem_cli
+
+#endif  // HLOMEM_EXAMPLES_REPORT_REPORT_HPP

@@ -1,0 +1,158 @@
+"""Type hints for hlomem (the extension hlomem._hlomem and hlomem.from_jax)."""
+
+import os
+from typing import Any, Dict, List, Optional, Union
+
+__version__: str
+
+class ParseError(ValueError):
+    """Text that does not read: the message is file:line:column: error: reason, the line, a caret."""
+
+    file: str
+    """The file as named: a path, the name given to text ('<text>'), '<shape>'."""
+    line: int
+    """1-based line."""
+    column: int
+    """1-based column, in bytes from the start of the line."""
+    expected: str
+    """What the grammar expected ("']'"); empty for other errors."""
+    reason: str
+    """Why, without the place: "expected ']'", "unknown primitive type 'x32'"."""
+    source_line: str
+    """The offending line (cut to a window around the column when very long)."""
+    caret: int
+    """0-based position of the column within source_line."""
+
+class ShapeError(ValueError):
+    """A shape operation without an answer: the size of an unbounded (?) dimension, a size past int64."""
+
+class Shape:
+    """An XLA shape read from its text, with its sizes under XLA's rules (`hlomem shape`)."""
+
+    @property
+    def padded_bytes(self) -> int:
+        """XLA's ShapeUtil::ArraySize: tiles, L(n), E(n) and splits applied (tuples: arrays added up)."""
+    @property
+    def unpadded_bytes(self) -> int:
+        """Bytes without tiling padding: what XProf and TPU out-of-memory reports call unpadded."""
+    @property
+    def byte_size_of(self) -> int:
+        """XLA's ShapeUtil::ByteSizeOf (a tuple: its 8-byte pointer table)."""
+    @property
+    def elements(self) -> int:
+        """Elements (tuples: of their arrays, added up)."""
+    @property
+    def tuple_table_bytes(self) -> int:
+        """Bytes of the pointer tables of a tuple and its nested tuples; 0 for an array."""
+    @property
+    def physical(self) -> str:
+        """The shape the tiled layout stores: bf16[512,28,4,128,2,1] for bf16[4096,3584]{1,0:T(8,128)(2,1)}."""
+    @property
+    def is_tuple(self) -> bool:
+        """Whether it is a tuple."""
+    def explain(self) -> str:
+        """Where the padding comes from, dimension by dimension, and the changes that would remove it."""
+    def __eq__(self, other: object) -> bool:
+        """XLA's Shape::Equal."""
+
+class Timeline:
+    """Memory over program order per color (`hlomem timeline`): live bytes, the peak, every buffer."""
+
+    def html(self) -> str:
+        """The self-contained HTML page (`hlomem timeline -o OUT.html`)."""
+    def svg(self) -> str:
+        """The static SVG picture (`hlomem timeline -o OUT.svg`)."""
+    def to_json(self) -> str:
+        """The summary as `hlomem timeline --json` prints it."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The summary as a dict: exactly what `hlomem timeline --json` prints."""
+    @property
+    def colors(self) -> List[Dict[str, Any]]:
+        """Per color: peak bytes, time and instruction, what was drawn (to_dict()['colors'])."""
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes the page (.html, .htm) or the SVG picture (.svg)."""
+    def _repr_html_(self) -> str:
+        """The page inline in Jupyter, in a sandboxed iframe."""
+
+class Dump:
+    """An XLA text read by hlomem.load, of the kind its content says.
+
+    The buffer-assignment views (allocations ... timeline) work on a dump and on a file of one HLO
+    module, whose assignment hlomem derives from the module's schedule and live ranges.
+    """
+
+    @property
+    def kind(self) -> str:
+        """'buffer_assignment', 'live_range', 'memory_usage_report', 'hlo_module', 'oom_log' or 'minimalloc_csv'."""
+    @property
+    def name(self) -> str:
+        """The path it was read from, or the name given to text (default '<text>')."""
+    @property
+    def live_range_file(self) -> Optional[str]:
+        """The separate -live-range.txt read with a dump, or None."""
+    @property
+    def memory_usage_report_file(self) -> Optional[str]:
+        """The -memory-usage-report.txt the dump was checked against, or None."""
+    def to_json(self) -> str:
+        """`hlomem report --json FILE`, byte for byte."""
+    def to_dict(self) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
+        """Exactly the dict `hlomem report --json FILE` prints (a list for a file of several modules)."""
+    def report(self, top: int = 20) -> str:
+        """`hlomem report FILE` as text; `top` values listed at each peak."""
+    @property
+    def assignment_dict(self) -> Dict[str, Any]:
+        """The buffer-assignment report of the dump, or of the assignment derived from the module."""
+    @property
+    def total_bytes(self) -> int:
+        """Bytes of all allocations."""
+    @property
+    def allocations(self) -> List[Dict[str, Any]]:
+        """Every allocation: index, size, color, kind, parameter, flags, values."""
+    @property
+    def values(self) -> List[Dict[str, Any]]:
+        """Every logical value: id, name, index, allocation, offset, size, shape, live_range."""
+    @property
+    def colors(self) -> List[Dict[str, Any]]:
+        """Per color: allocated bytes, peak live bytes with its time and instruction, bounds, padding."""
+    @property
+    def warnings(self) -> List[Dict[str, Any]]:
+        """Where the dump contradicts itself: line, message."""
+    @property
+    def peak(self) -> Optional[Dict[str, Any]]:
+        """XLA's peak recomputed: time, instruction, bytes, listed_bytes, rule, stated_time, matches_stated, values."""
+    def breakdown(self, top: int = 20) -> List[Dict[str, Any]]:
+        """Per color: its peak and the `top` largest values live there, largest first."""
+    @property
+    def module_file(self) -> Optional[str]:
+        """The module read with a dump for the sources of its values, or None."""
+    def peak_by_source(self, by: str = "source_line") -> List[Dict[str, Any]]:
+        """Per color, the peak's bytes by 'source_line' (groups), 'op_name' or 'stack_frame' (trees); they add up to the peak."""
+    def check(self, size_function: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, message."""
+    def liveness(self) -> str:
+        """XLA's HloLiveRange text of the assignment (`hlomem liveness` for a module)."""
+    def timeline(self, size_function: Optional[str] = None, max_rectangles: int = 2000) -> Timeline:
+        """Memory over program order per color, drawn inline in Jupyter; save(path) writes it."""
+    memory_analysis: Optional[Dict[str, Dict[str, Optional[int]]]]
+    """Set by from_jax: {figure: {'jax': bytes, 'hlomem': bytes or None}}; None otherwise."""
+
+def load(
+    source: Union[str, bytes, os.PathLike[str]],
+    *,
+    name: Optional[str] = None,
+    live_range: Optional[str] = None,
+    memory_usage_report: Optional[str] = None,
+    module: Optional[str] = None,
+) -> Dump:
+    """Reads an XLA text: a path (os.PathLike, or a str of one line) or the text (a str of several lines, bytes).
+
+    Raises ParseError when the text does not read, FileNotFoundError when a file cannot be read,
+    ValueError for text of no kind hlomem reads.
+    """
+
+def shape(text: str) -> Shape:
+    """Reads an XLA shape such as 'bf16[4096,3584]{1,0:T(8,128)(2,1)}'; ParseError when it does not read."""
+
+def from_jax(compiled: Any, *, name: str = "<jax>") -> Dump:
+    """Loads compiled.as_text() (a jax.stages.Compiled, duck-typed; jax is not imported), with
+    compiled.memory_analysis()'s figures next to hlomem's in Dump.memory_analysis."""

@@ -1,0 +1,63 @@
+"""Dump.peak_by_source: which lines of the program hold each color's peak (hlo/attribution.hpp).
+Every byte live at the peak goes to one value, so each breakdown adds up to the peak exactly."""
+
+import pytest
+
+import hlomem
+from conftest import DATA
+
+# A module with XLA's stack tables (HloModule::PrintStackFrameIndex), written by hand in their
+# format: dot.2 is `dense` (layers.py:41) called from `forward` (model.py:12) from `<module>`.
+MODULE = (DATA / "hand" / "stack_frames.hlo").read_text()
+
+
+def tree_total(node):
+    """The bytes a node's own values hold plus its children's, checked against node['bytes']."""
+    total = sum(v["bytes"] for v in node["values"]) + sum(tree_total(c) for c in node["children"])
+    assert total == node["bytes"]
+    return total
+
+
+def test_a_module_with_stack_tables():
+    dump = hlomem.load(MODULE, name="forward")
+    peak = dump.colors[0]["peak_live_bytes"]
+    (by_line,) = dump.peak_by_source()
+    assert by_line["bytes"] == peak and by_line["color"] == 0
+    assert sum(g["bytes"] for g in by_line["groups"]) == peak
+    lines = {(g["source_file"], g["source_line"]): g for g in by_line["groups"]}
+    assert ("/src/layers.py", 41) in lines and ("/src/model.py", 12) in lines
+    assert [v["name"] for v in lines[("/src/layers.py", 41)]["values"]] == ["dot.2"]
+    assert lines[("/src/layers.py", 41)]["bytes"] == 64 * 64 * 4
+
+    (by_stack,) = dump.peak_by_source(by="stack_frame")
+    tree = by_stack["tree"]
+    assert tree["name"] == "" and tree_total(tree) == peak
+    top = next(c for c in tree["children"] if c["name"] == "<module> (/src/train.py:30)")
+    assert [c["name"] for c in top["children"]] == ["forward (/src/model.py:12)"]
+    assert top["children"][0]["children"][0]["name"] == "dense (/src/layers.py:41)"
+
+    (by_op,) = dump.peak_by_source(by="op_name")
+    assert tree_total(by_op["tree"]) == peak
+    assert "jit(forward)" in [c["name"] for c in by_op["tree"]["children"]]
+
+
+@pytest.mark.parametrize("pair", ["scan_window_b", "sternheimer_core_a", "reshard_xfirst"])
+def test_real_dumps_with_their_modules_add_up_to_each_peak(in_data, pair):
+    base = "corpus/compilations/" + pair
+    dump = hlomem.load(base + ".buffer_assignment.txt", module=base + ".after_opt.hlo")
+    assert dump.module_file == base + ".after_opt.hlo"
+    peaks = {c["color"]: c["peak_live_bytes"] for c in dump.colors if c["peak_live_bytes"] is not None}
+    for by in ("source_line", "op_name", "stack_frame"):
+        result = dump.peak_by_source(by=by)
+        assert {c["color"]: c["bytes"] for c in result} == peaks
+        for color in result:
+            if by == "source_line":
+                sizes = [g["bytes"] for g in color["groups"]]
+                assert sum(sizes) == color["bytes"] and sizes == sorted(sizes, reverse=True)
+            else:
+                assert tree_total(color["tree"]) == color["bytes"]
+
+
+def test_peak_by_source_refuses_an_unknown_grouping():
+    with pytest.raises(ValueError, match="'source_line', 'op_name' or 'stack_frame'"):
+        hlomem.load(MODULE).peak_by_source(by="file")
