@@ -320,7 +320,7 @@ TEST_CASE("damage: every line behind a log prefix, a launcher tag or a quote", "
                                  "(pid=123) [rank3]:   1. Size: 8.0K\n"
                                  "> \x1b[36m(RayWorker pid=9, ip=10.0.0.1)\x1b[0m      Shape: f32[16,2]{1,0:T(8,128)}\n"
                                  "> > 2024-05-01 10:00:00.000000: W xla/tpu.cc:1] \t  Unpadded size: 128B\n"
-                                 "[1,0]<stderr>: ERROR:root:     ====\n";
+                                 "[1,0]<stderr>:ERROR:root:     ====\n";
         auto const log = hlomem::parse_oom_reports(text);
         REQUIRE(log.reports.size() == 1);
         auto const& r = log.reports[0];

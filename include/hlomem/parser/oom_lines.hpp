@@ -102,10 +102,12 @@ inline char const* colour_code_end(char const* p, char const* end) {
 /// `(pid=123)`, `(MeshHostWorker pid=489)`, `INFO:absl:`; returns its end, or nullptr. A tag is
 /// short, has no blank inside brackets, and is followed by a blank or the end of the line.
 inline char const* launcher_tag_end(char const* p, char const* end) {
+    // A tag ends at a colon (`[rank3]:`, `[1,0]<stderr>:`, which may be glued to the next tag:
+    // `[1,0]<stderr>:ERROR:root:`), or before a blank, a colour code or another tag.
     auto followed = [&](char const* q) -> char const* {
-        if (q < end && *q == ':') ++q;
-        if (starts_with(q, end, "<stderr>:") || starts_with(q, end, "<stdout>:")) q += 9;
-        return q == end || is_blank(*q) || *q == '\n' || *q == '\r' || *q == '[' || *q == '\x1b' ? q : nullptr;
+        if (starts_with(q, end, "<stderr>:") || starts_with(q, end, "<stdout>:")) return q + 9;
+        if (q < end && *q == ':') return q + 1;
+        return q == end || is_blank(*q) || *q == '\n' || *q == '\r' || *q == '[' || *q == '(' || *q == '\x1b' ? q : nullptr;
     };
     if (p < end && *p == '[') {
         char const* q = p + 1;
