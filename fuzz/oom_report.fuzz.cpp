@@ -1,6 +1,9 @@
-// Fuzz target: out-of-memory reports in logs (parser/oom_report.hpp) and their analysis
-// (oom_report.hpp, padding.hpp). For every input: no crash; an error names a position in the
-// input; every entry's analysis, padding explanation and suggested fixes run to the end.
+// Fuzz target: out-of-memory reports in logs and pastes (parser/oom_report.hpp, the line reader
+// that never fails a whole input) and their analysis (oom_report.hpp, padding.hpp). For every
+// input: no crash; the reader accepts it; both policies read the same reports, entries, usage
+// lines and warnings; every line a report, an entry or a warning names is a line of the input;
+// every entry's analysis, padding explanation and suggested fixes and every summary's checks run
+// to the end.
 #include <hlomem/dump.hpp>
 #include <hlomem/hlo.hpp>
 #include <hlomem/memory.hpp>
@@ -13,14 +16,26 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     std::string_view const text = hlomem_fuzz::as_text(data, size);
     auto log = hlomem::try_parse_oom_reports<hlomem::view_policy>(text, "<fuzz>");
     auto owned = hlomem::try_parse_oom_reports(text, "<fuzz>");
-    hlomem_fuzz::check(bool(log) == bool(owned), "both policies accept or reject the same log");
-    if (!log) {
-        hlomem_fuzz::check_error(log.error(), text, "<fuzz>");
-        return 0;
-    }
+    if (!log) hlomem_fuzz::fail("the OOM reader never fails a whole input", log.error().to_string());
+    hlomem_fuzz::check(bool(owned), "the OOM reader never fails a whole input (owned policy)");
+    hlomem_fuzz::check(log->reports.size() == owned->reports.size(), "both policies read the same reports");
     hlomem_fuzz::check(log->entry_count() == owned->entry_count(), "both policies read the same entries");
-    for (auto const& report : log->reports) {
-        for (auto const& entry : report.entries) (void)hlomem::analyze(entry, report.kind);
+    hlomem_fuzz::check(log->warnings.size() == owned->warnings.size(), "both policies warn alike");
+    std::size_t lines = 1;
+    for (char c : text) lines += c == '\n';
+    auto in_input = [&](std::size_t line) { return line >= 1 && line <= lines; };
+    for (auto const& w : log->warnings) hlomem_fuzz::check(in_input(w.line), "a warning names a line of the input", w.message);
+    for (std::size_t r = 0; r < log->reports.size(); ++r) {
+        auto const& report = log->reports[r];
+        hlomem_fuzz::check(in_input(report.line), "a report starts at a line of the input");
+        hlomem_fuzz::check(report.usage.size() == owned->reports[r].usage.size(), "both policies read the same usage lines");
+        hlomem_fuzz::check(report.notes.size() == owned->reports[r].notes.size(), "both policies note alike");
+        for (auto const& n : report.notes) hlomem_fuzz::check(in_input(n.line), "a note names a line of the input", n.message);
+        for (auto const& entry : report.entries) {
+            hlomem_fuzz::check(in_input(entry.line), "an entry starts at a line of the input");
+            (void)hlomem::analyze(entry, report.kind);
+        }
+        (void)hlomem::analyze_summary(report);
     }
     return 0;
 }

@@ -82,8 +82,16 @@ hlomem_cli_test("explain two GPU reports behind TensorFlow headers" 0 explain_gp
   explain data/oom/synthetic/gpu_tf_prefixed_two_reports.txt)
 hlomem_cli_stdin_test("explain - reads standard input" data/oom/synthetic/tpu_cut_mid_shape.txt 0 explain_stdin.out -
   explain -)
-hlomem_cli_test("explain a malformed shape inside a report exits 2 with line and column" 2 - explain_malformed.err
-  explain data/oom/synthetic/tpu_malformed_shape.txt)
+hlomem_cli_test("explain a malformed shape inside a report: a note at its line and column, the rest read" 0
+  explain_malformed.out - explain data/oom/synthetic/tpu_malformed_shape.txt)
+hlomem_cli_test("explain --json a real summary broken over two lines, then the user's question" 0
+  explain_paste_summary.json - explain --json data/oom/pastes/lwm_60.txt)
+hlomem_cli_test("explain a real paste that starts inside an entry, behind TensorFlow headers" 0
+  explain_paste_excerpt.out - explain data/oom/pastes/pytorch_xla_1965_b.txt)
+hlomem_cli_test("explain the older reservation form with its capacity lines" 0 explain_paste_reservation.out -
+  explain data/oom/pastes/pytorch_xla_1735.txt)
+hlomem_cli_test("explain --json a GPU paste behind Ray's tags and lost colour codes" 0 explain_paste_gpu.json -
+  explain --json data/oom/pastes/alpa_759.txt)
 hlomem_cli_test("explain a file without a report exits 2" 2 - explain_no_report.err
   explain data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("explain without a file prints usage and exits 2" 2 - explain_usage.err explain)

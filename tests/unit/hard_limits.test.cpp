@@ -26,7 +26,6 @@ struct parsers {
     static std::string lr(std::string const& t) { return of(hlomem::try_parse_live_range(t, "f")); }
     static std::string mur(std::string const& t) { return of(hlomem::try_parse_memory_usage_report(t, "f")); }
     static std::string hlo(std::string const& t) { return of(hlomem::try_parse_hlo_modules(t, "f")); }
-    static std::string oom(std::string const& t) { return of(hlomem::try_parse_oom_reports(t, "f")); }
 };
 
 /// The first line of an error's text: "f:L:C: error: ...".
@@ -47,9 +46,14 @@ TEST_CASE("100,000 nested parentheses or braces are an error at the 257th level,
           "f:4:268: error: nesting deeper than 256 levels");
     CHECK(headline(parsers::hlo("HloModule m\n\nENTRY e {\n  ROOT p = f32[] parameter(0), foo=" + std::string(100000, '{') +
                                 "\n}\n")) == "f:4:292: error: nesting deeper than 256 levels");
-    CHECK(headline(parsers::oom("Largest program allocations in hbm:\n\n  1. Size: 4.0K\n     Shape: " + nest +
-                                "\n     Unpadded size: 4.0K\n     ==========\n")) ==
-          "f:4:269: error: nesting deeper than 256 levels");
+    // The OOM reader never fails an input: the nesting is a note at the shape, and the entry is read.
+    auto const oom = hlomem::parse_oom_reports(
+        "Largest program allocations in hbm:\n\n  1. Size: 4.0K\n     Shape: " + nest + "\n     Unpadded size: 4.0K\n     ==========\n", "f");
+    REQUIRE(oom.reports.size() == 1);
+    REQUIRE_FALSE(oom.reports[0].notes.empty());
+    CHECK(oom.reports[0].notes[0].line == 4);
+    CHECK(oom.reports[0].notes[0].message.rfind("the Shape of entry 1 does not read (nesting deeper than 256 levels)", 0) == 0);
+    CHECK(oom.reports[0].entries.at(0).complete);
     // 256 levels are allowed: a shape nested exactly that deep parses.
     CHECK(parsers::shape(std::string(255, '(') + "f32[]" + std::string(255, ')')) == "parsed");
 }

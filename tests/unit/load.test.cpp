@@ -39,6 +39,7 @@ TEST_CASE("load: the kind of each text is told by its content", "[load]") {
     CHECK(hlomem::detect_dump_kind(read_data("oom/tpu_oom_pytorch_xla_3041.txt")) == dump_kind::oom_log);
     CHECK(hlomem::detect_dump_kind(read_data("oom/gpu_oom_jax_13428.txt")) == dump_kind::oom_log);
     CHECK(hlomem::detect_dump_kind(read_data("oom/synthetic/tpu_glog_prefixed.txt")) == dump_kind::oom_log);
+    CHECK(hlomem::detect_dump_kind(read_data("oom/pastes/lwm_60.txt")) == dump_kind::oom_log);  // a summary alone
     CHECK(hlomem::detect_dump_kind(read_data("hand/minimalloc_readme.csv")) == dump_kind::minimalloc_csv);
     CHECK(hlomem::detect_dump_kind("\n  \tBufferAssignment:\n") == dump_kind::buffer_assignment);
     CHECK(hlomem::detect_dump_kind("") == dump_kind::unknown);

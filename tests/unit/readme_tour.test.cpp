@@ -140,3 +140,19 @@ TEST_CASE("the README tour: timeline and allocators", "[readme]") {
     hlomem::write_minimalloc_csv(csv, p);
     CHECK(csv.str().rfind("id,lower,upper,size,alignment,offset\n", 0) == 0);
 }
+
+TEST_CASE("the README tour: out-of-memory reports as pasted", "[readme]") {
+    std::string const pasted_text =
+        "> RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in "
+        "memory space hbm. Used 21.95G of 15.48G hbm. Exceeded hbm capacity by 6.47G.\n"
+        "[rank3]:      Shape: f32[16,2]{1,0:T(8,128)}\n"
+        "[rank3]:      Unpadded size: 128B\n";
+    auto oom = hlomem::parse_oom_reports(pasted_text, "issue.txt");
+    REQUIRE(oom.reports.size() == 1);
+    for (auto const& r : oom.reports) {
+        CHECK(hlomem::analyze_summary(r).agrees());
+        for (auto const& e : r.entries) CHECK(hlomem::analyze(e, r.kind).agrees());
+        CHECK(r.entries.size() == 1);  // the paste starts inside an entry: a note says so
+        CHECK_FALSE(r.notes.empty());
+    }
+}

@@ -1,7 +1,8 @@
 // commands/explain.cpp: `hlomem explain [--json] FILE|-` — finds the out-of-memory reports in a
-// log or a pasted issue (TPU `Largest program allocations in hbm:`, GPU `BufferAssignment OOM
-// Debugging.`), recomputes every entry's sizes from its shape, flags figures that disagree, and
-// explains the padding in sentences.
+// log or a pasted issue, however damaged (TPU summaries and `Largest program allocations in hbm:`
+// lists, GPU `BufferAssignment OOM Debugging.` blocks, excerpts that start inside an entry),
+// recomputes every entry's sizes from its shape, checks the summary's figures against each other,
+// flags figures that disagree, and explains the padding in sentences.
 //
 //   $ hlomem explain tests/data/oom/tpu_oom_pytorch_xla_3041.txt
 //   tests/data/oom/tpu_oom_pytorch_xla_3041.txt:9: TPU report, largest program allocations in hbm: 2 entries
@@ -12,6 +13,8 @@
 //       unpadded   reported 285.00M, recomputed 298844160 bytes (285.00M): agrees
 //       ...
 //       Dimension 1 (extent 1), second-most-minor, is padded to 2 by the tile's 2: 2.00x.
+#include <algorithm>
+#include <cstdio>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -32,23 +35,30 @@ namespace {
 constexpr char const* explain_usage =
     "usage: hlomem explain [--json] FILE|-\n"
     "\n"
-    "Finds every out-of-memory report in FILE ('-': standard input), also inside longer logs,\n"
-    "behind log headers, indented or cut off:\n"
-    "  TPU  'Largest program allocations in hbm:' with numbered entries (Size, Shape, Unpadded\n"
-    "       size, Extra memory due to padding, XLA label, Allocation type)\n"
+    "Finds every out-of-memory report in FILE ('-': standard input) as people paste them: inside\n"
+    "longer logs, behind log headers, launcher tags or markdown quotes, indented, wrapped, cut off\n"
+    "or starting inside an entry:\n"
+    "  TPU  'Ran out of memory in memory space hbm. Used ... of ... Exceeded ... by ...',\n"
+    "       'Total hbm usage >= ...:', 'Program hbm requirement ...:', the older 'Attempting to\n"
+    "       reserve ...' form, and 'Largest program allocations in hbm:' with numbered entries\n"
+    "       (Size, Shape, Unpadded size, Extra memory due to padding, XLA label, Allocation type)\n"
     "  GPU  'BufferAssignment OOM Debugging.', its stats and 'Peak buffers:' (Size, Operator,\n"
     "       XLA Label, Shape or Entry Parameter Subshape)\n"
     "For every entry it recomputes the padded and unpadded sizes from the shape, says whether\n"
     "the report's figures agree (a figure agrees when the recomputed bytes print as it), and\n"
     "explains the padding: which dimension each tile pads from what to what, the expansion, and\n"
     "which change of layout or shape would remove it, with the size that change gives. TPU\n"
-    "shapes printed without tiles (older runtimes) get the default TPU tiling, said so.\n"
+    "shapes printed without tiles (older runtimes) get the default TPU tiling, GPU shapes the\n"
+    "default layout, said so. Summaries are checked where their figures must add up, and the\n"
+    "listed entries are compared with the program's total. What the reader skipped or could not\n"
+    "read is a warning with its line number.\n"
     "\n"
-    "  --json   a JSON array, one object per entry, with shape, reported_bytes,\n"
-    "           reported_unpadded_bytes, padded_bytes, unpadded_bytes, expansion, explanation,\n"
-    "           suggestions and the rest\n"
+    "  --json   one object: \"reports\" (kind, line, memory_space, used_bytes, capacity_bytes,\n"
+    "           exceeded_bytes, usage, checks, entries_share and entries: one object per entry\n"
+    "           with shape, reported_bytes, padded_bytes, unpadded_bytes, expansion,\n"
+    "           explanation, suggestions and the rest) and \"warnings\" (line, message)\n"
     "Exit status: 0 when a report was read (whether or not its figures agree), 2 when the input\n"
-    "cannot be read, is damaged inside a report, or holds no report.\n";
+    "cannot be read or holds no report.\n";
 
 namespace explain_detail {
 
@@ -93,13 +103,95 @@ inline void print_figure(std::ostream& out, char const* name, std::optional<hlom
 struct tally {
     std::size_t disagreeing = 0;
     std::size_t unsized = 0;
+    std::size_t summaries_disagreeing = 0;
 };
+
+/// `67.9%`
+inline std::string percent_text(double share) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f%%", share * 100.0);
+    return buffer;
+}
+
+/// The key of each usage line in `usage`: its name, or `part name` when an earlier line of
+/// another part has that name (`reserved` of the total, `program reserved` of the requirement).
+inline std::vector<std::string> usage_keys(hlomem::oom_report const& report) {
+    std::vector<std::string> keys;
+    for (auto const& u : report.usage) {
+        std::string key = u.name;
+        for (auto const& k : keys) {
+            if (k == key) key = std::string(hlomem::to_string(u.part)) + " " + u.name;
+        }
+        keys.push_back(std::move(key));
+    }
+    return keys;
+}
+
+/// `reserved 530.00M, program 21.95G, arguments unknown`
+inline std::string usage_text(hlomem::oom_report const& report, hlomem::oom_usage_part part) {
+    std::string out;
+    for (auto const& u : report.usage) {
+        if (u.part != part) continue;
+        out += (out.empty() ? "" : ", ") + u.name + ' ' + (u.size ? u.size->text : std::string("unknown"));
+    }
+    return out;
+}
+
+inline void print_summary_text(std::ostream& out, hlomem::oom_report const& report, hlomem::oom_summary_analysis const& summary) {
+    if (report.used || report.capacity || report.exceeded) {
+        out << "  out of memory in " << (report.memory_space.empty() ? std::string("memory") : report.memory_space) << ':';
+        if (report.used) out << " used " << report.used->text << (report.capacity ? " of " + report.capacity->text : std::string());
+        if (!report.used && report.capacity) out << " capacity " << report.capacity->text;
+        if (report.exceeded) out << ", exceeded by " << report.exceeded->text;
+        out << '\n';
+    }
+    if (report.requested) out << "  requested " << report.requested->text << '\n';
+    struct part_line {
+        hlomem::oom_usage_part part;
+        char const* title;
+        std::optional<hlomem::reported_size> const* figure;
+    };
+    part_line const parts[] = {
+        {hlomem::oom_usage_part::capacity, "capacity", &report.capacity},
+        {hlomem::oom_usage_part::total, "total usage >=", &report.total_usage},
+        {hlomem::oom_usage_part::heap, "heap", nullptr},
+        {hlomem::oom_usage_part::persistent, "persistent", nullptr},
+        {hlomem::oom_usage_part::other, "also", nullptr},
+        {hlomem::oom_usage_part::program, "program requirement", &report.program_requirement},
+    };
+    for (auto const& p : parts) {
+        std::string const lines = usage_text(report, p.part);
+        bool const figure = p.figure && *p.figure && p.part != hlomem::oom_usage_part::capacity;
+        if (lines.empty() && !figure) continue;
+        out << "  " << p.title;
+        if (figure) out << ' ' << (*p.figure)->text;
+        if (!lines.empty()) out << ": " << lines;
+        out << '\n';
+    }
+    for (auto const& c : summary.checks) {
+        out << "  check (line " << c.line << "): " << (c.agrees ? "agrees" : "DISAGREES") << ": " << c.message << '\n';
+    }
+    if (summary.share) {
+        auto const& sh = *summary.share;
+        out << "  the " << sh.entries << " listed " << (sh.entries == 1 ? "entry accounts" : "entries account") << " for "
+            << hlomem::format_size(sh.listed_bytes, hlomem::size_style_of(report.kind)) << " of the " << sh.of << ' '
+            << hlomem::format_size(sh.of_bytes, hlomem::size_style_of(report.kind)) << " ("
+            << percent_text(sh.share()) << ")\n";
+    }
+}
 
 inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlomem::oom_report const& report, tally& counts) {
     auto const style = hlomem::size_style_of(report.kind);
     out << log.file << ':' << report.line << ": ";
     if (report.kind == hlomem::oom_report_kind::tpu) {
-        out << "TPU report, largest program allocations in " << report.memory_space;
+        if (report.list_line != 0) {
+            out << "TPU report, largest program allocations in " << report.memory_space;
+        } else {
+            out << "TPU report" << (report.memory_space.empty() ? std::string() : " on " + report.memory_space)
+                << (report.entries.empty() ? ", summary only" : ", its list's header not in the input");
+        }
+    } else if (report.stats.empty() && !report.has_peak_buffers && report.entries.empty()) {
+        out << "GPU report, the failed allocation only";
     } else {
         out << "GPU report, BufferAssignment OOM debugging";
     }
@@ -113,14 +205,19 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         }
         out << '\n';
     }
+    auto const summary = hlomem::analyze_summary(report);
+    print_summary_text(out, report, summary);
+    if (!summary.agrees()) ++counts.summaries_disagreeing;
     std::size_t noted = 0;
     for (std::size_t i = 0; i < report.entries.size(); ++i) {
         auto const& e = report.entries[i];
         auto const a = hlomem::analyze(e, report.kind);
-        out << "\n  " << entry_word(report.kind) << ' ' << e.number << " (line " << e.line << "): "
-            << (e.shape ? hlomem::to_string(*e.shape) : e.shape_text.empty() ? std::string("no shape") : e.shape_text + " (cut off)")
+        out << "\n  " << entry_word(report.kind) << ' '
+            << (e.number == 0 ? std::string("?") : std::to_string(e.number) + (e.number_inferred ? " (inferred)" : ""))
+            << " (line " << e.line << (e.has_head ? "" : ", its first line not in the input") << "): "
+            << (e.shape ? hlomem::to_string(*e.shape) : e.shape_text.empty() ? std::string("no shape") : e.shape_text + " (does not read)")
             << '\n';
-        if (a.tiling_inferred) out << "    analyzed as      " << hlomem::to_string(a.shape) << '\n';
+        if (a.tiling_inferred || a.layout_inferred) out << "    analyzed as      " << hlomem::to_string(a.shape) << '\n';
         if (!e.operator_text.empty()) out << "    operator         " << shortened(e.operator_text) << '\n';
         if (!e.label.empty()) out << "    XLA label        " << shortened(e.label) << '\n';
         if (!e.allocation_type.empty()) out << "    allocation type  " << e.allocation_type << '\n';
@@ -155,7 +252,7 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         out << "  note: line " << n.line << ": " << n.message << '\n';
         ++noted;
     }
-    if (report.entries.empty() && noted == 0) out << "  (no entries)\n";
+    if (report.entries.empty() && noted == 0 && report.list_line != 0) out << "  (no entries)\n";
 }
 
 inline void print_padding_json(json_writer& json, hlomem::padding_breakdown const& b) {
@@ -214,7 +311,10 @@ inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std:
     json.member("kind", hlomem::to_string(report.kind));
     json.key("memory_space");
     report.kind == hlomem::oom_report_kind::tpu ? json.value(report.memory_space) : json.null();
-    json.member("entry", e.number);
+    json.key("entry");
+    e.number == 0 ? json.null() : json.value(e.number);
+    json.member("number_inferred", e.number_inferred);
+    json.member("has_head", e.has_head);
     json.member("line", e.line);
     json.member("complete", e.complete);
     json.key("shape");
@@ -224,6 +324,7 @@ inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std:
     json.key("analyzed_shape");
     a.has_shape ? json.value(hlomem::to_string(a.shape)) : json.null();
     json.member("tiling_inferred", a.tiling_inferred);
+    json.member("layout_inferred", a.layout_inferred);
     reported("reported_size", "reported_bytes", e.size);
     reported("reported_unpadded_size", "reported_unpadded_bytes", e.unpadded_size);
     reported("reported_padding_size", "reported_padding_bytes", e.padding_size);
@@ -266,6 +367,73 @@ inline void print_entry_json(json_writer& json, hlomem::oom_log const& log, std:
     json.end_object();
 }
 
+/// Every warning of `log`, the reports' own and the log's, in line order.
+inline std::vector<hlomem::diagnostic> all_warnings(hlomem::oom_log const& log) {
+    std::vector<hlomem::diagnostic> out = log.warnings;
+    for (auto const& r : log.reports) out.insert(out.end(), r.notes.begin(), r.notes.end());
+    std::stable_sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.line < b.line; });
+    return out;
+}
+
+inline void print_report_json(json_writer& json, hlomem::oom_log const& log, std::size_t report_index) {
+    auto const& report = log.reports[report_index];
+    auto const summary = hlomem::analyze_summary(report);
+    auto bytes = [&](char const* key, std::optional<hlomem::reported_size> const& r) {
+        json.key(key);
+        r ? json.value(r->size.nominal_bytes) : json.null();
+    };
+    json.begin_object();
+    json.member("kind", hlomem::to_string(report.kind));
+    json.member("line", report.line);
+    json.key("memory_space");
+    report.memory_space.empty() ? json.null() : json.value(report.memory_space);
+    bytes("used_bytes", report.used);
+    bytes("capacity_bytes", report.capacity);
+    bytes("exceeded_bytes", report.exceeded);
+    bytes("total_usage_bytes", report.total_usage);
+    bytes("program_requirement_bytes", report.program_requirement);
+    bytes("requested_bytes", report.requested);
+    json.key("usage").begin_object();
+    auto const keys = usage_keys(report);
+    for (std::size_t i = 0; i < report.usage.size(); ++i) {
+        json.key(keys[i]);
+        auto const b = report.usage[i].bytes();
+        b ? json.value(*b) : json.null();
+    }
+    for (auto const& st : report.stats) {
+        json.key(st.name);
+        st.size.text.empty() ? json.null() : json.value(st.size.size.nominal_bytes);
+    }
+    json.end_object();
+    json.member("cut_off", report.cut_off);
+    json.key("checks").begin_array();
+    for (auto const& c : summary.checks) {
+        json.begin_object();
+        json.member("relation", c.relation);
+        json.member("agrees", c.agrees);
+        json.member("line", c.line);
+        json.member("message", c.message);
+        json.end_object();
+    }
+    json.end_array();
+    json.key("entries_share");
+    if (summary.share) {
+        json.begin_object();
+        json.member("entries", summary.share->entries);
+        json.member("listed_bytes", summary.share->listed_bytes);
+        json.member("of", summary.share->of);
+        json.member("of_bytes", summary.share->of_bytes);
+        json.member("share", summary.share->share());
+        json.end_object();
+    } else {
+        json.null();
+    }
+    json.key("entries").begin_array();
+    for (std::size_t e = 0; e < report.entries.size(); ++e) print_entry_json(json, log, report_index, e);
+    json.end_array();
+    json.end_object();
+}
+
 }  // namespace explain_detail
 
 }  // namespace
@@ -292,11 +460,19 @@ int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     if (as_json) {
         json_writer json(out);
-        json.begin_array();
-        for (std::size_t r = 0; r < log.reports.size(); ++r) {
-            for (std::size_t e = 0; e < log.reports[r].entries.size(); ++e) explain_detail::print_entry_json(json, log, r, e);
+        json.begin_object();
+        json.key("reports").begin_array();
+        for (std::size_t r = 0; r < log.reports.size(); ++r) explain_detail::print_report_json(json, log, r);
+        json.end_array();
+        json.key("warnings").begin_array();
+        for (auto const& w : explain_detail::all_warnings(log)) {
+            json.begin_object();
+            json.member("line", w.line);
+            json.member("message", w.message);
+            json.end_object();
         }
         json.end_array();
+        json.end_object();
         json.finish();
         return exit_ok;
     }
@@ -305,6 +481,8 @@ int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
         if (r > 0) out << '\n';
         explain_detail::print_report_text(out, log, log.reports[r], counts);
     }
+    for (auto const& w : log.warnings) out << "\nnote: line " << w.line << ": " << w.message;
+    if (!log.warnings.empty()) out << '\n';
     std::size_t const entries = log.entry_count();
     out << '\n'
         << log.reports.size() << (log.reports.size() == 1 ? " report, " : " reports, ") << entries
@@ -313,7 +491,11 @@ int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
                                     : std::to_string(counts.disagreeing) +
                                           (counts.disagreeing == 1 ? " entry disagrees" : " entries disagree") + " with the report");
     if (counts.unsized > 0) {
-        out << "; " << counts.unsized << (counts.unsized == 1 ? " entry" : " entries") << " could not be recomputed (cut off)";
+        out << "; " << counts.unsized << (counts.unsized == 1 ? " entry" : " entries") << " could not be recomputed (cut off or damaged)";
+    }
+    if (counts.summaries_disagreeing > 0) {
+        out << "; " << counts.summaries_disagreeing << (counts.summaries_disagreeing == 1 ? " summary disagrees" : " summaries disagree")
+            << " with itself";
     }
     out << '\n';
     return exit_ok;

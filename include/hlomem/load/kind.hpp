@@ -54,12 +54,15 @@ inline bool looks_like_minimalloc_csv(std::string_view text) {
            first_line.find(',') != std::string_view::npos;
 }
 
-/// Whether `text` holds the line that opens an out-of-memory report anywhere, as the OOM parser
-/// looks for them (parser/oom_report.hpp): TPU's `Largest program allocations in`, GPU's
-/// `BufferAssignment OOM Debugging.`, `BufferAssignment stats:` or `Peak buffers:`.
+/// Whether `text` holds a line that opens an out-of-memory report anywhere, as the OOM reader
+/// looks for them (parser/oom_report.hpp): TPU's `Largest program allocations in` and summaries
+/// (`Ran out of memory in memory space`, `Attempting to reserve`), GPU's `BufferAssignment OOM
+/// Debugging.`, `BufferAssignment stats:`, `Peak buffers:` or `Out of memory while trying to
+/// allocate`.
 inline bool looks_like_oom_log(std::string_view text) {
     for (std::string_view marker : {"Largest program allocations in", "BufferAssignment OOM Debugging.",
-                                    "BufferAssignment stats:", "Peak buffers:"}) {
+                                    "BufferAssignment stats:", "Peak buffers:", "Ran out of memory in memory space ",
+                                    "Attempting to reserve ", "Out of memory while trying to allocate "}) {
         if (text.find(marker) != std::string_view::npos) return true;
     }
     return false;

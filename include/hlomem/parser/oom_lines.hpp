@@ -1,13 +1,18 @@
-// hlomem/parser/oom_lines.hpp: the lines of a log that out-of-memory reports are pasted from, as
-// the OOM grammar (parser/oom_report.hpp) sees them: the log header in front of a line, what the
-// text of a line is (a field, a `====` line, an entry's first line, a blank line or anything
-// else), and whether a report goes on after a line. No Spirit: plain scans on `char const*`.
+// hlomem/parser/oom_lines.hpp: the lines of a log or an issue that out-of-memory reports are
+// pasted from, as the OOM reader (parser/oom_report.hpp) sees them: what stands in front of the
+// text of a line (log headers, quote markers, colour codes, process tags) and what the text of a
+// line is. No Spirit: plain scans on `char const*`.
 //
 //   E1121 10:03:12.123456 12345 pjrt_stream_executor_client.cc:2826]      (glog, absl)
 //   2024-05-01 10:00:00.000000: W external/xla/xla/service/gpu/gpu_compiler.cc:1573]  (TensorFlow)
+//   2020-05-04 09:05:40.721128: E    1578 tensorflow/compiler/xla/xla_client/xla_util.cc:76]
+//   > (a markdown quote)   [rank3]:   [error]   (pid=123)   (MeshHostWorker pid=489)
+//   71[2m[36m   (a viewer's line number before a colour code whose escape byte was lost)
+//   INFO:absl:   ERROR:root:   (Python logging's default format)
 #ifndef HLOMEM_PARSER_OOM_LINES_HPP
 #define HLOMEM_PARSER_OOM_LINES_HPP
 
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -22,6 +27,10 @@ using ::hlomem::detail::is_digit;
 using ::hlomem::detail::next_line;
 using ::hlomem::detail::skip_blanks;
 using ::hlomem::detail::skip_digits;
+
+inline bool starts_with(char const* p, char const* end, std::string_view s) {
+    return static_cast<std::size_t>(end - p) >= s.size() && std::string_view(p, s.size()) == s;
+}
 
 /// After the time of a log header: blanks, optionally a thread id and blanks (glog), then the
 /// source location `file.cc:123]` and one optional space. nullptr when it is not there.
@@ -67,66 +76,234 @@ inline char const* skip_log_header(char const* p, char const* end) {
         if (char const* t = time_end(p + 11)) {
             char const* q = skip_blanks(t, end);
             if (end - q >= 2 && (*q == 'I' || *q == 'W' || *q == 'E' || *q == 'F') && is_blank(q[1])) {
+                // Older TensorFlow builds print the thread id too: `: E    1578 file.cc:76]`.
                 if (char const* out = source_location_end(q + 1, end, false)) return out;
+                if (char const* out = source_location_end(q + 1, end, true)) return out;
             }
         }
     }
     return p;
 }
 
-/// Where the text of the line starting at `line` begins: after indentation, a log header and
-/// more indentation.
+/// A terminal colour code at `p`, with its escape byte or without it (GitHub drops the byte:
+/// `[2m[36m`, `[0m`); returns its end, or nullptr.
+inline char const* colour_code_end(char const* p, char const* end) {
+    char const* q = p;
+    if (q < end && *q == '\x1b') ++q;
+    if (q == end || *q != '[') return nullptr;
+    ++q;
+    char const* digits = q;
+    while (q < end && (is_digit(*q) || *q == ';')) ++q;
+    if (q == digits || q == end || *q != 'm') return nullptr;
+    return q + 1;
+}
+
+/// A tag that a launcher puts in front of every line: `[rank3]:`, `[error]`, `[1,0]<stderr>:`,
+/// `(pid=123)`, `(MeshHostWorker pid=489)`, `INFO:absl:`; returns its end, or nullptr. A tag is
+/// short, has no blank inside brackets, and is followed by a blank or the end of the line.
+inline char const* launcher_tag_end(char const* p, char const* end) {
+    // A tag ends at a colon (`[rank3]:`, `[1,0]<stderr>:`, which may be glued to the next tag:
+    // `[1,0]<stderr>:ERROR:root:`), or before a blank, a colour code or another tag.
+    auto followed = [&](char const* q) -> char const* {
+        if (starts_with(q, end, "<stderr>:") || starts_with(q, end, "<stdout>:")) return q + 9;
+        if (q < end && *q == ':') return q + 1;
+        return q == end || is_blank(*q) || *q == '\n' || *q == '\r' || *q == '[' || *q == '(' || *q == '\x1b' ? q : nullptr;
+    };
+    if (p < end && *p == '[') {
+        char const* q = p + 1;
+        while (q < end && q - p < 40 && *q != ']' && *q != '[' && !is_blank(*q) && *q != '\n') ++q;
+        if (q == end || *q != ']' || q == p + 1) return nullptr;
+        return followed(q + 1);
+    }
+    if (p < end && *p == '(') {
+        char const* q = p + 1;
+        bool pid = false;
+        while (q < end && q - p < 120 && *q != ')' && *q != '(' && *q != '\n') {
+            if (starts_with(q, end, "pid=")) pid = true;
+            ++q;
+        }
+        if (!pid || q == end || *q != ')') return nullptr;
+        return followed(q + 1);
+    }
+    // Python logging's default `LEVEL:logger:`.
+    for (std::string_view level : {"DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:"}) {
+        if (!starts_with(p, end, level)) continue;
+        char const* q = p + level.size();
+        while (q < end && (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_' || *q == '.')) ++q;
+        if (q < end && *q == ':') return q + 1;
+    }
+    return nullptr;
+}
+
+/// Where the text of the line starting at `line` begins: after whatever a log, a launcher, a
+/// terminal or a markdown quote put in front of it (any of the forms at the top of this file,
+/// in any order, repeated), and after indentation.
 inline char const* line_content(char const* line, char const* end) {
-    return skip_blanks(skip_log_header(skip_blanks(line, end), end), end);
+    char const* p = skip_blanks(line, end);
+    for (int round = 0; round < 16; ++round) {
+        char const* q = skip_blanks(skip_log_header(p, end), end);
+        if (q < end && *q == '>') q = skip_blanks(q + 1, end);  // a markdown quote
+        if (char const* c = colour_code_end(q, end)) q = c;
+        if (char const* t = launcher_tag_end(q, end)) q = t;
+        // A viewer's line number glued to a colour code: `71[2m`.
+        char const* digits_end = skip_digits(q, end);
+        if (digits_end != q && colour_code_end(digits_end, end)) q = digits_end;
+        q = skip_blanks(q, end);
+        if (q == p) break;
+        p = q;
+    }
+    return p;
 }
 
-inline bool starts_with(char const* p, char const* end, std::string_view s) {
-    return static_cast<std::size_t>(end - p) >= s.size() && std::string_view(p, s.size()) == s;
-}
 
-/// The field names of both report kinds, as printed.
-inline constexpr std::string_view known_fields[] = {
-    "Size:", "Operator:", "Shape:", "Unpadded size:", "Extra memory due to padding:", "XLA label:", "XLA Label:",
-    "Allocation type:", "Entry Parameter Subshape:",
+/// The fields of an entry, as printed.
+enum class field_name : std::uint8_t {
+    size, unpadded_size, padding_size, shape, parameter_shape, operator_text, tpu_label, gpu_label, allocation_type,
 };
 
-/// `2. Size:` (TPU).
-inline bool is_tpu_entry_head(char const* p, char const* end) {
+struct known_field {
+    std::string_view text;
+    field_name name;
+};
+
+inline constexpr known_field known_fields[] = {
+    {"Size:", field_name::size},
+    {"Unpadded size:", field_name::unpadded_size},
+    {"Extra memory due to padding:", field_name::padding_size},
+    {"Shape:", field_name::shape},
+    {"Entry Parameter Subshape:", field_name::parameter_shape},
+    {"Operator:", field_name::operator_text},
+    {"XLA label:", field_name::tpu_label},
+    {"XLA Label:", field_name::gpu_label},
+    {"Allocation type:", field_name::allocation_type},
+};
+
+/// What the text of a line is. The report headers and summaries are XLA's (TPU runtime and
+/// BufferAssignment::ToVerboseString); `other` is anything else, read again by the reader where
+/// a report expects more (a usage line, a wrapped field, a field hlomem does not know).
+enum class text_kind : std::uint8_t {
+    blank,
+    fence,               ///< a markdown code fence: "```", "~~~"
+    separator,           ///< `==========================` (3 or more)
+    tpu_entry_head,      ///< `17. Size: 64.00M` (also `17\. Size:`, markdown's escaped list number)
+    gpu_entry_head,      ///< `Buffer 13:`
+    field,               ///< one of known_fields
+    tpu_list,            ///< `Largest program allocations in hbm:`
+    gpu_header,          ///< `BufferAssignment OOM Debugging.`
+    gpu_stats,           ///< `BufferAssignment stats:`
+    gpu_peak,            ///< `Peak buffers:`
+    gpu_allocate,        ///< `... Out of memory while trying to allocate 6291456 bytes.` (anywhere in the line)
+    ran_out,             ///< `... Ran out of memory in memory space hbm. Used ...` (anywhere in the line)
+    used_tail,           ///< `Used 21.95G of 15.48G hbm.` or `Exceeded hbm capacity by 6.47G.` opening a line
+    reservation,         ///< `... Attempting to reserve 3.95G at the bottom of memory. ...` (anywhere)
+    capacity,            ///< `HBM capacity 8.00G:`
+    total_usage,         ///< `Total hbm usage >= 22.47G:`
+    program_requirement, ///< `Program hbm requirement 15.03G:`
+    heap_status,         ///< `Heap allocator status:`
+    persistent,          ///< `Persistent allocations include some or all of:`
+    output_size,         ///< `Output size 0B; shares 0B with arguments.` / `Output size unknown.`
+    rule,                ///< `------------` under the capacity lines
+    other,
+};
+
+/// A classified line: its kind, the field for `field`, the number of an entry head, and where
+/// the rest of the text starts (after the field name, the head, or the key phrase).
+struct classified {
+    text_kind kind = text_kind::other;
+    field_name field = field_name::size;
+    std::int64_t number = 0;
+    char const* rest = nullptr;
+};
+
+/// `17. Size:` / `17\. Size:`: the number, and where the size starts; nullptr when not a head.
+inline char const* tpu_entry_head_end(char const* p, char const* end, std::int64_t& number) {
     char const* q = skip_digits(p, end);
-    if (q == p || q == end || *q != '.') return false;
-    return starts_with(skip_blanks(q + 1, end), end, "Size:");
+    if (q == p || q - p > 9) return nullptr;
+    number = 0;
+    for (char const* d = p; d < q; ++d) number = number * 10 + (*d - '0');
+    if (q < end && *q == '\\') ++q;
+    if (q == end || *q != '.') return nullptr;
+    q = skip_blanks(q + 1, end);
+    return starts_with(q, end, "Size:") ? q + 5 : nullptr;
 }
 
-/// `Buffer 2:` (GPU).
-inline bool is_gpu_entry_head(char const* p, char const* end) {
-    if (!starts_with(p, end, "Buffer")) return false;
+/// `Buffer 13:`: the number; nullptr when not a head.
+inline char const* gpu_entry_head_end(char const* p, char const* end, std::int64_t& number) {
+    if (!starts_with(p, end, "Buffer")) return nullptr;
     char const* q = skip_blanks(p + 6, end);
     char const* digits = q;
     q = skip_digits(q, end);
-    return q != digits && q < end && *q == ':';
+    if (q == digits || q - digits > 9 || q == end || *q != ':') return nullptr;
+    number = 0;
+    for (char const* d = digits; d < q; ++d) number = number * 10 + (*d - '0');
+    return q + 1;
 }
 
-/// What the text of a line (from line_content) is, for a report of `kind`.
-enum class line_kind : std::uint8_t { blank, field, separator, entry_head, other };
-
-inline line_kind classify(char const* content, char const* end, oom_report_kind kind) {
-    if (content == end || *content == '\n' || *content == '\r') return line_kind::blank;
-    if (*content == '=') return line_kind::separator;
-    for (auto field : known_fields) {
-        if (starts_with(content, end, field)) return line_kind::field;
-    }
-    bool const head = kind == oom_report_kind::tpu ? is_tpu_entry_head(content, end) : is_gpu_entry_head(content, end);
-    return head ? line_kind::entry_head : line_kind::other;
+/// Where `phrase` occurs in [p, end), or nullptr.
+inline char const* find_in(char const* p, char const* end, std::string_view phrase) {
+    std::string_view const text(p, static_cast<std::size_t>(end - p));
+    auto const at = text.find(phrase);
+    return at == std::string_view::npos ? nullptr : p + at;
 }
 
-/// True when, after the line holding `p`, the next non-blank line belongs to an entry of a
-/// `kind` report (a known field, a `====` line, an entry's first line): the report goes on.
-inline bool report_continues_after(char const* p, char const* end, oom_report_kind kind) {
-    for (char const* line = next_line(p, end); line < end; line = next_line(line, end)) {
-        line_kind const k = classify(line_content(line, end), end, kind);
-        if (k != line_kind::blank) return k != line_kind::other;
+/// `Total hbm usage >=` / `Program hbm requirement`: `first WORD second`, the word a memory space.
+inline char const* space_phrase_end(char const* p, char const* end, std::string_view first, std::string_view second) {
+    if (!starts_with(p, end, first)) return nullptr;
+    char const* q = p + first.size();
+    char const* word = q;
+    while (q < end && (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_')) ++q;
+    if (q == word || !starts_with(q, end, second)) return nullptr;
+    return q + second.size();
+}
+
+/// What the text [content, end) of a line is (content from line_content, end its line end).
+inline classified classify(char const* content, char const* end) {
+    classified out;
+    out.rest = content;
+    auto is = [&](text_kind k, char const* rest) {
+        out.kind = k;
+        out.rest = rest;
+        return out;
+    };
+    if (content == end) return is(text_kind::blank, content);
+    if (starts_with(content, end, "```") || starts_with(content, end, "~~~")) return is(text_kind::fence, end);
+    if (starts_with(content, end, "===")) {
+        char const* q = content;
+        while (q < end && *q == '=') ++q;
+        if (skip_blanks(q, end) == end) return is(text_kind::separator, end);
     }
-    return false;
+    if (starts_with(content, end, "---")) {
+        char const* q = content;
+        while (q < end && *q == '-') ++q;
+        if (skip_blanks(q, end) == end) return is(text_kind::rule, end);
+    }
+    if (char const* r = tpu_entry_head_end(content, end, out.number)) return is(text_kind::tpu_entry_head, r);
+    if (char const* r = gpu_entry_head_end(content, end, out.number)) return is(text_kind::gpu_entry_head, r);
+    for (auto const& f : known_fields) {
+        if (starts_with(content, end, f.text)) {
+            out.field = f.name;
+            return is(text_kind::field, content + f.text.size());
+        }
+    }
+    if (starts_with(content, end, "Largest program allocations in ")) return is(text_kind::tpu_list, content + 31);
+    if (starts_with(content, end, "BufferAssignment OOM Debugging.")) return is(text_kind::gpu_header, content + 31);
+    if (starts_with(content, end, "BufferAssignment stats:")) return is(text_kind::gpu_stats, content + 23);
+    if (starts_with(content, end, "Peak buffers:")) return is(text_kind::gpu_peak, content + 13);
+    if (starts_with(content, end, "Used ") || starts_with(content, end, "Exceeded ")) return is(text_kind::used_tail, content);
+    if (char const* r = space_phrase_end(content, end, "Total ", " usage >=")) return is(text_kind::total_usage, r);
+    if (char const* r = space_phrase_end(content, end, "Program ", " requirement")) return is(text_kind::program_requirement, r);
+    if (starts_with(content, end, "Heap allocator status:")) return is(text_kind::heap_status, content + 22);
+    if (starts_with(content, end, "Persistent allocations include")) return is(text_kind::persistent, content + 30);
+    if (starts_with(content, end, "Output size ")) return is(text_kind::output_size, content + 12);
+    if (char const* r = space_phrase_end(content, end, "", " capacity ")) {
+        if (r > content + 10) return is(text_kind::capacity, r);
+    }
+    // Phrases that open a summary wherever they stand in a line (after `RESOURCE_EXHAUSTED: `,
+    // inside quotes or a sentence).
+    if (char const* at = find_in(content, end, "Ran out of memory in memory space ")) return is(text_kind::ran_out, at + 34);
+    if (char const* at = find_in(content, end, "Attempting to reserve ")) return is(text_kind::reservation, at + 22);
+    if (char const* at = find_in(content, end, "Out of memory while trying to allocate ")) return is(text_kind::gpu_allocate, at + 39);
+    return out;
 }
 
 }  // namespace hlomem::parser::oom
