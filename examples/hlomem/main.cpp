@@ -9,6 +9,7 @@
 //   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
 //   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
 //   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
+//   hlomem diff [--json] A B            why memory changed between two compilations
 #include <iostream>
 #include <string_view>
 
@@ -34,6 +35,9 @@ constexpr char const* usage =
     "  repack [--json] [--algorithm NAME|all] FILE\n"
     "                              place each temp arena of a dump (or a MiniMalloc CSV) again with\n"
     "                              hlomem's allocators; compare with XLA's arena and the lower bound\n"
+    "  diff [--json] [-o OUT.html] A B\n"
+    "                              why memory changed between two compilations: values matched,\n"
+    "                              peaks, bytes by kind and by source line compared, the verdict\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -51,6 +55,7 @@ constexpr command commands[] = {
     {"explain", hlomem_cli::run_explain},
     {"timeline", hlomem_cli::run_timeline},
     {"repack", hlomem_cli::run_repack},
+    {"diff", hlomem_cli::run_diff},
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #define HLOMEM_HLOMEM_HPP
 
 #include <hlomem/core.hpp>
+#include <hlomem/diff.hpp>
 #include <hlomem/dump.hpp>
 #include <hlomem/graph.hpp>
 #include <hlomem/hlo.hpp>

@@ -186,6 +186,32 @@ inline void print_buffer_assignment_text(std::ostream& out, buffer_assignment_fa
     }
 }
 
+/// One value as `report --json` lists it, as members of the object being written (`hlomem diff
+/// --json` lists values the same way).
+inline void write_value_members(json_writer& json, hlomem::buffer_assignment const& ba, hlomem::logical_value const& v) {
+    auto shape_text = [&](hlomem::shape_id id) -> std::optional<std::string> {
+        if (id == hlomem::no_shape) return std::nullopt;
+        return hlomem::to_string(ba.shapes[id]);
+    };
+    json.member("id", v.id);
+    json.member("name", v.name);
+    json.member("index", hlomem::to_string(v.index));
+    json.member("phi", v.is_phi);
+    json.member("color", v.color);
+    json.member("allocation", v.allocation == hlomem::npos ? std::optional<std::int64_t>()
+                                                            : std::optional<std::int64_t>(ba.allocations[v.allocation].index));
+    json.member("offset", v.offset);
+    json.member("size", v.size);
+    json.member("shape", shape_text(v.shape));
+    json.member("instruction_shape", shape_text(v.instruction_shape));
+    json.key("live_range");
+    if (v.live_range) {
+        json.begin_array().value(v.live_range->start).value(v.live_range->end).end_array();
+    } else {
+        json.null();
+    }
+}
+
 inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts const& f) {
     auto const& ba = f.ba;
     json_writer json(os);
@@ -222,23 +248,7 @@ inline void print_buffer_assignment_json(std::ostream& os, buffer_assignment_fac
     json.key("values").begin_array();
     for (auto const& v : ba.values) {
         json.begin_object();
-        json.member("id", v.id);
-        json.member("name", v.name);
-        json.member("index", hlomem::to_string(v.index));
-        json.member("phi", v.is_phi);
-        json.member("color", v.color);
-        json.member("allocation", v.allocation == hlomem::npos ? std::optional<std::int64_t>()
-                                                                : std::optional<std::int64_t>(ba.allocations[v.allocation].index));
-        json.member("offset", v.offset);
-        json.member("size", v.size);
-        json.member("shape", shape_text(v.shape));
-        json.member("instruction_shape", shape_text(v.instruction_shape));
-        json.key("live_range");
-        if (v.live_range) {
-            json.begin_array().value(v.live_range->start).value(v.live_range->end).end_array();
-        } else {
-            json.null();
-        }
+        write_value_members(json, ba, v);
         json.end_object();
     }
     json.end_array();
