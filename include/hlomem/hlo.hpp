@@ -5,6 +5,7 @@
 #define HLOMEM_HLO_HPP
 
 #include <hlomem/hlo/alias_analysis.hpp>
+#include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/call_graph.hpp>
 #include <hlomem/hlo/dataflow.hpp>
 #include <hlomem/hlo/lexical.hpp>

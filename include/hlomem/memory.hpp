@@ -5,6 +5,7 @@
 #include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
 #include <hlomem/memory/peak.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
 #include <hlomem/memory/soundness.hpp>
 #include <hlomem/memory/timeline.hpp>
 

@@ -10,7 +10,10 @@
 // What it does for each kind (load/kind.hpp tells them apart by content):
 //   buffer-assignment dump  parsed; live ranges attached from load_options::live_range_file or,
 //                           when asked and the dump has none, from X-live-range.txt beside
-//                           X-buffer-assignment.txt; likewise X-memory-usage-report.txt
+//                           X-buffer-assignment.txt; likewise X-memory-usage-report.txt; and
+//                           the module it was assigned from (load_options::module_file, or
+//                           X.txt beside X-buffer-assignment.txt), for the metadata of its
+//                           values (attribute_values, hlo/attribution.hpp)
 //   HLO module(s)           every module parsed; with derive_assignment, the file must hold one
 //                           module, and its buffer assignment is derived (load/derive.hpp)
 //   live ranges, memory-usage report, OOM log, MiniMalloc CSV: parsed
@@ -35,6 +38,7 @@
 #include <hlomem/dump/live_range.hpp>
 #include <hlomem/dump/memory_usage_report.hpp>
 #include <hlomem/dump/oom_report.hpp>
+#include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/module.hpp>
 #include <hlomem/load/derive.hpp>
 #include <hlomem/load/input.hpp>
@@ -60,6 +64,9 @@ struct basic_loaded {
     /// Buffer-assignment dumps: the memory-usage report read with it, and its file.
     std::optional<basic_memory_usage_report<P>> memory_usage_report;
     std::optional<std::string> memory_usage_report_file;
+    /// Buffer-assignment dumps: the module the dump was assigned from, read with it, and its file.
+    std::optional<basic_hlo_module<P>> module;
+    std::optional<std::string> module_file;
     /// A file of one module loaded with derive_assignment: the assignment derived from it.
     std::optional<basic_derived_assignment<P>> derived;
     /// The texts the models view (kept for view policies only).
@@ -74,6 +81,14 @@ struct basic_loaded {
     }
     basic_buffer_assignment<P>* assignment() noexcept {
         return const_cast<basic_buffer_assignment<P>*>(std::as_const(*this).assignment());
+    }
+
+    /// The module that belongs with the assignment: the dump's module read with it, or the module
+    /// an assignment was derived from; null otherwise.
+    basic_hlo_module<P> const* assignment_module() const noexcept {
+        if (module) return &*module;
+        auto const* modules = std::get_if<std::vector<basic_hlo_module<P>>>(&model);
+        return derived && modules && modules->size() == 1 ? &modules->front() : nullptr;
     }
 };
 using loaded = basic_loaded<default_policy>;
@@ -90,6 +105,12 @@ struct load_options {
     bool find_live_range = false;
     /// Without memory_usage_report_file: read X-memory-usage-report.txt beside X-buffer-assignment.txt.
     bool find_memory_usage_report = false;
+    /// A dump's module (its `*after_optimizations.txt`), read with it for the metadata of its values.
+    std::optional<std::string> module_file;
+    /// Without module_file: read X.txt beside X-buffer-assignment.txt when it is an HLO module
+    /// (XLA's --xla_dump_to names them `..._after_optimizations.txt` and
+    /// `..._after_optimizations-buffer-assignment.txt`).
+    bool find_module = false;
     /// An HLO module file must hold exactly one module, whose buffer assignment is derived.
     bool derive_assignment = false;
 };
@@ -140,6 +161,32 @@ std::optional<load_error> load_dump_siblings(basic_loaded<P>& out, load_options 
         if (!report) return unparsable(*report_file, report.error());
         out.memory_usage_report = std::move(*report);
         out.memory_usage_report_file = report_file;
+    }
+    std::optional<std::string> module_file = options.module_file;
+    std::optional<input> found;
+    if (!module_file && options.find_module) {
+        if (auto candidate = sibling_file(out.path, ".txt")) {
+            auto in = read_input(*candidate);
+            if (in && in->kind == dump_kind::hlo_module) {
+                module_file = candidate;
+                found = std::move(*in);
+            }
+        }
+    }
+    if (module_file) {
+        std::string_view text;
+        if (found) {
+            out.texts.push_back(std::make_shared<std::string const>(std::move(found->text)));
+            text = *out.texts.back();
+        } else {
+            auto read = read_text(*module_file, out);
+            if (!read) return read.error();
+            text = *read;
+        }
+        auto m = try_parse_hlo_module<P>(text, *module_file);
+        if (!m) return unparsable(*module_file, m.error());
+        out.module = std::move(*m);
+        out.module_file = module_file;
     }
     return std::nullopt;
 }
@@ -193,6 +240,21 @@ load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
     if (error) return *std::move(error);
     // Models that own their strings need the texts no longer.
     if (std::is_same_v<typename P::string_type, std::string>) out.texts.clear();
+    return out;
+}
+
+/// The metadata of each value of the loaded assignment (hlo/attribution.hpp): the dump's own,
+/// joined with its module when one was read with it, or the module's for a derived assignment.
+/// Refers to `loaded`, which must outlive it. Empty when nothing loaded has an assignment.
+template <class P>
+basic_source_attribution<P> attribute_values(basic_loaded<P> const& loaded) {
+    auto const* ba = loaded.assignment();
+    if (!ba) return {};
+    if (auto const* m = loaded.assignment_module()) return attribute_values(*ba, *m);
+    basic_source_attribution<P> out;
+    auto dump_only = attribute_values(*ba);
+    out.values = std::move(dump_only.values);
+    out.from_dump = dump_only.from_dump;
     return out;
 }
 

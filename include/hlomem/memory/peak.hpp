@@ -195,19 +195,30 @@ struct color_live_bytes {
 /// bytes without tiling padding (timeline.hpp). Values without a live range (thread-local
 /// reducers) are not on the time axis; their count and bytes are reported. Empty when the dump
 /// has no live ranges. O(n log n + max · colors).
-template <class P, class SliceBytes>
-std::vector<color_live_bytes> live_slice_bytes(basic_buffer_assignment<P> const& ba, SliceBytes slice_bytes) {
-    std::map<std::int64_t, color_live_bytes> by_color;
-    std::map<std::int64_t, std::int64_t> next_base;    // allocations of a color placed end to end
+/// Where each allocation starts when the allocations of a color are placed end to end, in
+/// allocation order (negative sizes count as 0): the one coordinate system in which slices of
+/// different allocations never share a byte, used to measure the union of live slices.
+template <class P>
+std::vector<std::int64_t> allocation_bases(basic_buffer_assignment<P> const& ba) {
+    std::map<std::int64_t, std::int64_t> next_base;
     std::vector<std::int64_t> base(ba.allocations.size(), 0);
     for (std::size_t i = 0; i < ba.allocations.size(); ++i) {
         auto const& a = ba.allocations[i];
-        auto& c = by_color[a.color];
-        c.color = a.color;
-        c.allocated_bytes += a.size;
         base[i] = next_base[a.color];
         next_base[a.color] += std::max<std::int64_t>(a.size, 0);
     }
+    return base;
+}
+
+template <class P, class SliceBytes>
+std::vector<color_live_bytes> live_slice_bytes(basic_buffer_assignment<P> const& ba, SliceBytes slice_bytes) {
+    std::map<std::int64_t, color_live_bytes> by_color;
+    for (auto const& a : ba.allocations) {
+        auto& c = by_color[a.color];
+        c.color = a.color;
+        c.allocated_bytes += a.size;
+    }
+    std::vector<std::int64_t> const base = allocation_bases(ba);
     if (!ba.live_range) return {};
     logical_time const horizon = std::max<logical_time>(ba.live_range->max, 0);
     std::vector<color_live_bytes> out;

@@ -1,0 +1,340 @@
+// hlomem/hlo/attribution.hpp: where each logical value comes from in the user's program, and
+// which lines of it hold a color's peak.
+//
+// A buffer-assignment dump ends each Used-values block with the defining instruction's text,
+// metadata included:
+//
+//   <3 fusion @0>
+//    ...
+//    from instruction: %fusion = f32[8192,8192]{1,0} fusion(...), kind=kLoop, calls=..., metadata={op_type="aten__mul"
+//        op_name="jit(f)/mul" source_file="/code/model.py" source_line=83 stack_frame_id=4}
+//
+// and the module it was assigned from carries the same `metadata={...}` on each instruction,
+// newer ones with `stack_frame_id=N` into the FileNames / FunctionNames / FileLocations /
+// StackFrames tables printed after the module header (module.hpp, basic_stack_frame_index).
+// attribute_values reads the dump's text (hlo/metadata.hpp, instruction_metadata) and, given the
+// module (a separate `*after_optimizations.txt`, or the module an assignment was derived from),
+// takes from it what the dump lacks, joining by instruction name; the Python stack comes from
+// the module's tables.
+//
+// The breakdowns group a color's peak_holdings (memory/peak_holdings.hpp) by source line, by
+// op_name prefix (a tree, as XLA's hlo_stack_trace builds one) and by Python stack frame (a tree,
+// outermost frame first, as a profiler shows it). Shared bytes count once, so each adds up to
+// the color's peak; values with no metadata form the group `no source`.
+#ifndef HLOMEM_HLO_ATTRIBUTION_HPP
+#define HLOMEM_HLO_ATTRIBUTION_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/hlo/metadata.hpp>
+#include <hlomem/hlo/module.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
+
+namespace hlomem {
+
+/// The name of the group of values without metadata in every breakdown.
+inline constexpr std::string_view no_source_group = "no source";
+
+/// Where a value's metadata was read.
+enum class metadata_origin : std::uint8_t {
+    none,    ///< neither the dump nor the module states any for its defining instruction
+    dump,    ///< the dump's ` from instruction: ... metadata={...}`
+    module,  ///< the module's instruction of that name
+};
+
+inline constexpr std::string_view to_string(metadata_origin o) noexcept {
+    switch (o) {
+        case metadata_origin::none: return "none";
+        case metadata_origin::dump: return "dump";
+        case metadata_origin::module: return "module";
+    }
+    return "none";
+}
+
+/// The metadata of a value's defining instruction. Strings view the texts the assignment and the
+/// module were read from (or their own strings), as XLA wrote them between the quotes: C escapes
+/// kept (c_unescape reads them). Empty / 0 when absent.
+struct value_source {
+    std::string_view op_type;
+    std::string_view op_name;
+    std::string_view source_file;
+    std::int64_t source_line = 0;
+    std::int64_t stack_frame_id = 0;
+    metadata_origin origin = metadata_origin::none;
+
+    bool has_metadata() const noexcept { return origin != metadata_origin::none; }
+    /// Whether it names a source file (XLA prints source_line only with a source_file).
+    bool has_source_line() const noexcept { return !source_file.empty(); }
+};
+
+/// One frame of a Python stack, from the module's tables.
+struct python_frame {
+    std::int64_t frame_id = 0;       ///< its id in StackFrames (1-based)
+    std::string_view file_name;      ///< FileNames, as written (C escapes kept)
+    std::string_view function_name;  ///< FunctionNames; empty when the location names none
+    std::int64_t line = 0;
+    std::int64_t column = 0;
+};
+
+/// The stack of frame `frame_id`, outermost frame first: the frame and its parent_frame_id chain
+/// (StackFrameIndexBuilder::AddCallStackAndLocation in XLA's mhlo_to_hlo adds a call stack from
+/// its outermost frame, parent 0, to the op's own, whose id the op's stack_frame_id names). Ids
+/// outside the tables end the chain, and so does a cycle: a damaged table gives a shorter stack,
+/// never a crash. Empty for 0 or an unknown id.
+template <class P>
+std::vector<python_frame> python_stack(basic_stack_frame_index<P> const& index, std::int64_t frame_id) {
+    std::vector<python_frame> out;
+    auto in = [](std::int64_t id, std::size_t n) { return id >= 1 && static_cast<std::uint64_t>(id) <= n; };
+    while (in(frame_id, index.stack_frames.size()) && out.size() < index.stack_frames.size()) {
+        auto const& f = index.stack_frames[static_cast<std::size_t>(frame_id - 1)];
+        python_frame pf;
+        pf.frame_id = frame_id;
+        if (in(f.file_location_id, index.file_locations.size())) {
+            auto const& l = index.file_locations[static_cast<std::size_t>(f.file_location_id - 1)];
+            if (in(l.file_name_id, index.file_names.size())) pf.file_name = index.file_names[static_cast<std::size_t>(l.file_name_id - 1)];
+            if (in(l.function_name_id, index.function_names.size())) {
+                pf.function_name = index.function_names[static_cast<std::size_t>(l.function_name_id - 1)];
+            }
+            pf.line = l.line;
+            pf.column = l.column;
+        }
+        out.push_back(pf);
+        frame_id = f.parent_frame_id;
+    }
+    return {out.rbegin(), out.rend()};
+}
+
+/// The metadata of every value of a buffer assignment, and the stack tables to resolve its
+/// stack_frame_ids (from the module it was joined with; null without one, or when the module
+/// has no tables).
+template <class Q = default_policy>
+struct basic_source_attribution {
+    std::vector<value_source> values;  ///< one per buffer_assignment::values, in the same order
+    basic_stack_frame_index<Q> const* frames = nullptr;
+    std::size_t from_dump = 0;    ///< values whose metadata the dump states
+    std::size_t from_module = 0;  ///< values whose metadata only the module states
+
+    value_source const& operator[](std::size_t value) const { return values[value]; }
+    std::size_t with_metadata() const noexcept { return from_dump + from_module; }
+    /// The Python stack of a value, outermost first; empty without tables or a stack_frame_id.
+    std::vector<python_frame> stack_of(std::size_t value) const {
+        if (!frames) return {};
+        return python_stack(*frames, values[value].stack_frame_id);
+    }
+};
+using source_attribution = basic_source_attribution<>;
+
+namespace detail {
+
+template <class Q>
+value_source source_from(basic_hlo_metadata<Q> const& m, metadata_origin origin) {
+    return {std::string_view(m.op_type), std::string_view(m.op_name), std::string_view(m.source_file), m.source_line,
+            m.stack_frame_id, origin};
+}
+
+template <class P, class Q>
+basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m) {
+    basic_source_attribution<Q> out;
+    out.values.resize(ba.values.size());
+    // The module's instructions by name: XLA names instructions uniquely within a module
+    // (NameUniquer), so the name a dump prints finds the one instruction.
+    std::unordered_map<std::string_view, instruction_id> by_name;
+    if (m) {
+        if (!m->stack_frame_index().stack_frames.empty()) out.frames = &m->stack_frame_index();
+        by_name.reserve(m->instruction_count());
+        for (std::size_t i = 0; i < m->instruction_count(); ++i) {
+            by_name.emplace(std::string_view(m->instruction(static_cast<instruction_id>(i)).name), static_cast<instruction_id>(i));
+        }
+    }
+    // The values of one instruction (its tuple elements) follow each other by id in most dumps:
+    // read each instruction's text once.
+    std::string_view last_text;
+    value_source last;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        std::string_view const text(v.instruction_text);
+        value_source s;
+        if (!text.empty()) {
+            if (text.data() == last_text.data() && text.size() == last_text.size()) {
+                s = last;
+            } else {
+                if (auto md = instruction_metadata(text)) s = source_from(*md, metadata_origin::dump);
+                last_text = text;
+                last = s;
+            }
+        }
+        if (m) {
+            auto it = by_name.find(std::string_view(v.name));
+            auto const* md = it == by_name.end() ? nullptr : m->metadata(it->second);
+            if (md && !s.has_metadata()) {
+                s = source_from(*md, metadata_origin::module);
+            } else if (md && s.stack_frame_id == 0) {
+                s.stack_frame_id = md->stack_frame_id;  // an older dump's text may lack what its module states
+            }
+        }
+        if (s.origin == metadata_origin::dump) ++out.from_dump;
+        if (s.origin == metadata_origin::module) ++out.from_module;
+        out.values[i] = s;
+    }
+    return out;
+}
+
+}  // namespace detail
+
+/// The metadata of each value as the dump states it after ` from instruction: ` (values without
+/// a Used-values block, or whose instruction has no metadata, have none).
+template <class P>
+basic_source_attribution<> attribute_values(basic_buffer_assignment<P> const& ba) {
+    return detail::attribute<P, default_policy>(ba, nullptr);
+}
+
+/// The metadata of each value, the dump's joined with its module's: the dump's text where it has
+/// metadata, else the module's instruction of the value's name (an assignment derived from the
+/// module, or a dump whose instruction texts carry none); a stack_frame_id and the stack tables
+/// from the module. The attribution refers to `m`, which must outlive it.
+template <class P, class Q>
+basic_source_attribution<Q> attribute_values(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m) {
+    return detail::attribute(ba, &m);
+}
+
+/// For the holdings of shared bytes: values that state a source line first, then what
+/// earliest_value_first says. A value with no metadata (a loop body's parameter, an entry
+/// parameter) that shares its slice with one the program defined then leaves the bytes to that
+/// line rather than to `no source`.
+template <class P, class Q>
+struct sourced_value_first {
+    basic_buffer_assignment<P> const& ba;
+    basic_source_attribution<Q> const& sources;
+    bool operator()(std::size_t a, std::size_t b) const {
+        bool const sa = sources[a].has_source_line(), sb = sources[b].has_source_line();
+        if (sa != sb) return sa;
+        return earliest_value_first<P>{ba}(a, b);
+    }
+};
+
+/// The holdings at each color's peak, shared bytes given by sourced_value_first.
+template <class P, class Q>
+std::vector<peak_holdings> peak_holdings_by_color(basic_buffer_assignment<P> const& ba,
+                                                  std::vector<color_live_bytes> const& colors,
+                                                  basic_source_attribution<Q> const& sources) {
+    return peak_holdings_by_color(ba, colors, sourced_value_first<P, Q>{ba, sources});
+}
+
+/// A source line of the program: `source_file` (as written) and `source_line`; the empty file
+/// (and line 0) is the `no source` group.
+struct source_line_key {
+    std::string_view source_file;
+    std::int64_t source_line = 0;
+
+    bool is_no_source() const noexcept { return source_file.empty(); }
+    friend bool operator<(source_line_key const& a, source_line_key const& b) {
+        // `no source` sorts last among groups of equal bytes.
+        return std::make_tuple(a.source_file.empty(), a.source_file, a.source_line) <
+               std::make_tuple(b.source_file.empty(), b.source_file, b.source_line);
+    }
+    friend bool operator==(source_line_key const& a, source_line_key const& b) {
+        return a.source_file == b.source_file && a.source_line == b.source_line;
+    }
+};
+
+/// The peak by source line: largest first; the bytes add up to h.bytes.
+template <class Q>
+std::vector<holding_group<source_line_key>> peak_by_source_line(peak_holdings const& h,
+                                                                basic_source_attribution<Q> const& sources) {
+    return group_holdings(h, [&](std::size_t v) {
+        auto const& s = sources[v];
+        return s.has_source_line() ? source_line_key{s.source_file, s.source_line} : source_line_key{};
+    });
+}
+
+/// The parts of an op_name, split at each '/' outside brackets and quotes:
+///   "jit(f)/while/body/dot_general" -> "jit(f)", "while", "body", "dot_general"
+///   "jit(f)/transpose(jvp(g))/mul"  -> "jit(f)", "transpose(jvp(g))", "mul"
+/// (JAX writes transformations as `transpose(jvp(...))`, whose names may hold a '/' of their own.)
+inline std::vector<std::string_view> op_name_parts(std::string_view op_name) {
+    std::vector<std::string_view> out;
+    int depth = 0;
+    bool quoted = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < op_name.size(); ++i) {
+        char const c = op_name[i];
+        if (quoted) {
+            if (c == '\\') ++i;
+            else if (c == '\'') quoted = false;
+        } else if (c == '\'') {
+            quoted = true;
+        } else if (c == '(' || c == '[' || c == '{') {
+            ++depth;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            --depth;
+        } else if (c == '/' && depth == 0) {
+            if (i > start) out.push_back(op_name.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    if (start < op_name.size()) out.push_back(op_name.substr(start));
+    return out;
+}
+
+/// The peak as a tree of op_name prefixes: each node is named by its whole prefix (`jit(f)`,
+/// `jit(f)/while`, `jit(f)/while/body`, ...), holds the values whose op_name is exactly that and
+/// the bytes of every value below it. Values without an op_name hang from the child `no
+/// source`. The root (name empty) holds h.bytes.
+template <class Q>
+holding_tree peak_by_op_name(peak_holdings const& h, basic_source_attribution<Q> const& sources) {
+    return tree_of_holdings(h, [&](std::size_t v) {
+        std::vector<std::string> path;
+        auto const parts = op_name_parts(sources[v].op_name);
+        if (parts.empty()) {
+            path.emplace_back(no_source_group);
+            return path;
+        }
+        std::string_view const whole = sources[v].op_name;
+        for (auto part : parts) {
+            path.emplace_back(whole.substr(0, static_cast<std::size_t>(part.data() + part.size() - whole.data())));
+        }
+        return path;
+    });
+}
+
+/// A stack frame as a breakdown names it: `function (file:line)`, or `file:line` when the
+/// location names no function (C escapes kept, as everywhere).
+inline std::string frame_label(python_frame const& f) {
+    std::string where = std::string(f.file_name) + ":" + std::to_string(f.line);
+    if (f.function_name.empty()) return where;
+    return std::string(f.function_name) + " (" + where + ")";
+}
+
+/// The peak as a tree of Python stack frames, outermost first (a profiler's top-down tree).
+/// A value without a stack (no tables, or no stack_frame_id) but with a source line hangs from
+/// the single frame `file:line`; a value with neither from `no source`. The root (name empty)
+/// holds h.bytes.
+template <class Q>
+holding_tree peak_by_stack_frame(peak_holdings const& h, basic_source_attribution<Q> const& sources) {
+    return tree_of_holdings(h, [&](std::size_t v) {
+        std::vector<std::string> path;
+        for (auto const& f : sources.stack_of(v)) path.push_back(frame_label(f));
+        if (path.empty()) {
+            auto const& s = sources[v];
+            if (s.has_source_line()) {
+                path.push_back(std::string(s.source_file) + ":" + std::to_string(s.source_line));
+            } else {
+                path.emplace_back(no_source_group);
+            }
+        }
+        return path;
+    });
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_HLO_ATTRIBUTION_HPP

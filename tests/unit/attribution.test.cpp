@@ -1,0 +1,436 @@
+// Source attribution (hlo/attribution.hpp) and the holdings of a peak (memory/peak_holdings.hpp):
+// each value's metadata as its ` from instruction:` line states it, on every real dump; the join
+// of a dump with its module; the breakdowns adding up to each color's peak; a Python stack read
+// from the StackFrames tables by hand.
+#include <hlomem/hlo/attribution.hpp>
+#include <hlomem/hlomem.hpp>
+#include <hlomem/load/derive.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "test_data.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using hlomem_test::read_data;
+
+/// The real dumps, and the six compilations with their modules beside them.
+std::vector<std::string> all_real_dumps() {
+    auto out = hlomem_test::real_dumps;
+    for (char const* tag : {"reshard_xfirst", "reshard_yfirst", "scan_window_a", "scan_window_b", "sternheimer_core_a",
+                            "sternheimer_core_b"}) {
+        out.push_back(std::string("corpus/compilations/") + tag + ".buffer_assignment.txt");
+    }
+    return out;
+}
+
+/// The field `key` of a `metadata={...}` text, read with a regular expression (not with the
+/// reader under test): the quoted string as written, or the bare number.
+std::string field(std::string const& metadata, std::string const& key) {
+    std::smatch m;
+    std::regex const quoted("(?:^|[{ ])" + key + "=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    if (std::regex_search(metadata, m, quoted)) return m[1];
+    std::regex const bare("(?:^|[{ ])" + key + "=(-?[0-9]+)");
+    if (std::regex_search(metadata, m, bare)) return m[1];
+    return std::string();
+}
+
+/// Sum of a tree's own values' bytes, recursively; and each node's bytes checked against it.
+std::int64_t check_tree(hlomem::holding_tree const& t, hlomem::peak_holdings const& h, std::multiset<std::size_t>& seen) {
+    std::int64_t sum = 0;
+    for (std::size_t v : t.values) {
+        seen.insert(v);
+        auto it = std::find_if(h.values.begin(), h.values.end(), [&](auto const& x) { return x.value == v; });
+        REQUIRE(it != h.values.end());
+        sum += it->bytes;
+    }
+    for (auto const& c : t.children) sum += check_tree(c, h, seen);
+    CHECK(sum == t.bytes);
+    return sum;
+}
+
+}  // namespace
+
+TEST_CASE("each value's metadata is what its from-instruction line states, on every real dump", "[attribution]") {
+    std::size_t with = 0, total = 0;
+    for (auto const& file : all_real_dumps()) {
+        INFO(file);
+        std::string const text = read_data(file);
+        auto const ba = hlomem::parse_buffer_assignment(text, file);
+        auto const sources = hlomem::attribute_values(ba);
+        REQUIRE(sources.values.size() == ba.values.size());
+        // Walk the text: each ` from instruction: ` line belongs to the Used-values block above it.
+        std::regex const header(R"(^<(\d+) )");
+        std::int64_t id = -1;
+        std::size_t lines = 0;
+        std::size_t start = 0;
+        while (start < text.size()) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            std::string const line = text.substr(start, end - start);
+            start = end + 1;
+            std::smatch m;
+            if (std::regex_search(line, m, header)) id = std::stoll(m[1]);
+            if (line.rfind(" from instruction:", 0) != 0) continue;
+            ++lines;
+            auto const* v = ba.find_value(id);
+            REQUIRE(v != nullptr);
+            auto const& s = sources[static_cast<std::size_t>(v - ba.values.data())];
+            auto const at = line.find(", metadata={");
+            if (at == std::string::npos) {
+                CHECK_FALSE(s.has_metadata());
+                continue;
+            }
+            std::string const md = line.substr(at + 11);
+            CHECK(s.origin == hlomem::metadata_origin::dump);
+            CHECK(std::string(s.op_type) == field(md, "op_type"));
+            CHECK(std::string(s.op_name) == field(md, "op_name"));
+            CHECK(std::string(s.source_file) == field(md, "source_file"));
+            CHECK(std::to_string(s.source_line) == (field(md, "source_line").empty() ? "0" : field(md, "source_line")));
+        }
+        CHECK(lines > 0);
+        total += ba.values.size();
+        with += sources.with_metadata();
+    }
+    CHECK(with > total / 2);  // most values of the GPU dumps carry metadata; the TPU seeds carry none
+}
+
+TEST_CASE("every breakdown adds up to each color's peak, on every real dump", "[attribution]") {
+    for (auto const& file : all_real_dumps()) {
+        INFO(file);
+        auto const ba = hlomem::parse_buffer_assignment(read_data(file), file);
+        auto const sources = hlomem::attribute_values(ba);
+        auto const colors = hlomem::assigned_live_bytes(ba);
+        REQUIRE_FALSE(colors.empty());
+        auto const holdings = hlomem::peak_holdings_by_color(ba, colors, sources);
+        REQUIRE(holdings.size() == colors.size());
+        for (std::size_t c = 0; c < colors.size(); ++c) {
+            auto const& h = holdings[c];
+            CHECK(h.color == colors[c].color);
+            CHECK(h.time == colors[c].peak_time);
+            CHECK(h.bytes == colors[c].peak_bytes);
+            // Every value live at the peak is held once.
+            std::vector<std::size_t> held, live = hlomem::values_live_at(ba, h.color, h.time);
+            for (auto const& v : h.values) held.push_back(v.value);
+            live.erase(std::remove_if(live.begin(), live.end(), [&](std::size_t i) { return ba.values[i].size <= 0; }), live.end());
+            std::sort(live.begin(), live.end());
+            CHECK(held == live);
+            // Without the source-first precedence too.
+            CHECK(hlomem::holdings_at(ba, h.color, h.time).bytes == h.bytes);
+
+            std::int64_t sum = 0;
+            std::size_t values = 0;
+            auto const by_line = hlomem::peak_by_source_line(h, sources);
+            for (std::size_t k = 0; k < by_line.size(); ++k) {
+                sum += by_line[k].bytes;
+                values += by_line[k].values.size();
+                if (k > 0) CHECK(by_line[k - 1].bytes >= by_line[k].bytes);
+                for (std::size_t v : by_line[k].values) {
+                    CHECK(std::string(sources[v].source_file) == std::string(by_line[k].key.source_file));
+                }
+            }
+            CHECK(sum == h.bytes);
+            CHECK(values == h.values.size());
+
+            for (auto const& tree : {hlomem::peak_by_op_name(h, sources), hlomem::peak_by_stack_frame(h, sources)}) {
+                std::multiset<std::size_t> seen;
+                CHECK(check_tree(tree, h, seen) == h.bytes);
+                CHECK(tree.bytes == h.bytes);
+                CHECK(seen.size() == h.values.size());
+                CHECK(std::set<std::size_t>(seen.begin(), seen.end()).size() == seen.size());
+            }
+        }
+    }
+}
+
+TEST_CASE("shared bytes count once, for the value that states a source line", "[attribution]") {
+    // An in-place dynamic-update-slice shares the broadcast's slice; a negate without metadata
+    // lies beside them. At time 1 all three are live: 64 + 32 bytes.
+    std::string const text = R"(BufferAssignment:
+allocation 0: size 96, preallocated-temp:
+ value: <1 broadcast.1 @0> (size=64,offset=0): f32[16]{0}
+ value: <2 dynamic-update-slice.2 @0> (size=64,offset=0): f32[16]{0}
+ value: <3 negate.3 @0> (size=32,offset=64): f32[8]{0}
+
+Total bytes used: 96 (96B)
+
+Used values:
+<1 broadcast.1 @0>
+ positions:
+  broadcast.1
+ uses:
+  dynamic-update-slice.2, operand 0
+ from instruction: %broadcast.1 = f32[16]{0} broadcast(f32[] %c), dimensions={}
+<2 dynamic-update-slice.2 @0>
+ positions:
+  dynamic-update-slice.2
+ uses:
+  (none)
+ from instruction: %dynamic-update-slice.2 = f32[16]{0} dynamic-update-slice(f32[16]{0} %broadcast.1, f32[4]{0} %p, s32[] %i), metadata={op_type="xla__update_slice" op_name="jit(f)/while/body/dynamic_update_slice" source_file="/src/model \"v2\".py" source_line=20}
+<3 negate.3 @0>
+ positions:
+  negate.3
+ uses:
+  (none)
+ from instruction: %negate.3 = f32[8]{0} negate(f32[8]{0} %q)
+
+HloLiveRange (max 3):
+  InstructionSequence:
+    0:broadcast.1
+    1:dynamic-update-slice.2
+    2:negate.3
+  BufferLiveRange:
+    broadcast.1{}:0-1
+    dynamic-update-slice.2{}:1-3
+    negate.3{}:1-2
+)";
+    auto const ba = hlomem::parse_buffer_assignment(text, "shared.txt");
+    auto const sources = hlomem::attribute_values(ba);
+    CHECK_FALSE(sources[0].has_metadata());
+    CHECK(sources[1].op_type == "xla__update_slice");
+    CHECK(hlomem::c_unescape(sources[1].source_file) == "/src/model \"v2\".py");
+    CHECK(sources[1].source_line == 20);
+    CHECK(sources.from_dump == 1);
+
+    auto const colors = hlomem::assigned_live_bytes(ba);
+    REQUIRE(colors.size() == 1);
+    CHECK(colors[0].peak_time == 1);
+    CHECK(colors[0].peak_bytes == 96);
+
+    // By default the broadcast, live since 0, holds the shared slice.
+    auto const plain = hlomem::holdings_at(ba, 0, 1);
+    REQUIRE(plain.values.size() == 3);
+    CHECK(plain.values[0].bytes == 64);
+    CHECK(plain.values[1].bytes == 0);
+    CHECK(plain.values[2].bytes == 32);
+
+    // With sources, the line that states itself holds it.
+    auto const h = hlomem::peak_holdings_by_color(ba, colors, sources)[0];
+    CHECK(h.values[0].bytes == 0);
+    CHECK(h.values[1].bytes == 64);
+    auto const by_line = hlomem::peak_by_source_line(h, sources);
+    REQUIRE(by_line.size() == 2);
+    CHECK(by_line[0].key.source_line == 20);
+    CHECK(by_line[0].bytes == 64);
+    CHECK(by_line[0].values == std::vector<std::size_t>{1});
+    CHECK(by_line[1].key.is_no_source());
+    CHECK(by_line[1].bytes == 32);
+    CHECK(by_line[1].values == std::vector<std::size_t>{0, 2});
+
+    auto const tree = hlomem::peak_by_op_name(h, sources);
+    CHECK(tree.bytes == 96);
+    REQUIRE(tree.children.size() == 2);
+    CHECK(tree.children[0].name == "jit(f)");
+    CHECK(tree.children[0].bytes == 64);
+    REQUIRE(tree.children[0].children.size() == 1);
+    CHECK(tree.children[0].children[0].name == "jit(f)/while");
+    CHECK(tree.children[0].children[0].children[0].children[0].name == "jit(f)/while/body/dynamic_update_slice");
+    CHECK(tree.children[0].children[0].children[0].children[0].values == std::vector<std::size_t>{1});
+    CHECK(tree.children[1].name == hlomem::no_source_group);
+    CHECK(tree.children[1].bytes == 32);
+}
+
+TEST_CASE("op_name parts split at slashes outside brackets", "[attribution]") {
+    using v = std::vector<std::string_view>;
+    CHECK(hlomem::op_name_parts("jit(f)/while/body/dot_general") == v{"jit(f)", "while", "body", "dot_general"});
+    CHECK(hlomem::op_name_parts("jit(f)/transpose(jvp(a/b))/mul") == v{"jit(f)", "transpose(jvp(a/b))", "mul"});
+    CHECK(hlomem::op_name_parts("weights['a/b']/x") == v{"weights['a/b']", "x"});
+    CHECK(hlomem::op_name_parts("P_l_3d") == v{"P_l_3d"});
+    CHECK(hlomem::op_name_parts("").empty());
+}
+
+TEST_CASE("a dump without metadata joined with its module", "[attribution]") {
+    for (char const* tag : {"scan_window_a", "sternheimer_core_b", "reshard_xfirst"}) {
+        INFO(tag);
+        std::string const dump_file = std::string("corpus/compilations/") + tag + ".buffer_assignment.txt";
+        std::string text = read_data(dump_file);
+        auto const with = hlomem::parse_buffer_assignment(text, dump_file);
+        auto const module = hlomem::parse_hlo_module(read_data(std::string("corpus/compilations/") + tag + ".after_opt.hlo"));
+        // The same dump with every metadata={...} taken out of its instruction texts.
+        std::string stripped;
+        std::size_t at = 0;
+        for (std::size_t m; (m = text.find(", metadata={", at)) != std::string::npos;) {
+            stripped.append(text, at, m - at);
+            at = text.find('}', m) + 1;
+        }
+        stripped.append(text, at, std::string::npos);
+        auto const without = hlomem::parse_buffer_assignment(stripped, dump_file);
+        REQUIRE(without.values.size() == with.values.size());
+        CHECK(hlomem::attribute_values(without).with_metadata() == 0);
+
+        auto const dump_says = hlomem::attribute_values(with);
+        auto const joined = hlomem::attribute_values(without, module);
+        auto const both = hlomem::attribute_values(with, module);
+        CHECK(joined.from_dump == 0);
+        CHECK(joined.from_module >= dump_says.from_dump);
+        CHECK(both.from_dump == dump_says.from_dump);
+        for (std::size_t i = 0; i < with.values.size(); ++i) {
+            INFO(std::string(with.values[i].name));
+            if (!dump_says[i].has_metadata()) continue;
+            CHECK(joined[i].origin == hlomem::metadata_origin::module);
+            CHECK(joined[i].op_name == dump_says[i].op_name);
+            CHECK(joined[i].source_file == dump_says[i].source_file);
+            CHECK(joined[i].source_line == dump_says[i].source_line);
+            CHECK(both[i].origin == hlomem::metadata_origin::dump);
+        }
+    }
+}
+
+TEST_CASE("an assignment derived from a module takes the module's metadata", "[attribution]") {
+    auto const module = hlomem::parse_hlo_module(read_data("corpus/compilations/scan_window_a.after_opt.hlo"));
+    auto const derived = hlomem::derive_assignment(module);
+    auto const sources = hlomem::attribute_values(derived.assignment, module);
+    CHECK(sources.from_dump == 0);
+    CHECK(sources.from_module > 0);
+    for (std::size_t i = 0; i < derived.assignment.values.size(); ++i) {
+        auto const id = module.find_instruction(std::string_view(derived.assignment.values[i].name));
+        REQUIRE(id);
+        auto const* md = module.metadata(*id);
+        CHECK(sources[i].has_metadata() == (md != nullptr));
+        if (md) CHECK(sources[i].source_line == md->source_line);
+    }
+    auto const colors = hlomem::assigned_live_bytes(derived.assignment);
+    for (auto const& h : hlomem::peak_holdings_by_color(derived.assignment, colors, sources)) {
+        std::int64_t sum = 0;
+        for (auto const& g : hlomem::peak_by_source_line(h, sources)) sum += g.bytes;
+        CHECK(sum == h.bytes);
+    }
+}
+
+TEST_CASE("a Python stack from the StackFrames tables, checked by hand", "[attribution]") {
+    // Tables as HloModule::PrintStackFrameIndex writes them: frame 3 is `dense` (layers.py:41)
+    // called from `forward` (model.py:12) called from `<module>` (train.py:30).
+    auto const m = hlomem::parse_hlo_module(R"(HloModule jit_forward, is_scheduled=true, entry_computation_layout={(f32[64,64]{1,0})->f32[64,64]{1,0}}
+
+FileNames
+1 "/src/train.py"
+2 "/src/model.py"
+3 "/src/layers.py"
+
+FunctionNames
+1 "<module>"
+2 "forward"
+3 "dense"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=30 end_line=30 column=4 end_column=20}
+2 {file_name_id=2 function_name_id=2 line=12 end_line=12 column=8 end_column=30}
+3 {file_name_id=3 function_name_id=3 line=41 end_line=41 column=11 end_column=25}
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=0}
+2 {file_location_id=2 parent_frame_id=1}
+3 {file_location_id=3 parent_frame_id=2}
+4 {file_location_id=2 parent_frame_id=1}
+
+
+ENTRY %main.4 (x: f32[64,64]) -> f32[64,64] {
+  %x = f32[64,64]{1,0} parameter(0), metadata={op_name="x"}
+  %dot.2 = f32[64,64]{1,0} dot(f32[64,64]{1,0} %x, f32[64,64]{1,0} %x), lhs_contracting_dims={1}, rhs_contracting_dims={0}, metadata={op_type="dot_general" op_name="jit(forward)/dot_general" source_file="/src/layers.py" source_line=41 stack_frame_id=3}
+  ROOT %tanh.3 = f32[64,64]{1,0} tanh(f32[64,64]{1,0} %dot.2), metadata={op_name="jit(forward)/tanh" source_file="/src/model.py" source_line=12 stack_frame_id=4}
+}
+)");
+    auto const stack = hlomem::python_stack(m.stack_frame_index(), 3);
+    REQUIRE(stack.size() == 3);
+    CHECK(stack[0].frame_id == 1);
+    CHECK(stack[0].file_name == "/src/train.py");
+    CHECK(stack[0].function_name == "<module>");
+    CHECK(stack[0].line == 30);
+    CHECK(stack[0].column == 4);
+    CHECK(stack[1].function_name == "forward");
+    CHECK(stack[1].line == 12);
+    CHECK(stack[2].frame_id == 3);
+    CHECK(stack[2].file_name == "/src/layers.py");
+    CHECK(stack[2].function_name == "dense");
+    CHECK(stack[2].line == 41);
+    CHECK(hlomem::frame_label(stack[2]) == "dense (/src/layers.py:41)");
+    CHECK(hlomem::python_stack(m.stack_frame_index(), 0).empty());
+    CHECK(hlomem::python_stack(m.stack_frame_index(), 9).empty());
+
+    auto const derived = hlomem::derive_assignment(m);
+    auto const& ba = derived.assignment;
+    auto const sources = hlomem::attribute_values(ba, m);
+    REQUIRE(sources.frames != nullptr);
+    std::size_t const dot = ba.values_of_instruction("dot.2").at(0);
+    std::size_t const tanh = ba.values_of_instruction("tanh.3").at(0);
+    CHECK(sources.stack_of(dot).size() == 3);
+    CHECK(sources.stack_of(tanh).size() == 2);
+    CHECK(sources.stack_of(tanh)[1].function_name == "forward");
+
+    // The stack tree: <module> -> forward -> dense; dot.2 and tanh.3 are both 16 KiB, live
+    // together at tanh.3 (the peak, with the parameter).
+    auto const colors = hlomem::assigned_live_bytes(ba);
+    REQUIRE(colors.size() == 1);
+    auto const h = hlomem::peak_holdings_by_color(ba, colors, sources)[0];
+    auto const tree = hlomem::peak_by_stack_frame(h, sources);
+    CHECK(tree.bytes == colors[0].peak_bytes);
+    std::multiset<std::size_t> seen;
+    CHECK(check_tree(tree, h, seen) == h.bytes);
+    auto const top = std::find_if(tree.children.begin(), tree.children.end(),
+                                  [](auto const& n) { return n.name == "<module> (/src/train.py:30)"; });
+    REQUIRE(top != tree.children.end());
+    REQUIRE(top->children.size() == 1);
+    CHECK(top->children[0].name == "forward (/src/model.py:12)");
+    CHECK(top->children[0].children.at(0).name == "dense (/src/layers.py:41)");
+}
+
+TEST_CASE("a damaged stack table ends the stack, never loops", "[attribution]") {
+    hlomem::stack_frame_index index;
+    index.file_names.push_back("a.py");
+    index.file_locations.push_back({1, 7, 3, 3, 0, 0});  // function 7 does not exist
+    index.stack_frames.push_back({1, 2});
+    index.stack_frames.push_back({5, 1});  // a cycle 1 -> 2 -> 1, and location 5 does not exist
+    auto const stack = hlomem::python_stack(index, 1);
+    CHECK(stack.size() == 2);
+    CHECK(stack[1].file_name == "a.py");
+    CHECK(stack[1].function_name.empty());
+    CHECK(stack[0].file_name.empty());
+    CHECK(hlomem::frame_label(stack[1]) == "a.py:3");
+}
+
+TEST_CASE("the loader reads a dump's module with it and attributes its values", "[attribution][load]") {
+    std::string const dir = std::string(HLOMEM_TEST_DATA_DIR) + "/corpus/compilations/";
+    hlomem::load_options options;
+    options.module_file = dir + "scan_window_b.after_opt.hlo";
+    auto const loaded = hlomem::load(dir + "scan_window_b.buffer_assignment.txt", options);
+    REQUIRE(loaded);
+    REQUIRE(loaded->module);
+    CHECK(loaded->module_file == options.module_file);
+    CHECK(loaded->assignment_module() == &*loaded->module);
+    auto const sources = hlomem::attribute_values(*loaded);
+    CHECK(sources.values.size() == loaded->assignment()->values.size());
+    CHECK(sources.with_metadata() == hlomem::attribute_values(*loaded->assignment(), *loaded->module).with_metadata());
+
+    // XLA's names: X.txt beside X-buffer-assignment.txt is found; a file that is no module is not.
+    auto const found = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/synthetic/tpu_padded-buffer-assignment.txt",
+                                    [] { hlomem::load_options o; o.find_module = true; return o; }());
+    REQUIRE(found);
+    CHECK_FALSE(found->module);
+    hlomem::load_options find;
+    find.find_module = true;
+    std::string const named = std::string(HLOMEM_TEST_DATA_DIR) + "/synthetic/module_0004.jit_left_ifft_after_optimizations";
+    auto const beside = hlomem::load(named + "-buffer-assignment.txt", find);
+    REQUIRE(beside);
+    REQUIRE(beside->module);
+    CHECK(beside->module_file == named + ".txt");
+    CHECK(std::string_view(beside->module->name()) == "jit__left_ifft_conj");
+
+    // A bare module loaded with derive_assignment attributes from itself.
+    hlomem::load_options derive;
+    derive.derive_assignment = true;
+    auto const derived = hlomem::load(dir + "scan_window_b.after_opt.hlo", derive);
+    REQUIRE(derived);
+    REQUIRE(derived->assignment_module() != nullptr);
+    CHECK(hlomem::attribute_values(*derived).from_module > 0);
+
+    options.module_file = dir + "missing.hlo";
+    CHECK_FALSE(hlomem::load(dir + "scan_window_b.buffer_assignment.txt", options));
+}
