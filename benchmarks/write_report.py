@@ -8,6 +8,7 @@ RESULTS_DIR holds what run_benchmarks.sh leaves in build-bench/bench-results:
   bench_<program>.json      Google Benchmark output (--benchmark_format=json, with repetitions)
   dump-<N>.txt              one `key=value ...` line of measure_dump per run
   module-<N>.txt            one `key=value ...` line of measure_module per run
+  diff-<N>.txt              one `key=value ...` line of measure_diff per run (two dumps of N values)
   compile.txt               /usr/bin/time -v of compiling the all-parsers translation unit
   allocation.txt            (when present) the table hlomem_bench_allocation prints
 
@@ -28,6 +29,7 @@ from pathlib import Path
 
 DUMP_MBPS = 400.0          # buffer-assignment dumps, MB/s
 MODULE_MBPS = 250.0        # HLO modules, MB/s
+DIFF_S = 3.0               # hlomem diff of two 10^6-value dumps, after parsing (issue 15)
 SEED_004_MS = 11.0         # the 2.6 MB seed module 004, ms
 MILLION_TOTAL_S = 2.0      # 10^6-value dump: parse + peak + soundness check, s
 MODEL_RATIO = 2.0          # view-policy model / file size
@@ -376,6 +378,15 @@ def main(argv):
         if largest < 1_000_000:
             targets[-2][0] += " (quick run: the target is for 10^6 values)"
             targets[-1][0] += " (quick run: the target is for 10^6 values)"
+
+    # hlomem diff: two dumps of the largest size (generated from a pair of compilations), their
+    # metadata read and the diff computed (parsing is the figure above).
+    for n, r in read_scaling(results, "diff").items():
+        total = r["attribute_and_diff_s"]
+        targets.append([f"diff of two generated dumps of {fmt_count(r['values_a'])} and {fmt_count(r['values_b'])} values: "
+                        f"metadata of both + matching and figures ({fmt_count(r['matched'])} matched)",
+                        f"{fmt_time(total)} (parsing both: {fmt_time(r['parse_both_s'])})", f"< {DIFF_S:.0f} s",
+                        total < DIFF_S])
 
     # Growth.
     slopes = {}

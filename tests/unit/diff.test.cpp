@@ -22,12 +22,12 @@ namespace {
 
 struct side {
     hlomem::buffer_assignment ba;
-    std::vector<hlomem::value_source> sources;
+    hlomem::source_attribution sources;
 };
 
 side read_side(std::string const& name) {
     side s{hlomem::parse_buffer_assignment(read_data("corpus/compilations/" + name + ".buffer_assignment.txt"), name), {}};
-    s.sources = hlomem::value_sources(s.ba);
+    s.sources = hlomem::attribute_values(s.ba);
     return s;
 }
 
@@ -252,22 +252,6 @@ TEST_CASE("diff: A against B and B against A are mirror images", "[diff]") {
     }
 }
 
-TEST_CASE("diff: the shares of a peak add up to the peak where values share bytes", "[diff]") {
-    // Seed 002 and the lorrax while loop share slices (in place, loop state): each byte is counted
-    // once, so the shares add up to the union assigned_live_bytes measures, at every time.
-    for (auto const& file : {"seeds/002_b0117d631587537a.txt", "corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt"}) {
-        INFO(file);
-        auto const ba = hlomem::parse_buffer_assignment(read_data(file), file);
-        for (auto const& c : hlomem::assigned_live_bytes(ba)) {
-            for (std::size_t t = 0; t < c.bytes_at.size(); ++t) {
-                std::int64_t sum = 0;
-                for (auto const& share : hlomem::live_bytes_by_value(ba, c.color, static_cast<hlomem::logical_time>(t))) sum += share.second;
-                CHECK(sum == c.bytes_at[t]);
-            }
-        }
-    }
-}
-
 TEST_CASE("diff: a module's derived assignment against its own dump", "[diff]") {
     // The scheduled module gives the same values, live ranges and metadata as its dump (one
     // allocation per buffer, so more bytes allocated): every value is matched and none changed.
@@ -281,7 +265,7 @@ TEST_CASE("diff: a module's derived assignment against its own dump", "[diff]") 
     REQUIRE(loaded);
     auto const& module = std::get<std::vector<hlomem::hlo_module>>(loaded->model).front();
     auto const& derived = *loaded->assignment();
-    auto const sources = hlomem::value_sources(derived, module);
+    auto const sources = hlomem::attribute_values(derived, module);
     auto const d = hlomem::diff_assignments(derived, sources, dump.ba, dump.sources);
     CHECK(d.matching.pairs.size() == dump.ba.values.size());
     CHECK(d.matching.only_in_a.empty());

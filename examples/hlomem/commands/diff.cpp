@@ -3,6 +3,7 @@
 // modules) compared by the library (<hlomem/diff.hpp>), the verdict first.
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -41,11 +42,13 @@ constexpr char const* diff_usage =
     "  --fail-above P%         exit 1 when the peak of a color grew by more than P percent of A's\n"
     "Exit status: 0 for a diff, 1 when --fail-above is exceeded, 2 when an input cannot be read.\n";
 
-/// One side: the loaded file, its assignment and each value's source.
+/// One side: the loaded file, its assignment and each value's metadata (its dump's own, joined
+/// with the module read beside it or the module it was derived from). The attribution views the
+/// loaded models, which therefore stay in one place.
 struct diff_input {
-    hlomem::loaded loaded;
-    std::vector<hlomem::value_source> sources;
-    hlomem::buffer_assignment const& assignment() const { return *loaded.assignment(); }
+    std::unique_ptr<hlomem::loaded> loaded;
+    hlomem::source_attribution sources;
+    hlomem::buffer_assignment const& assignment() const { return *loaded->assignment(); }
 };
 
 std::optional<diff_input> load_side(std::string const& path, std::ostream& err) {
@@ -59,17 +62,14 @@ std::optional<diff_input> load_side(std::string const& path, std::ostream& err) 
     }
     hlomem::load_options options;
     options.find_live_range = true;
+    options.find_module = true;
     options.derive_assignment = true;
     auto loaded = load(std::move(*in), options, err);
     if (!loaded) return std::nullopt;
-    diff_input out{std::move(*loaded), {}};
-    auto& ba = *out.loaded.assignment();
-    if (auto const* modules = std::get_if<std::vector<hlomem::hlo_module>>(&out.loaded.model)) {
-        ba.file = path;  // the derived assignment is named after the module; the diff names files
-        out.sources = hlomem::value_sources(ba, modules->front());
-    } else {
-        out.sources = hlomem::value_sources(ba);
-    }
+    diff_input out{std::make_unique<hlomem::loaded>(std::move(*loaded)), {}};
+    // A derived assignment is named after its module; the diff names files.
+    if (out.loaded->derived) out.loaded->assignment()->file = path;
+    out.sources = hlomem::attribute_values(*out.loaded);
     return out;
 }
 
@@ -191,7 +191,7 @@ void write_value(json_writer& json, diff_input const& side, std::size_t i) {
     json.begin_object();
     write_value_members(json, side.assignment(), side.assignment().values[i]);
     auto const& src = side.sources[i];
-    auto text = [](std::string const& s) { return s.empty() ? std::optional<std::string>() : std::optional<std::string>(s); };
+    auto text = [](std::string_view s) { return s.empty() ? std::optional<std::string>() : std::optional<std::string>(hlomem::c_unescape(s)); };
     json.member("op_type", text(src.op_type));
     json.member("op_name", text(src.op_name));
     json.member("source_file", text(src.source_file));

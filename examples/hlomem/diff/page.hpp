@@ -85,7 +85,7 @@ inline void write_diff_html(std::ostream& os, hlomem::buffer_assignment const& a
                 out << "<p class=\"summary\">no live ranges of this color</p></div>\n";
                 return;
             }
-            auto const g = geometry_of(tl, 22);
+            auto const g = geometry_of(tl, 30);
             out << "<svg class=\"timeline\" data-side=\"" << (name[0] == 'A' ? 'a' : 'b') << "\" data-color=\"" << c.color
                 << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 " << coord(g.height()) << "\">\n";
             panel_context const ctx{ba, tl, true, nullptr, 0, curve, map};

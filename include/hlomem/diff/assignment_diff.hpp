@@ -1,7 +1,7 @@
 // hlomem/diff/assignment_diff.hpp: why memory changed between two compilations of one program —
 // the diff of two buffer assignments (dumps, or assignments derived from modules).
 //
-//   auto const sa = hlomem::value_sources(a), sb = hlomem::value_sources(b);
+//   auto const sa = hlomem::attribute_values(a), sb = hlomem::attribute_values(b);  // hlo/attribution.hpp
 //   hlomem::assignment_diff d = hlomem::diff_assignments(a, sa, b, sb);
 //   d.verdict              // "color 0: the peak shrank by 1000.00MiB ...", the line that explains most of it
 //   d.colors[0].peak_live_bytes.delta()
@@ -15,10 +15,10 @@
 // whose size, shape or live range differ are the changes; the largest new, removed, grown and
 // shrunk values are listed. Every figure is A's, B's and B − A: A is the baseline.
 //
-// The peak by source line splits each side's peak exactly: the live slices are swept by address
-// and each byte is counted for the first value that covers it (bytes that values share on
-// purpose, in place or as loop state, count once), so the bytes of the lines add up to the peak.
-// Values without metadata form one group with no source.
+// The peak by source line splits each side's peak exactly: each byte live at the peak is held by
+// one value (memory/peak_holdings.hpp, values with a source line first), so bytes that values
+// share on purpose, in place or as loop state, count once and the lines add up to the peak
+// (hlo/attribution.hpp peak_by_source_line). Values without a source line form one group.
 #ifndef HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
 #define HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
 
@@ -40,8 +40,11 @@
 #include <hlomem/core/size_function.hpp>
 #include <hlomem/diff/match.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/hlo/attribution.hpp>
+#include <hlomem/hlo/metadata.hpp>
 #include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/peak.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
 
 namespace hlomem {
 
@@ -60,7 +63,7 @@ struct kind_bytes {
 
 /// Bytes live at each side's peak that come from one source line.
 struct source_line_bytes {
-    std::string source_file;  ///< empty for values without a source (`known` false)
+    std::string source_file;  ///< unescaped (c_unescape); empty for values without a source (`known` false)
     std::int64_t source_line = 0;
     bool known = false;
     byte_pair bytes;
@@ -74,6 +77,7 @@ struct side_peak {
     logical_time time = 0;
     std::string instruction;  ///< the instruction at `time`
     std::vector<std::size_t> live;  ///< values live there, largest first
+    std::vector<value_holding> holdings;  ///< the bytes of the peak each live value holds, by value index
 };
 
 /// XLA's own peak of one side (memory/peak.hpp compute_xla_peak: HloLiveRange's unpadded
@@ -148,61 +152,18 @@ inline std::string signed_percent(std::int64_t delta, std::int64_t base) {
     return buf;
 }
 
-/// The bytes of each value live at time `t` in `color`, splitting the union of their assigned
-/// slices (allocations stacked as live_slice_bytes stacks them) so that each byte counts for the
-/// first value, by address, that covers it; largest share first (ties by index). The shares add
-/// up to assigned_live_bytes' figure for that time.
-template <class P>
-std::vector<std::pair<std::size_t, std::int64_t>> live_bytes_by_value(basic_buffer_assignment<P> const& ba, std::int64_t color,
-                                                                      logical_time t) {
-    std::vector<std::int64_t> base(ba.allocations.size(), 0);
-    std::int64_t next = 0;
-    for (std::size_t k = 0; k < ba.allocations.size(); ++k) {
-        if (ba.allocations[k].color != color) continue;
-        base[k] = next;
-        next += std::max<std::int64_t>(ba.allocations[k].size, 0);
-    }
-    struct slice {
-        std::int64_t begin, end;
-        std::size_t value;
-    };
-    std::vector<slice> slices;
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const& v = ba.values[i];
-        if (v.allocation == npos || v.size <= 0 || !v.live_range || ba.allocations[v.allocation].color != color) continue;
-        auto const& r = *v.live_range;
-        if (r.start > r.end || r.end < 0 || std::max<logical_time>(r.start, 0) > t || r.end < t) continue;
-        std::int64_t const begin = base[v.allocation] + v.offset;
-        slices.push_back({begin, begin + v.size, i});
-    }
-    std::sort(slices.begin(), slices.end(), [](slice const& x, slice const& y) {
-        return std::tie(x.begin, y.end, x.value) < std::tie(y.begin, x.end, y.value);
-    });
-    std::vector<std::pair<std::size_t, std::int64_t>> out;
-    std::int64_t covered = std::numeric_limits<std::int64_t>::min();
-    for (auto const& s : slices) {
-        std::int64_t const from = std::max(s.begin, covered);
-        out.push_back({s.value, std::max<std::int64_t>(0, s.end - from)});
-        covered = std::max(covered, s.end);
-    }
-    std::sort(out.begin(), out.end(), [](auto const& x, auto const& y) {
-        return x.second != y.second ? x.second > y.second : x.first < y.first;
-    });
-    return out;
-}
-
 namespace detail {
 
 /// What the diff measures on one side, computed once.
-template <class P>
+template <class P, class Q>
 struct diff_side {
     basic_buffer_assignment<P> const& ba;
-    std::vector<value_source> const& sources;
+    basic_source_attribution<Q> const& sources;
     std::vector<color_live_bytes> live;
     std::vector<color_bounds> bounds;
     std::vector<color_padding> padding;
 
-    diff_side(basic_buffer_assignment<P> const& a, std::vector<value_source> const& s) : ba(a), sources(s) {
+    diff_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s) : ba(a), sources(s) {
         live = assigned_live_bytes(a);
         auto const buffers = shared_buffers(a);
         bounds = lower_bounds(a, buffers);
@@ -220,8 +181,8 @@ struct diff_side {
 };
 
 /// Fills one side of a color's figures; `b` says which side.
-template <class P>
-void measure_color(diff_side<P> const& s, color_diff& c, bool b,
+template <class P, class Q>
+void measure_color(diff_side<P, Q> const& s, color_diff& c, bool b,
                    std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes>& lines) {
     auto pick = [&](byte_pair& pair) -> std::int64_t& { return b ? pair.b : pair.a; };
     std::map<allocation_kind, std::int64_t> kinds;
@@ -230,37 +191,39 @@ void measure_color(diff_side<P> const& s, color_diff& c, bool b,
         pick(c.allocated_bytes) += a.size;
         kinds[a.kind()] += a.size;
     }
-    for (auto const& [kind, bytes] : kinds) {
+    for (auto const& entry : kinds) {
+        allocation_kind const kind = entry.first;  // not a structured binding: lambdas capture it
         auto it = std::find_if(c.allocated_by_kind.begin(), c.allocated_by_kind.end(), [&](kind_bytes const& k) { return k.kind == kind; });
         if (it == c.allocated_by_kind.end()) it = c.allocated_by_kind.insert(c.allocated_by_kind.end(), kind_bytes{kind, {}});
-        pick(it->bytes) += bytes;
+        pick(it->bytes) += entry.second;
     }
-    if (auto const* p = diff_side<P>::of_color(s.padding, c.color)) {
+    if (auto const* p = diff_side<P, Q>::of_color(s.padding, c.color)) {
         pick(c.padded_bytes) = p->padded_bytes;
         pick(c.unpadded_bytes) = p->unpadded_bytes;
     }
-    if (auto const* bound = diff_side<P>::of_color(s.bounds, c.color)) {
+    if (auto const* bound = diff_side<P, Q>::of_color(s.bounds, c.color)) {
         pick(c.temp_allocated_bytes) = bound->temp_allocated_bytes;
         pick(c.temp_lower_bound_bytes) = bound->temp.bytes;
     }
-    auto const* live = diff_side<P>::of_color(s.live, c.color);
+    auto const* live = diff_side<P, Q>::of_color(s.live, c.color);
     if (!live) return;
     side_peak& peak = b ? c.peak_b : c.peak_a;
     peak.measured = true;
     peak.time = live->peak_time;
     peak.instruction = std::string(s.ba.live_range->instruction_at(live->peak_time));
     pick(c.peak_live_bytes) = live->peak_bytes;
-    for (auto const& [value, bytes] : live_bytes_by_value(s.ba, c.color, live->peak_time)) {
-        peak.live.push_back(value);
-        auto const& src = s.sources[value];
-        bool const known = !src.source_file.empty();
-        auto& line = lines[{known, known ? src.source_file : std::string(), known ? src.source_line : 0}];
+    auto const holdings = holdings_at(s.ba, c.color, live->peak_time, sourced_value_first<P, Q>{s.ba, s.sources});
+    peak.holdings = holdings.values;
+    for (auto const& group : peak_by_source_line(holdings, s.sources)) {
+        bool const known = !group.key.is_no_source();
+        auto& line = lines[{known, std::string(group.key.source_file), group.key.source_line}];
         line.known = known;
-        line.source_file = known ? src.source_file : std::string();
-        line.source_line = known ? src.source_line : 0;
-        pick(line.bytes) += bytes;
-        (b ? line.values_b : line.values_a).push_back(value);
+        line.source_file = c_unescape(group.key.source_file);
+        line.source_line = group.key.source_line;
+        pick(line.bytes) += group.bytes;
+        (b ? line.values_b : line.values_a) = group.values;
     }
+    for (auto const& h : holdings.values) peak.live.push_back(h.value);
     // Largest assigned size first (ties by index), as values_live_at lists them.
     std::stable_sort(peak.live.begin(), peak.live.end(), [&](std::size_t x, std::size_t y) {
         return s.ba.values[x].size != s.ba.values[y].size ? s.ba.values[x].size > s.ba.values[y].size : x < y;
@@ -322,8 +285,8 @@ inline std::string lead(std::int64_t part, std::int64_t whole) {
 
 /// What moved a color's peak most: the source line with the largest move in the direction of the
 /// change; without sources, the value (a matched pair compared, or a value of one side alone).
-template <class P>
-std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_side<P> const& sa, diff_side<P> const& sb) {
+template <class P, class Q>
+std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
     std::int64_t const delta = c.peak_live_bytes.delta();
     source_line_bytes const* line = nullptr;
     for (auto const& l : c.peak_by_source) {
@@ -336,12 +299,8 @@ std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_sid
                share_of(line->bytes.delta(), delta) + ")";
     }
     std::map<std::size_t, std::int64_t> at_a, at_b;
-    if (c.peak_a.measured) {
-        for (auto const& [v, bytes] : live_bytes_by_value(sa.ba, c.color, c.peak_a.time)) at_a[v] = bytes;
-    }
-    if (c.peak_b.measured) {
-        for (auto const& [v, bytes] : live_bytes_by_value(sb.ba, c.color, c.peak_b.time)) at_b[v] = bytes;
-    }
+    for (auto const& h : c.peak_a.holdings) at_a[h.value] = h.bytes;
+    for (auto const& h : c.peak_b.holdings) at_b[h.value] = h.bytes;
     std::int64_t best = 0;
     std::string what;
     auto consider = [&](std::int64_t share_a, std::int64_t share_b, std::string const& name) {
@@ -371,8 +330,8 @@ std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_sid
 /// did, the peak is the story: the color whose peak moved most, and what moved it. Otherwise the
 /// allocations are: the total, the kind of allocation that moved most, and for a temp arena, the
 /// most bytes live in it at once (what it cannot be smaller than).
-template <class P>
-std::vector<std::string> verdict_of(assignment_diff const& d, diff_side<P> const& sa, diff_side<P> const& sb) {
+template <class P, class Q>
+std::vector<std::string> verdict_of(assignment_diff const& d, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
     std::vector<std::string> out;
     color_diff const* top = nullptr;
     for (auto const& c : d.colors) {
@@ -429,15 +388,15 @@ std::vector<std::string> verdict_of(assignment_diff const& d, diff_side<P> const
 }  // namespace detail
 
 /// The diff of `b` against `a` (see the file's comment). `sources_a` and `sources_b` hold each
-/// value's source (value_sources), one per value.
-template <class P>
-assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, std::vector<value_source> const& sources_a,
-                                 basic_buffer_assignment<P> const& b, std::vector<value_source> const& sources_b,
+/// value's metadata (attribute_values, hlo/attribution.hpp).
+template <class P, class Q>
+assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& sources_a,
+                                 basic_buffer_assignment<P> const& b, basic_source_attribution<Q> const& sources_b,
                                  diff_options const& options = {}) {
     assignment_diff d;
     d.total_bytes = {a.total_bytes(), b.total_bytes()};
     d.matching = match_values(a, sources_a, b, sources_b);
-    detail::diff_side<P> const sa(a, sources_a), sb(b, sources_b);
+    detail::diff_side<P, Q> const sa(a, sources_a), sb(b, sources_b);
 
     std::map<std::int64_t, color_diff> colors;
     for (auto const* ba : {&a, &b}) {

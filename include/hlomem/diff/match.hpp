@@ -7,7 +7,8 @@
 //   from instruction: %fusion.15 = f32[64,128]{1,0} fusion(...), kind=kLoop, calls=%fused_add.3,
 //       metadata={op_type="add" op_name="jit(step)/add" source_file="/x/model.py" source_line=83}
 //
-// Values are paired by three rules, tried in this order on what is still unpaired:
+// Each value's metadata comes from hlo/attribution.hpp (attribute_values: the dump's own text,
+// joined with its module where it has one). Values are paired by three rules, tried in this order on what is still unpaired:
 //   metadata            the same op_type, op_name, source_file and source_line, the same opcode
 //                       and the same shape index (values with metadata only);
 //   shape_and_position  the same shape (with layout), opcode and shape index;
@@ -35,61 +36,9 @@
 
 #include <hlomem/core/shape_text.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
-#include <hlomem/hlo/metadata.hpp>
-#include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/attribution.hpp>
 
 namespace hlomem {
-
-/// Where a value comes from: its defining instruction's `metadata={...}`, unescaped.
-struct value_source {
-    std::string op_type;
-    std::string op_name;
-    std::string source_file;
-    std::int64_t source_line = 0;  ///< 0 when absent
-
-    /// Whether the instruction said anything about its origin.
-    bool known() const noexcept { return !op_type.empty() || !op_name.empty() || !source_file.empty(); }
-};
-
-namespace detail {
-
-template <class M>
-value_source source_from_metadata(M const& m) {
-    value_source s;
-    s.op_type = c_unescape(std::string_view(m.op_type));
-    s.op_name = c_unescape(std::string_view(m.op_name));
-    s.source_file = c_unescape(std::string_view(m.source_file));
-    s.source_line = m.source_line;
-    return s;
-}
-
-}  // namespace detail
-
-/// Each value's source, read from the defining instruction's text the dump keeps after
-/// ` from instruction: ` (logical_value::instruction_text); unknown without it.
-template <class P>
-std::vector<value_source> value_sources(basic_buffer_assignment<P> const& ba) {
-    std::vector<value_source> out(ba.values.size());
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        if (auto m = instruction_metadata(std::string_view(ba.values[i].instruction_text))) {
-            out[i] = detail::source_from_metadata(*m);
-        }
-    }
-    return out;
-}
-
-/// Each value's source, read from the module its assignment was derived from (a derived
-/// assignment keeps no instruction text): the instruction that the value's name names.
-template <class P, class Q>
-std::vector<value_source> value_sources(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m) {
-    std::vector<value_source> out(ba.values.size());
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const id = m.find_instruction(std::string_view(ba.values[i].name));
-        if (!id) continue;
-        if (auto const* md = m.metadata(*id)) out[i] = detail::source_from_metadata(*md);
-    }
-    return out;
-}
 
 /// How a pair of values was matched (the rules above, in the order they are tried).
 enum class match_rule : std::uint8_t { metadata, shape_and_position, name };
@@ -125,15 +74,15 @@ struct value_matching {
 namespace detail {
 
 /// What the matcher reads of one side.
-template <class P>
+template <class P, class Q>
 struct match_side {
     basic_buffer_assignment<P> const& ba;
-    std::vector<value_source> const& sources;
+    basic_source_attribution<Q> const& sources;
     std::vector<std::string> shape_texts;  // by shape id
     std::vector<double> position;          // by value: relative start in the schedule
     std::vector<bool> paired;
 
-    match_side(basic_buffer_assignment<P> const& a, std::vector<value_source> const& s)
+    match_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
         : ba(a), sources(s), shape_texts(a.shapes.size()), position(a.values.size(), 1.0), paired(a.values.size(), false) {
         for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
         double const length = a.live_range ? static_cast<double>(std::max<logical_time>(a.live_range->max, 0) + 1) : 1.0;
@@ -149,8 +98,8 @@ struct match_side {
 };
 
 /// The key of value `i` under a rule, as a tuple of views compared field by field.
-template <class P>
-auto match_key(match_side<P> const& s, std::size_t i, match_rule rule) {
+template <class P, class Q>
+auto match_key(match_side<P, Q> const& s, std::size_t i, match_rule rule) {
     auto const& v = s.ba.values[i];
     std::string_view const none;
     switch (rule) {
@@ -176,8 +125,8 @@ struct keyed_value {
 
 /// Pairs within one group of equal keys: equal names first, then by position (see the file's
 /// comment). `a` and `b` are value indices sorted by position.
-template <class P>
-void pair_group(match_side<P>& sa, match_side<P>& sb, std::vector<std::size_t>& a, std::vector<std::size_t>& b,
+template <class P, class Q>
+void pair_group(match_side<P, Q>& sa, match_side<P, Q>& sb, std::vector<std::size_t>& a, std::vector<std::size_t>& b,
                 match_rule rule, value_matching& out) {
     auto add = [&](std::size_t i, std::size_t j) {
         sa.paired[i] = sb.paired[j] = true;
@@ -187,7 +136,7 @@ void pair_group(match_side<P>& sa, match_side<P>& sb, std::vector<std::size_t>& 
     if (rule != match_rule::name && a.size() > 0 && b.size() > 0) {
         // Equal names: sort B's by name and look each of A's up.
         std::vector<std::size_t> by_name = b;
-        auto name_of = [](match_side<P> const& s, std::size_t i) { return std::string_view(s.ba.values[i].name); };
+        auto name_of = [](match_side<P, Q> const& s, std::size_t i) { return std::string_view(s.ba.values[i].name); };
         std::sort(by_name.begin(), by_name.end(), [&](std::size_t x, std::size_t y) { return name_of(sb, x) < name_of(sb, y); });
         for (std::size_t i : a) {
             auto it = std::lower_bound(by_name.begin(), by_name.end(), name_of(sa, i),
@@ -223,14 +172,14 @@ void pair_group(match_side<P>& sa, match_side<P>& sb, std::vector<std::size_t>& 
 }
 
 /// Runs one rule over the unpaired values of both sides.
-template <class P>
-void match_by(match_side<P>& sa, match_side<P>& sb, match_rule rule, value_matching& out) {
+template <class P, class Q>
+void match_by(match_side<P, Q>& sa, match_side<P, Q>& sb, match_rule rule, value_matching& out) {
     std::vector<keyed_value> keyed;
-    auto collect = [&](match_side<P> const& s, bool from_b) {
+    auto collect = [&](match_side<P, Q> const& s, bool from_b) {
         for (std::size_t i = 0; i < s.ba.values.size(); ++i) {
             if (s.paired[i]) continue;
             auto const& v = s.ba.values[i];
-            if (rule == match_rule::metadata && !s.sources[i].known()) continue;
+            if (rule == match_rule::metadata && !s.sources[i].has_metadata()) continue;
             if (rule == match_rule::shape_and_position && v.shape == no_shape) continue;
             auto const key = match_key(s, i, rule);
             std::size_t h = std::hash<std::string_view>{}(std::get<0>(key));
@@ -245,7 +194,7 @@ void match_by(match_side<P>& sa, match_side<P>& sb, match_rule rule, value_match
     };
     collect(sa, false);
     collect(sb, true);
-    auto side = [&](keyed_value const& k) -> match_side<P> const& { return k.from_b ? sb : sa; };
+    auto side = [&](keyed_value const& k) -> match_side<P, Q> const& { return k.from_b ? sb : sa; };
     // Equal keys: the tuple and the shape index. Within a key, A before B, then by position.
     auto same_key = [&](keyed_value const& x, keyed_value const& y) {
         return x.hash == y.hash && match_key(side(x), x.value, rule) == match_key(side(y), y.value, rule) &&
@@ -281,11 +230,11 @@ void match_by(match_side<P>& sa, match_side<P>& sb, match_rule rule, value_match
 }  // namespace detail
 
 /// Pairs the values of `a` with those of `b` (see the file's comment). `sources_a` and
-/// `sources_b` give each value's source (value_sources), one per value of each side.
-template <class P>
-value_matching match_values(basic_buffer_assignment<P> const& a, std::vector<value_source> const& sources_a,
-                            basic_buffer_assignment<P> const& b, std::vector<value_source> const& sources_b) {
-    detail::match_side<P> sa(a, sources_a), sb(b, sources_b);
+/// `sources_b` give each value's metadata (attribute_values).
+template <class P, class Q>
+value_matching match_values(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& sources_a,
+                            basic_buffer_assignment<P> const& b, basic_source_attribution<Q> const& sources_b) {
+    detail::match_side<P, Q> sa(a, sources_a), sb(b, sources_b);
     value_matching out;
     for (auto rule : all_match_rules) detail::match_by(sa, sb, rule, out);
     std::sort(out.pairs.begin(), out.pairs.end(), [](value_pair const& x, value_pair const& y) { return x.a < y.a; });
