@@ -31,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -162,21 +163,24 @@ struct diff_side {
     std::vector<color_live_bytes> live;
     std::vector<color_bounds> bounds;
     std::vector<color_padding> padding;
+    std::vector<std::string> shape_texts;  // by shape id
 
-    diff_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s) : ba(a), sources(s) {
+    diff_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
+        : ba(a), sources(s), shape_texts(a.shapes.size()) {
         live = assigned_live_bytes(a);
         auto const buffers = shared_buffers(a);
         bounds = lower_bounds(a, buffers);
-        padding = padding_by_color(a, buffers, size_function_of(a));
+        padding = padding_by_color(a, buffers, size_function_of(a), live);
+        for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
     }
     template <class T>
     static T const* of_color(std::vector<T> const& list, std::int64_t color) {
         auto it = std::find_if(list.begin(), list.end(), [&](T const& x) { return x.color == color; });
         return it == list.end() ? nullptr : &*it;
     }
-    std::string shape_text(std::size_t i) const {
-        auto const* s = ba.shape_of(ba.values[i]);
-        return s ? to_string(*s) : std::string();
+    std::string_view shape_text(std::size_t i) const {
+        auto const id = ba.values[i].shape;
+        return id == no_shape ? std::string_view() : std::string_view(shape_texts[static_cast<std::size_t>(id)]);
     }
 };
 

@@ -80,15 +80,22 @@ struct match_side {
     basic_source_attribution<Q> const& sources;
     std::vector<std::string> shape_texts;  // by shape id
     std::vector<double> position;          // by value: relative start in the schedule
+    std::vector<std::size_t> name_hash;    // by value: the hash of its instruction's name
     std::vector<bool> paired;
 
     match_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
-        : ba(a), sources(s), shape_texts(a.shapes.size()), position(a.values.size(), 1.0), paired(a.values.size(), false) {
+        : ba(a),
+          sources(s),
+          shape_texts(a.shapes.size()),
+          position(a.values.size(), 1.0),
+          name_hash(a.values.size()),
+          paired(a.values.size(), false) {
         for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
         double const length = a.live_range ? static_cast<double>(std::max<logical_time>(a.live_range->max, 0) + 1) : 1.0;
         for (std::size_t i = 0; i < a.values.size(); ++i) {
             auto const& v = a.values[i];
             if (v.live_range) position[i] = static_cast<double>(v.live_range->start) / length;
+            name_hash[i] = std::hash<std::string_view>{}(std::string_view(v.name));
         }
     }
     std::string_view shape(std::size_t i) const {
@@ -115,11 +122,13 @@ auto match_key(match_side<P, Q> const& s, std::size_t i, match_rule rule) {
     return std::make_tuple(std::string_view(v.name), none, std::int64_t{0}, none, none);
 }
 
-/// One value of either side in the sort of a rule: its key's hash first, so that comparisons
-/// read the strings only within one hash.
+/// One value of either side in the sort of a rule: its key's hash, its side and its position,
+/// so that the sort compares numbers only; equal keys are then checked string by string within
+/// each run of one hash, once per value.
 struct keyed_value {
     std::size_t hash;
     bool from_b;
+    double position;
     std::size_t value;
 };
 
@@ -134,14 +143,20 @@ void pair_group(match_side<P, Q>& sa, match_side<P, Q>& sb, std::vector<std::siz
         ++out.by_rule[static_cast<std::size_t>(rule)];
     };
     if (rule != match_rule::name && a.size() > 0 && b.size() > 0) {
-        // Equal names: sort B's by name and look each of A's up.
+        // Equal names: B's sorted by the hash of their names, each of A's looked up there.
         std::vector<std::size_t> by_name = b;
-        auto name_of = [](match_side<P, Q> const& s, std::size_t i) { return std::string_view(s.ba.values[i].name); };
-        std::sort(by_name.begin(), by_name.end(), [&](std::size_t x, std::size_t y) { return name_of(sb, x) < name_of(sb, y); });
+        std::sort(by_name.begin(), by_name.end(), [&](std::size_t x, std::size_t y) {
+            return sb.name_hash[x] != sb.name_hash[y] ? sb.name_hash[x] < sb.name_hash[y] : x < y;
+        });
         for (std::size_t i : a) {
-            auto it = std::lower_bound(by_name.begin(), by_name.end(), name_of(sa, i),
-                                       [&](std::size_t y, std::string_view n) { return name_of(sb, y) < n; });
-            if (it != by_name.end() && name_of(sb, *it) == name_of(sa, i) && !sb.paired[*it]) add(i, *it);
+            std::size_t const h = sa.name_hash[i];
+            auto it = std::lower_bound(by_name.begin(), by_name.end(), h, [&](std::size_t y, std::size_t v) { return sb.name_hash[y] < v; });
+            for (; it != by_name.end() && sb.name_hash[*it] == h; ++it) {
+                if (!sb.paired[*it] && std::string_view(sb.ba.values[*it].name) == std::string_view(sa.ba.values[i].name)) {
+                    add(i, *it);
+                    break;
+                }
+            }
         }
         a.erase(std::remove_if(a.begin(), a.end(), [&](std::size_t i) { return sa.paired[i]; }), a.end());
         b.erase(std::remove_if(b.begin(), b.end(), [&](std::size_t j) { return sb.paired[j]; }), b.end());
@@ -189,40 +204,44 @@ void match_by(match_side<P, Q>& sa, match_side<P, Q>& sb, match_rule rule, value
             mix(std::hash<std::string_view>{}(std::get<3>(key)));
             mix(std::hash<std::string_view>{}(std::get<4>(key)));
             for (auto x : v.index) mix(std::hash<std::int64_t>{}(static_cast<std::int64_t>(x)));
-            keyed.push_back({h, from_b, i});
+            keyed.push_back({h, from_b, s.position[i], i});
         }
     };
     collect(sa, false);
     collect(sb, true);
+    // By hash, A before B, then by position: numbers only.
+    std::sort(keyed.begin(), keyed.end(), [](keyed_value const& x, keyed_value const& y) {
+        return std::tie(x.hash, x.from_b, x.position, x.value) < std::tie(y.hash, y.from_b, y.position, y.value);
+    });
     auto side = [&](keyed_value const& k) -> match_side<P, Q> const& { return k.from_b ? sb : sa; };
-    // Equal keys: the tuple and the shape index. Within a key, A before B, then by position.
     auto same_key = [&](keyed_value const& x, keyed_value const& y) {
-        return x.hash == y.hash && match_key(side(x), x.value, rule) == match_key(side(y), y.value, rule) &&
-               std::equal(side(x).ba.values[x.value].index.begin(), side(x).ba.values[x.value].index.end(),
-                          side(y).ba.values[y.value].index.begin(), side(y).ba.values[y.value].index.end());
-    };
-    std::sort(keyed.begin(), keyed.end(), [&](keyed_value const& x, keyed_value const& y) {
-        if (x.hash != y.hash) return x.hash < y.hash;
-        auto const kx = match_key(side(x), x.value, rule), ky = match_key(side(y), y.value, rule);
-        if (kx != ky) return kx < ky;
         auto const& ix = side(x).ba.values[x.value].index;
         auto const& iy = side(y).ba.values[y.value].index;
-        if (!std::equal(ix.begin(), ix.end(), iy.begin(), iy.end())) {
-            return std::lexicographical_compare(ix.begin(), ix.end(), iy.begin(), iy.end());
-        }
-        if (x.from_b != y.from_b) return !x.from_b;
-        double const px = side(x).position[x.value], py = side(y).position[y.value];
-        if (px != py) return px < py;
-        return x.value < y.value;
-    });
+        return match_key(side(x), x.value, rule) == match_key(side(y), y.value, rule) &&
+               std::equal(ix.begin(), ix.end(), iy.begin(), iy.end());
+    };
     std::vector<std::size_t> a, b;
+    std::vector<keyed_value> run, rest;
     for (std::size_t k = 0; k < keyed.size();) {
         std::size_t e = k + 1;
-        while (e < keyed.size() && same_key(keyed[k], keyed[e])) ++e;
-        a.clear();
-        b.clear();
-        for (std::size_t m = k; m < e; ++m) (keyed[m].from_b ? b : a).push_back(keyed[m].value);
-        if (!a.empty() && !b.empty()) pair_group(sa, sb, a, b, rule, out);
+        while (e < keyed.size() && keyed[e].hash == keyed[k].hash) ++e;
+        // A run of one hash holds one key but for a collision: split it into groups of equal
+        // keys, each keeping the run's order.
+        run.assign(keyed.begin() + static_cast<std::ptrdiff_t>(k), keyed.begin() + static_cast<std::ptrdiff_t>(e));
+        while (!run.empty()) {
+            a.clear();
+            b.clear();
+            rest.clear();
+            for (auto const& x : run) {
+                if (same_key(run.front(), x)) {
+                    (x.from_b ? b : a).push_back(x.value);
+                } else {
+                    rest.push_back(x);
+                }
+            }
+            if (!a.empty() && !b.empty()) pair_group(sa, sb, a, b, rule, out);
+            run.swap(rest);
+        }
         k = e;
     }
 }
