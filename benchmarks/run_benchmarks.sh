@@ -132,6 +132,20 @@ step "threaded parse"
 echo "loadavg_before_threads=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
 for _ in $(seq 5); do "$bin/hlomem_measure_dump" "$scratch/dump-100000.txt" >> "$results/threads.txt"; done
 
+# hlomem diff: two dumps of the largest size, generated from the two sides of a bundled pair of
+# compilations (the same program at two problem sizes), diffed (diff-N.txt: one line a run).
+n=${sizes[-1]}
+pair=tests/data/corpus/compilations/sternheimer_core
+for side in a b; do
+    input="$scratch/diff-$side-$n.txt"
+    [ "$input" -nt "$bin/hlomem_generate_dump" ] || { step "generating $input"; "$bin/hlomem_generate_dump" "${pair}_$side.buffer_assignment.txt" "$n" "$input"; }
+done
+step "measure_diff $n values"
+echo "loadavg_before_diff_$n=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
+for _ in $(seq "$(runs_for "$n")"); do
+    "${pin[@]}" "$bin/hlomem_measure_diff" "$scratch/diff-a-$n.txt" "$scratch/diff-b-$n.txt" >> "$results/diff-$n.txt"
+done
+
 # Compile time and memory of one translation unit that includes the whole library and
 # instantiates every parser (both policies), at -O2.
 step "compiling the all-parsers translation unit"

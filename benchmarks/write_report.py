@@ -11,6 +11,7 @@ RESULTS_DIR holds what run_benchmarks.sh leaves in build-bench/bench-results:
   commands.txt              one `key=value ...` line per whole command (time_commands.py), `wc -l` first
   threads.txt               measure_dump on the 10^5-value dump, unpinned: one thread against all
   assign-<N>.txt            one `key=value ...` line of measure_assign per run
+  diff-<N>.txt              one `key=value ...` line of measure_diff per run (two dumps of N values)
   compile.txt               /usr/bin/time -v of compiling the all-parsers translation unit
   allocation.txt            (when present) the table hlomem_bench_allocation prints
 
@@ -31,6 +32,7 @@ from pathlib import Path
 
 DUMP_MBPS = 400.0          # buffer-assignment dumps, MB/s
 MODULE_MBPS = 250.0        # HLO modules, MB/s
+DIFF_S = 3.0               # hlomem diff of two 10^6-value dumps, after parsing (issue 15)
 SEED_004_MS = 11.0         # the 2.6 MB seed module 004, ms
 MILLION_TOTAL_S = 1.5      # 10^6-value dump: parse + peak + soundness check, s (issue 20; issue 7 asked 2 s)
 # Issue 20: the parsers on one core (view policy) on seed 000's and seed 004's formats; whole
@@ -433,6 +435,14 @@ def main(argv):
         targets.append([f"dump of {fmt_count(threads['values'])} values read on {threads['threads']:.0f} threads "
                         f"against one (wall time)", f"{speedup:.2f}×", f"≥ {THREADED_SPEEDUP}× on 2 cores",
                         speedup >= THREADED_SPEEDUP])
+    # hlomem diff: two dumps of the largest size (generated from a pair of compilations), their
+    # metadata read and the diff computed (parsing is the figure above).
+    for n, r in read_scaling(results, "diff").items():
+        total = r["attribute_and_diff_s"]
+        targets.append([f"diff of two generated dumps of {fmt_count(r['values_a'])} and {fmt_count(r['values_b'])} values: "
+                        f"metadata of both + matching and figures ({fmt_count(r['matched'])} matched)",
+                        f"{fmt_time(total)} (parsing both: {fmt_time(r['parse_both_s'])})", f"< {DIFF_S:.0f} s",
+                        total < DIFF_S])
 
     # Growth.
     slopes = {}

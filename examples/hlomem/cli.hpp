@@ -34,6 +34,7 @@ int run_explain(arguments const& args, std::ostream& out, std::ostream& err);
 int run_timeline(arguments const& args, std::ostream& out, std::ostream& err);
 int run_repack(arguments const& args, std::ostream& out, std::ostream& err);
 int run_assign(arguments const& args, std::ostream& out, std::ostream& err);
+int run_diff(arguments const& args, std::ostream& out, std::ostream& err);
 
 /// A mistake on the command line: one line that names it and where to read the options, rather
 /// than the whole usage text burying the message. Returns exit_error.

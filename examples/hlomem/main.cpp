@@ -10,6 +10,7 @@
 //   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
 //   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
 //   hlomem assign [--json] MODULE       XLA's buffer assignment predicted from a scheduled module
+//   hlomem diff [--json] A B            why memory changed between two compilations
 #include <iostream>
 #include <string_view>
 
@@ -38,6 +39,9 @@ constexpr char const* usage =
     "  assign [--backend gpu|cpu|tpu] [--algorithm NAME] [--json] MODULE\n"
     "                              XLA's buffer assignment predicted from a scheduled HLO module,\n"
     "                              printed as XLA's buffer-assignment dump\n"
+    "  diff [--json] [-o OUT.html] A B\n"
+    "                              why memory changed between two compilations: values matched,\n"
+    "                              peaks, bytes by kind and by source line compared, the verdict\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -56,6 +60,7 @@ constexpr command commands[] = {
     {"timeline", hlomem_cli::run_timeline},
     {"repack", hlomem_cli::run_repack},
     {"assign", hlomem_cli::run_assign},
+    {"diff", hlomem_cli::run_diff},
 };
 
 }  // namespace

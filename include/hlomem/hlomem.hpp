@@ -19,6 +19,7 @@
 
 #include <hlomem/assign.hpp>
 #include <hlomem/core.hpp>
+#include <hlomem/diff.hpp>
 #include <hlomem/dump.hpp>
 #include <hlomem/graph.hpp>
 #include <hlomem/hlo.hpp>

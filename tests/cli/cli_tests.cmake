@@ -210,3 +210,53 @@ hlomem_cli_test("assign refuses a dump, which is not a module, and exits 2" 2 - 
   assign data/corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt)
 hlomem_cli_test("assign refuses an unknown backend and exits 2" 2 - assign_bad_backend.err
   assign --backend npu data/corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo)
+# hlomem diff on the bundled pairs of compilations (data/corpus/compilations). The totals are the
+# dumps' `Total bytes used` (3666346368 and 2618818944 for the resharding, 268297668 and 268761356
+# for the scan windows) and XLA's peaks the moments they state (11 and 7; 113 for both windows);
+# the matches and the peaks of assigned bytes are checked by hand in tests/unit/diff.test.cpp.
+# B's scan window has one value more than A's (loop_add_fusion, 230400 bytes), which the peak of
+# color 0 holds: it grows by exactly 463688 bytes (+0.17%), so --fail-above 463687 and 0.1% fail
+# and 463688 and 1% do not.
+set(hlomem_pairs data/corpus/compilations)
+hlomem_cli_test("diff of the resharding in two orders leads with the verdict" 0 diff_reshard.out -
+  diff ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt ${hlomem_pairs}/reshard_yfirst.buffer_assignment.txt)
+hlomem_cli_test("diff --json of the resharding in two orders" 0 diff_reshard.json -
+  diff --json ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt ${hlomem_pairs}/reshard_yfirst.buffer_assignment.txt)
+hlomem_cli_test("diff of the scan windows: renamed fusions matched by metadata" 0 diff_scan_window_ba.out -
+  diff --top 3 ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --fail-above 0.1% exits 1 when the peak grew by 0.17%" 1 diff_scan_window_ba.out diff_fail_above_percent.err
+  diff --top 3 --fail-above 0.1% ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --fail-above 1% exits 0 when the peak grew by 0.17%" 0 diff_scan_window_ba.out -
+  diff --top 3 --fail-above 1% ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --fail-above BYTES exits 1 one byte below the growth" 1 diff_scan_window_ba.out diff_fail_above_bytes.err
+  diff --top 3 --fail-above 463687 ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --fail-above BYTES exits 0 at the growth" 0 diff_scan_window_ba.out -
+  diff --top 3 --fail-above 463688 ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff of a module's derived assignment against its dump" 0 diff_module_dump.out -
+  diff ${hlomem_pairs}/reshard_xfirst.after_opt.hlo ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt)
+hlomem_cli_test("diff of a dump against itself: every value matched, nothing changed" 0 diff_self.out -
+  diff ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt)
+hlomem_cli_test("diff of a file that cannot be read exits 2" 2 - diff_missing.err
+  diff ${hlomem_pairs}/nonexistent.txt ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt)
+hlomem_cli_test("diff of a live-range text exits 2" 2 - diff_not_assignment.err
+  diff data/synthetic/newest_simple-live-range.txt ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt)
+hlomem_cli_test("diff with one file prints usage and exits 2" 2 - diff_usage.err
+  diff ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt)
+hlomem_cli_test("diff --fail-above with no number exits 2" 2 - diff_bad_threshold.err
+  diff --fail-above lots ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt ${hlomem_pairs}/reshard_yfirst.buffer_assignment.txt)
+
+# The page of `hlomem diff -o`: self-contained, and rendered by headless Chromium with both sides'
+# buffers (9 values with live ranges on each side of the resharding), their peaks (A's assigned
+# bytes peak at 9, B's at 11, as the text output says) and 17 rows of deltas.
+set(hlomem_diff_page -DPROGRAM=$<TARGET_FILE:hlomem-cli> -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}
+  -DA=${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt -DB=${hlomem_pairs}/reshard_yfirst.buffer_assignment.txt
+  "-DEXPECTED_PEAKS=a0:2618818584 b0:2618818560" "-DEXPECTED_DELTAS=0:-24" -DEXPECTED_RECTANGLES=18 -DEXPECTED_ROWS=17)
+add_test(NAME "diff: the page of the resharding pair is self-contained"
+  COMMAND ${CMAKE_COMMAND} ${hlomem_diff_page} -DMODE=structure -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/diff/structure
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/diff_page.cmake)
+add_test(NAME "browser: the diff page of the resharding pair renders in headless Chromium"
+  COMMAND ${CMAKE_COMMAND} ${hlomem_diff_page} -DMODE=browser -DCHROMIUM=${HLOMEM_CHROMIUM}
+    -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/diff/browser -DSCREENSHOT=${CMAKE_CURRENT_BINARY_DIR}/diff/reshard.png
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/diff_page.cmake)
+set_tests_properties("browser: the diff page of the resharding pair renders in headless Chromium" PROPERTIES
+  SKIP_REGULAR_EXPRESSION "SKIPPED: chromium not found" TIMEOUT 120)

@@ -199,19 +199,55 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
     }
 }
 
+/// Each distinct shape's text, printed once and kept: a large dump names a few hundred shapes a
+/// hundred thousand times. nullopt for no_shape.
+template <class P>
+class shape_text_cache {
+public:
+    explicit shape_text_cache(hlomem::basic_buffer_assignment<P> const& ba) : ba_(ba), texts_(ba.shapes.size()) {}
+    std::optional<std::string> const& operator()(hlomem::shape_id id) {
+        static std::optional<std::string> const none;
+        if (id == hlomem::no_shape) return none;
+        auto& text = texts_[id];
+        if (!text) text = hlomem::to_string(ba_.shapes[id]);
+        return text;
+    }
+
+private:
+    hlomem::basic_buffer_assignment<P> const& ba_;
+    std::vector<std::optional<std::string>> texts_;
+};
+
+/// One value as `report --json` lists it, as members of the object being written, its metadata
+/// `s` (attribute_values) last; `hlomem diff --json` lists values the same way.
+template <class P>
+void write_value_members(json_writer& json, hlomem::basic_buffer_assignment<P> const& ba, hlomem::basic_logical_value<P> const& v,
+                         shape_text_cache<P>& shape_text, hlomem::value_source const& s) {
+    json.member("id", v.id);
+    json.member("name", v.name);
+    json.member("index", hlomem::to_string(v.index));
+    json.member("phi", v.is_phi);
+    json.member("color", v.color);
+    json.member("allocation", v.allocation == hlomem::npos ? std::optional<std::int64_t>()
+                                                            : std::optional<std::int64_t>(ba.allocations[v.allocation].index));
+    json.member("offset", v.offset);
+    json.member("size", v.size);
+    json.member("shape", shape_text(v.shape));
+    json.member("instruction_shape", shape_text(v.instruction_shape));
+    json.key("live_range");
+    if (v.live_range) {
+        json.begin_array().value(v.live_range->start).value(v.live_range->end).end_array();
+    } else {
+        json.null();
+    }
+    write_value_source(json, s);
+}
+
 template <class P>
 void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> const& f) {
     auto const& ba = f.ba;
     json_writer json(os);
-    // Each distinct shape printed once: a large dump names a few hundred shapes a hundred thousand times.
-    std::vector<std::optional<std::string>> shape_texts(ba.shapes.size());
-    auto shape_text = [&](hlomem::shape_id id) -> std::optional<std::string> const& {
-        static std::optional<std::string> const none;
-        if (id == hlomem::no_shape) return none;
-        auto& text = shape_texts[id];
-        if (!text) text = hlomem::to_string(ba.shapes[id]);
-        return text;
-    };
+    shape_text_cache<P> shape_text(ba);
     json.begin_object();
     json.member("kind", "buffer_assignment");
     json.member("file", ba.file);
@@ -241,24 +277,7 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
     json.key("values").begin_array();
     for (auto const& v : ba.values) {
         json.begin_object();
-        json.member("id", v.id);
-        json.member("name", v.name);
-        json.member("index", hlomem::to_string(v.index));
-        json.member("phi", v.is_phi);
-        json.member("color", v.color);
-        json.member("allocation", v.allocation == hlomem::npos ? std::optional<std::int64_t>()
-                                                                : std::optional<std::int64_t>(ba.allocations[v.allocation].index));
-        json.member("offset", v.offset);
-        json.member("size", v.size);
-        json.member("shape", shape_text(v.shape));
-        json.member("instruction_shape", shape_text(v.instruction_shape));
-        json.key("live_range");
-        if (v.live_range) {
-            json.begin_array().value(v.live_range->start).value(v.live_range->end).end_array();
-        } else {
-            json.null();
-        }
-        write_value_source(json, f.sources[static_cast<std::size_t>(&v - ba.values.data())]);
+        write_value_members(json, ba, v, shape_text, f.sources[static_cast<std::size_t>(&v - ba.values.data())]);
         json.end_object();
     }
     json.end_array();

@@ -120,7 +120,14 @@ struct panel_context {
     bool standalone = false;
     std::vector<std::size_t> const* data_index = nullptr;  // by value index; the page's JSON position
     std::size_t first_band = 0;                            // the page's index of this color's first band
+    // The byte scales of the curve and of the map; 0: the color's own (its peak with a margin, its
+    // allocated bytes). `hlomem diff` draws two timelines on one scale.
+    double curve_bytes = 0;
+    double map_bytes = 0;
 };
+
+/// The top of the live-bytes chart of a color whose peak is `peak_bytes`: a tenth above it.
+inline double curve_top_bytes(std::int64_t peak_bytes) { return std::max<double>(1.0, static_cast<double>(peak_bytes) * 1.1); }
 
 inline std::string color_heading(hlomem::timeline_color const& c) {
     return "color " + std::to_string(c.color) + (c.color == 0 ? " (device memory)" : " (memory space " + std::to_string(c.color) + ")");
@@ -144,7 +151,7 @@ void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::t
             << "</text>\n";
     }
     // --- live bytes ------------------------------------------------------------------------
-    double const top_bytes = std::max<double>(1.0, static_cast<double>(c.peak_bytes) * 1.1);
+    double const top_bytes = ctx.curve_bytes > 0 ? ctx.curve_bytes : curve_top_bytes(c.peak_bytes);
     auto yc = [&](double bytes) { return g.curve_bottom() - g.curve_height * bytes / top_bytes; };
     double unit = 1;
     char const* suffix = "B";
@@ -189,7 +196,7 @@ void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::t
     out << "<text x=\"4\" y=\"" << coord(g.top + 8) << "\">live bytes</text>\n";
 
     // --- buffer map ------------------------------------------------------------------------
-    double const map_bytes = std::max<double>(1.0, static_cast<double>(c.allocated_bytes));
+    double const map_bytes = ctx.map_bytes > 0 ? ctx.map_bytes : std::max<double>(1.0, static_cast<double>(c.allocated_bytes));
     auto ym = [&](double bytes) { return g.map_bottom() - g.map_height * bytes / map_bytes; };
     out << "<rect class=\"map-bg\" x=\"" << coord(g.left) << "\" y=\"" << coord(g.map_top()) << "\" width=\"" << coord(g.plot_width())
         << "\" height=\"" << coord(g.map_height) << "\"/>\n";
@@ -288,7 +295,7 @@ inline void write_svg_legend(std::ostream& out, double y) {
 template <class P>
 void write_timeline_svg(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
     std::ostringstream out;
-    panel_context<P> const ctx{ba, tl, true, nullptr, 0};
+    panel_context<P> const ctx{ba, tl, true, nullptr, 0, 0, 0};
     double y = 36;
     std::ostringstream body;
     for (auto const& c : tl.colors) {
@@ -570,7 +577,7 @@ void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> co
         auto g = geometry_of(tl, 16);
         out << "<svg class=\"timeline\" data-color=\"" << c.color << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 "
             << coord(g.height()) << "\">\n";
-        panel_context<P> const ctx{ba, tl, false, &data_index, first_band};
+        panel_context<P> const ctx{ba, tl, false, &data_index, first_band, 0, 0};
         write_color_panel(out, ctx, c, g);
         out << "</svg>\n";
         first_band += c.bands.size();

@@ -178,14 +178,28 @@ struct value_padding {
 
 template <class P>
 std::vector<value_padding> padding_of_values(basic_buffer_assignment<P> const& ba, size_function_kind sizing) {
+    // Sizes per shape of the table, computed once: a dump has far fewer shapes than values.
+    struct sizes {
+        bool known = false, sized = false;
+        std::int64_t padded = 0, unpadded = 0;
+    };
+    std::vector<sizes> of_shape(ba.shapes.size());
     std::vector<value_padding> out;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const* shape = ba.shape_of(ba.values[i]);
-        if (!shape || !shape->is_array()) continue;
-        bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
-                                        [](auto d) { return detail::is_unbounded_extent(d); });
-        if (!sized) continue;
-        out.push_back({i, bytes_under(*shape, sizing), unpadded_byte_size(*shape)});
+        auto const id = ba.values[i].shape;
+        if (id == no_shape) continue;
+        auto& z = of_shape[static_cast<std::size_t>(id)];
+        if (!z.known) {
+            z.known = true;
+            auto const& shape = ba.shapes[id];
+            z.sized = shape.is_array() && std::none_of(shape.dimensions().begin(), shape.dimensions().end(),
+                                                       [](auto d) { return detail::is_unbounded_extent(d); });
+            if (z.sized) {
+                z.padded = bytes_under(shape, sizing);
+                z.unpadded = unpadded_byte_size(shape);
+            }
+        }
+        if (z.sized) out.push_back({i, z.padded, z.unpadded});
     }
     return out;
 }
@@ -201,15 +215,15 @@ struct color_padding {
     std::int64_t peak_unpadded_bytes = 0;
 };
 
+/// The same, with the colors' live bytes (assigned_live_bytes) already at hand.
 template <class P>
 std::vector<color_padding> padding_by_color(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers,
-                                            size_function_kind sizing) {
+                                            size_function_kind sizing, std::vector<color_live_bytes> const& colors) {
     auto const per_value = padding_of_values(ba, sizing);
     std::vector<std::size_t> where(ba.values.size(), npos);
     for (std::size_t k = 0; k < per_value.size(); ++k) where[per_value[k].value] = k;
     std::map<std::int64_t, color_padding> by_color;
     for (auto const& a : ba.allocations) by_color[a.color].color = a.color;
-    auto const colors = assigned_live_bytes(ba);
     for (auto const& b : buffers) {
         value_padding const* best = nullptr;
         for (std::size_t vi : b.values) {
@@ -231,6 +245,12 @@ std::vector<color_padding> padding_by_color(basic_buffer_assignment<P> const& ba
     std::vector<color_padding> out;
     for (auto& [color, c] : by_color) out.push_back(c);
     return out;
+}
+
+template <class P>
+std::vector<color_padding> padding_by_color(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers,
+                                            size_function_kind sizing) {
+    return padding_by_color(ba, buffers, sizing, assigned_live_bytes(ba));
 }
 
 }  // namespace hlomem

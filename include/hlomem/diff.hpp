@@ -1,0 +1,8 @@
+// hlomem/diff.hpp: two buffer assignments compared: values matched across compilations, and why memory changed.
+#ifndef HLOMEM_DIFF_HPP
+#define HLOMEM_DIFF_HPP
+
+#include <hlomem/diff/assignment_diff.hpp>
+#include <hlomem/diff/match.hpp>
+
+#endif  // HLOMEM_DIFF_HPP

@@ -1,0 +1,458 @@
+// hlomem/diff/assignment_diff.hpp: why memory changed between two compilations of one program —
+// the diff of two buffer assignments (dumps, or assignments derived from modules).
+//
+//   auto const sa = hlomem::attribute_values(a), sb = hlomem::attribute_values(b);  // hlo/attribution.hpp
+//   hlomem::assignment_diff d = hlomem::diff_assignments(a, sa, b, sb);
+//   d.verdict              // "color 0: the peak shrank by 1000.00MiB ...", the line that explains most of it
+//   d.colors[0].peak_live_bytes.delta()
+//   d.matching.pairs       // which value of A is which of B, and by which rule (diff/match.hpp)
+//
+// Per color it compares what `hlomem report` measures on each side: the bytes allocated, by
+// allocation kind; the peak of live assigned bytes (memory/peak.hpp: the union of the slices of
+// the values live at each time, shared bytes once) and its moment; the values live at each peak
+// and the peak by source line (below); padding (memory/analysis.hpp padding_by_color); the temp
+// arena against its lower bound (lower_bounds: what no allocator can beat). The matched pairs
+// whose size, shape or live range differ are the changes; the largest new, removed, grown and
+// shrunk values are listed. Every figure is A's, B's and B − A: A is the baseline.
+//
+// The peak by source line splits each side's peak exactly: each byte live at the peak is held by
+// one value (memory/peak_holdings.hpp, values with a source line first), so bytes that values
+// share on purpose, in place or as loop state, count once and the lines add up to the peak
+// (hlo/attribution.hpp peak_by_source_line). Values without a source line form one group.
+#ifndef HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
+#define HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/core/shape_text.hpp>
+#include <hlomem/core/size_function.hpp>
+#include <hlomem/diff/match.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/hlo/attribution.hpp>
+#include <hlomem/hlo/metadata.hpp>
+#include <hlomem/memory/analysis.hpp>
+#include <hlomem/memory/peak.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
+
+namespace hlomem {
+
+/// A figure of A and of B.
+struct byte_pair {
+    std::int64_t a = 0;
+    std::int64_t b = 0;
+    std::int64_t delta() const noexcept { return b - a; }
+};
+
+/// Bytes allocated to one kind of allocation.
+struct kind_bytes {
+    allocation_kind kind = allocation_kind::other;
+    byte_pair bytes;
+};
+
+/// Bytes live at each side's peak that come from one source line.
+struct source_line_bytes {
+    std::string source_file;  ///< unescaped (c_unescape); empty for values without a source (`known` false)
+    std::int64_t source_line = 0;
+    bool known = false;
+    byte_pair bytes;
+    std::vector<std::size_t> values_a;  ///< A's values of the line live at A's peak
+    std::vector<std::size_t> values_b;
+};
+
+/// One side's peak in one color.
+struct side_peak {
+    bool measured = false;  ///< false without live ranges or without the color
+    logical_time time = 0;
+    std::string instruction;  ///< the instruction at `time`
+    std::vector<std::size_t> live;  ///< values live there, largest first
+    std::vector<value_holding> holdings;  ///< the bytes of the peak each live value holds, by value index
+};
+
+/// XLA's own peak of one side (memory/peak.hpp compute_xla_peak: HloLiveRange's unpadded
+/// estimate over all colors), next to the one the dump states.
+struct side_xla_peak {
+    bool measured = false;  ///< false without live ranges
+    logical_time time = 0;
+    std::int64_t bytes = 0;  ///< Σ of the sizes XLA lists at its peak
+    std::optional<logical_time> stated_time;  ///< `Live ranges at N (peak):`, when the dump states it
+};
+
+struct color_diff {
+    std::int64_t color = 0;
+    byte_pair allocated_bytes;
+    std::vector<kind_bytes> allocated_by_kind;  ///< kinds present on either side, in allocation_kind order
+    byte_pair peak_live_bytes;
+    side_peak peak_a, peak_b;
+    std::vector<source_line_bytes> peak_by_source;  ///< largest |delta| first
+    byte_pair padded_bytes, unpadded_bytes;          ///< padding_by_color on each side
+    byte_pair temp_allocated_bytes, temp_lower_bound_bytes;
+
+    /// Fragmentation of the temp arena: what XLA allocated above the lower bound.
+    byte_pair temp_above_bound() const noexcept {
+        return {temp_allocated_bytes.a - temp_lower_bound_bytes.a, temp_allocated_bytes.b - temp_lower_bound_bytes.b};
+    }
+};
+
+/// A matched pair whose size, shape or live range differ.
+struct value_change {
+    value_pair pair;
+    bool size_changed = false;
+    bool shape_changed = false;
+    bool live_range_changed = false;
+    byte_pair size;
+};
+
+struct diff_options {
+    /// How many values each of the largest new, removed, grown and shrunk lists hold.
+    std::size_t top = 10;
+};
+
+struct assignment_diff {
+    byte_pair total_bytes;  ///< Σ allocation sizes
+    side_xla_peak xla_peak_a, xla_peak_b;
+    std::vector<color_diff> colors;  ///< by color number, every color of either side
+    value_matching matching;
+    std::vector<value_change> changes;  ///< by A's value index
+    std::vector<std::size_t> largest_new;      ///< B's values only in B, largest first
+    std::vector<std::size_t> largest_removed;  ///< A's values only in A, largest first
+    std::vector<std::size_t> largest_grown;    ///< indices into changes, most grown first
+    std::vector<std::size_t> largest_shrunk;   ///< indices into changes, most shrunk first
+    std::vector<std::string> verdict;          ///< the one or two lines that explain most of the change
+
+    bool identical() const noexcept {
+        return total_bytes.delta() == 0 && changes.empty() && matching.only_in_a.empty() && matching.only_in_b.empty() &&
+               std::all_of(colors.begin(), colors.end(), [](color_diff const& c) { return c.peak_live_bytes.delta() == 0; });
+    }
+};
+
+/// `+1.50GiB`, `-512B`, `0B`: a byte delta as XLA prints sizes, with its sign.
+inline std::string signed_human_bytes(std::int64_t delta) {
+    if (delta == 0) return "0B";
+    std::uint64_t const magnitude = delta < 0 ? 0 - static_cast<std::uint64_t>(delta) : static_cast<std::uint64_t>(delta);
+    return (delta < 0 ? "-" : "+") + human_bytes(static_cast<std::int64_t>(std::min<std::uint64_t>(magnitude, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))));
+}
+
+/// `+12.34%` of `base`; empty when base is 0.
+inline std::string signed_percent(std::int64_t delta, std::int64_t base) {
+    if (base == 0) return std::string();
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%+.2f%%", 100.0 * static_cast<double>(delta) / static_cast<double>(base));
+    return buf;
+}
+
+namespace detail {
+
+/// What the diff measures on one side, computed once.
+template <class P, class Q>
+struct diff_side {
+    basic_buffer_assignment<P> const& ba;
+    basic_source_attribution<Q> const& sources;
+    std::vector<color_live_bytes> live;
+    std::vector<color_bounds> bounds;
+    std::vector<color_padding> padding;
+    std::vector<std::string> shape_texts;  // by shape id
+
+    diff_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
+        : ba(a), sources(s), shape_texts(a.shapes.size()) {
+        live = assigned_live_bytes(a);
+        auto const buffers = shared_buffers(a);
+        bounds = lower_bounds(a, buffers);
+        padding = padding_by_color(a, buffers, size_function_of(a), live);
+        for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
+    }
+    template <class T>
+    static T const* of_color(std::vector<T> const& list, std::int64_t color) {
+        auto it = std::find_if(list.begin(), list.end(), [&](T const& x) { return x.color == color; });
+        return it == list.end() ? nullptr : &*it;
+    }
+    std::string_view shape_text(std::size_t i) const {
+        auto const id = ba.values[i].shape;
+        return id == no_shape ? std::string_view() : std::string_view(shape_texts[static_cast<std::size_t>(id)]);
+    }
+};
+
+/// Fills one side of a color's figures; `b` says which side.
+template <class P, class Q>
+void measure_color(diff_side<P, Q> const& s, color_diff& c, bool b,
+                   std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes>& lines) {
+    auto pick = [&](byte_pair& pair) -> std::int64_t& { return b ? pair.b : pair.a; };
+    std::map<allocation_kind, std::int64_t> kinds;
+    for (auto const& a : s.ba.allocations) {
+        if (a.color != c.color) continue;
+        pick(c.allocated_bytes) += a.size;
+        kinds[a.kind()] += a.size;
+    }
+    for (auto const& entry : kinds) {
+        allocation_kind const kind = entry.first;  // not a structured binding: lambdas capture it
+        auto it = std::find_if(c.allocated_by_kind.begin(), c.allocated_by_kind.end(), [&](kind_bytes const& k) { return k.kind == kind; });
+        if (it == c.allocated_by_kind.end()) it = c.allocated_by_kind.insert(c.allocated_by_kind.end(), kind_bytes{kind, {}});
+        pick(it->bytes) += entry.second;
+    }
+    if (auto const* p = diff_side<P, Q>::of_color(s.padding, c.color)) {
+        pick(c.padded_bytes) = p->padded_bytes;
+        pick(c.unpadded_bytes) = p->unpadded_bytes;
+    }
+    if (auto const* bound = diff_side<P, Q>::of_color(s.bounds, c.color)) {
+        pick(c.temp_allocated_bytes) = bound->temp_allocated_bytes;
+        pick(c.temp_lower_bound_bytes) = bound->temp.bytes;
+    }
+    auto const* live = diff_side<P, Q>::of_color(s.live, c.color);
+    if (!live) return;
+    side_peak& peak = b ? c.peak_b : c.peak_a;
+    peak.measured = true;
+    peak.time = live->peak_time;
+    peak.instruction = std::string(s.ba.live_range->instruction_at(live->peak_time));
+    pick(c.peak_live_bytes) = live->peak_bytes;
+    auto const holdings = holdings_at(s.ba, c.color, live->peak_time, sourced_value_first<P, Q>{s.ba, s.sources});
+    peak.holdings = holdings.values;
+    for (auto const& group : peak_by_source_line(holdings, s.sources)) {
+        bool const known = !group.key.is_no_source();
+        auto& line = lines[{known, std::string(group.key.source_file), group.key.source_line}];
+        line.known = known;
+        line.source_file = c_unescape(group.key.source_file);
+        line.source_line = group.key.source_line;
+        pick(line.bytes) += group.bytes;
+        (b ? line.values_b : line.values_a) = group.values;
+    }
+    for (auto const& h : holdings.values) peak.live.push_back(h.value);
+    // Largest assigned size first (ties by index), as values_live_at lists them.
+    std::stable_sort(peak.live.begin(), peak.live.end(), [&](std::size_t x, std::size_t y) {
+        return s.ba.values[x].size != s.ba.values[y].size ? s.ba.values[x].size > s.ba.values[y].size : x < y;
+    });
+}
+
+template <class P>
+side_xla_peak xla_peak_of(basic_buffer_assignment<P> const& ba) {
+    side_xla_peak out;
+    if (!ba.live_range || ba.live_range->not_available) return out;
+    auto const peak = compute_xla_peak(ba);
+    out.measured = true;
+    out.time = peak.time;
+    for (auto size : peak.sizes) out.bytes += size;
+    if (ba.live_range->stated_peak) out.stated_time = ba.live_range->stated_peak->time;
+    return out;
+}
+
+/// `file.py:54` for a line; `no source` for the values without one.
+}  // namespace detail
+
+/// `model.py:54` (the file's name without its folders) for a line; `values with no source` for
+/// the values without one.
+inline std::string line_label(source_line_bytes const& l) {
+    if (!l.known) return "values with no source";
+    std::string file = l.source_file;
+    auto const slash = file.find_last_of('/');
+    if (slash != std::string::npos) file = file.substr(slash + 1);
+    return file + (l.source_line ? ":" + std::to_string(l.source_line) : std::string());
+}
+
+namespace detail {
+
+inline std::string describe_peak(side_peak const& p, std::int64_t bytes) {
+    if (!p.measured) return "no peak";
+    return human_bytes(bytes) + " at " + std::to_string(p.time) + (p.instruction.empty() ? std::string() : " (" + p.instruction + ")");
+}
+
+/// `A -> B (+D, +P%)`.
+inline std::string describe_change(byte_pair const& p) {
+    std::string s = human_bytes(p.a) + " -> " + human_bytes(p.b) + " (" + signed_human_bytes(p.delta());
+    if (p.a != 0 && p.delta() != 0) s += ", " + signed_percent(p.delta(), p.a);
+    return s + ")";
+}
+
+/// `, 62% of the change` when `part` explains that share of `whole` (0 < share <= 100%); when
+/// other parts move the other way, the share is not a share, and nothing is said.
+inline std::string share_of(std::int64_t part, std::int64_t whole) {
+    if (whole == 0 || (part > 0) != (whole > 0)) return std::string();
+    double const share = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+    if (share > 100.0) return std::string();
+    return ", " + std::to_string(static_cast<long long>(share + 0.5)) + "% of the change";
+}
+
+/// `most of it: ` when `part` is at least half of `whole`, `the largest part: ` otherwise.
+inline std::string lead(std::int64_t part, std::int64_t whole) {
+    return 2 * std::abs(part) >= std::abs(whole) ? "most of it: " : "the largest part: ";
+}
+
+/// What moved a color's peak most: the source line with the largest move in the direction of the
+/// change; without sources, the value (a matched pair compared, or a value of one side alone).
+template <class P, class Q>
+std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
+    std::int64_t const delta = c.peak_live_bytes.delta();
+    source_line_bytes const* line = nullptr;
+    for (auto const& l : c.peak_by_source) {
+        if (l.bytes.delta() == 0 || (l.bytes.delta() > 0) != (delta > 0)) continue;
+        if (!line || std::abs(l.bytes.delta()) > std::abs(line->bytes.delta())) line = &l;
+    }
+    if (line && line->known) {
+        return lead(line->bytes.delta(), delta) + line_label(*line) + " holds " + human_bytes(line->bytes.a) + " at A's peak and " +
+               human_bytes(line->bytes.b) + " at B's (" + signed_human_bytes(line->bytes.delta()) +
+               share_of(line->bytes.delta(), delta) + ")";
+    }
+    std::map<std::size_t, std::int64_t> at_a, at_b;
+    for (auto const& h : c.peak_a.holdings) at_a[h.value] = h.bytes;
+    for (auto const& h : c.peak_b.holdings) at_b[h.value] = h.bytes;
+    std::int64_t best = 0;
+    std::string what;
+    auto consider = [&](std::int64_t share_a, std::int64_t share_b, std::string const& name) {
+        std::int64_t const moved = share_b - share_a;
+        if (moved == 0 || (moved > 0) != (delta > 0) || std::abs(moved) <= std::abs(best)) return;
+        best = moved;
+        what = name + " holds " + human_bytes(share_a) + " at A's peak and " + human_bytes(share_b) + " at B's";
+    };
+    for (auto const& p : d.matching.pairs) {
+        auto const ia = at_a.find(p.a), ib = at_b.find(p.b);
+        if (ia == at_a.end() && ib == at_b.end()) continue;
+        std::string name = sa.ba.values[p.a].display_name();
+        if (sb.ba.values[p.b].display_name() != name) name += " (in B " + sb.ba.values[p.b].display_name() + ")";
+        consider(ia == at_a.end() ? 0 : ia->second, ib == at_b.end() ? 0 : ib->second, "value " + name);
+    }
+    for (std::size_t i : d.matching.only_in_a) {
+        if (auto it = at_a.find(i); it != at_a.end()) consider(it->second, 0, "value " + sa.ba.values[i].display_name() + " (only in A)");
+    }
+    for (std::size_t j : d.matching.only_in_b) {
+        if (auto it = at_b.find(j); it != at_b.end()) consider(0, it->second, "value " + sb.ba.values[j].display_name() + " (only in B)");
+    }
+    if (best == 0) return std::string();
+    return lead(best, delta) + what + " (" + signed_human_bytes(best) + share_of(best, delta) + ")";
+}
+
+/// The verdict, in one or two lines. When a peak moved at least half as much as the total bytes
+/// did, the peak is the story: the color whose peak moved most, and what moved it. Otherwise the
+/// allocations are: the total, the kind of allocation that moved most, and for a temp arena, the
+/// most bytes live in it at once (what it cannot be smaller than).
+template <class P, class Q>
+std::vector<std::string> verdict_of(assignment_diff const& d, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
+    std::vector<std::string> out;
+    color_diff const* top = nullptr;
+    for (auto const& c : d.colors) {
+        if (!top || std::abs(c.peak_live_bytes.delta()) > std::abs(top->peak_live_bytes.delta())) top = &c;
+    }
+    std::int64_t const peak_delta = top ? top->peak_live_bytes.delta() : 0;
+    std::int64_t const total_delta = d.total_bytes.delta();
+    if (peak_delta == 0 && total_delta == 0) {
+        out.push_back("no change in memory: the total bytes (" + human_bytes(d.total_bytes.a) +
+                      ") and the peak of every color are the same in A and B");
+        return out;
+    }
+    if (2 * std::abs(peak_delta) >= std::abs(total_delta)) {
+        auto const& c = *top;
+        out.push_back("color " + std::to_string(c.color) + ": the peak " + (peak_delta > 0 ? "grew" : "shrank") + " by " +
+                      human_bytes(std::abs(peak_delta)) +
+                      (c.peak_live_bytes.a ? " (" + signed_percent(peak_delta, c.peak_live_bytes.a) + ")" : std::string()) + ", " +
+                      describe_peak(c.peak_a, c.peak_live_bytes.a) + " -> " + describe_peak(c.peak_b, c.peak_live_bytes.b) +
+                      "; total bytes " + describe_change(d.total_bytes));
+        std::string why = explain_peak(d, c, sa, sb);
+        if (!why.empty()) out.push_back(std::move(why));
+        return out;
+    }
+    // The allocations moved more than any peak: which kind, in which color.
+    color_diff const* where = nullptr;
+    kind_bytes const* kind = nullptr;
+    for (auto const& c : d.colors) {
+        for (auto const& k : c.allocated_by_kind) {
+            if (!kind || std::abs(k.bytes.delta()) > std::abs(kind->bytes.delta())) {
+                kind = &k;
+                where = &c;
+            }
+        }
+    }
+    std::string headline = "total bytes " + std::string(total_delta > 0 ? "grew" : "shrank") + " by " +
+                           human_bytes(std::abs(total_delta)) + ": " + describe_change(d.total_bytes);
+    if (top) {
+        headline += "; the peak of color " + std::to_string(top->color) + " " +
+                    (peak_delta == 0 ? std::string("stayed at ") + human_bytes(top->peak_live_bytes.a)
+                                     : "moved by " + signed_human_bytes(peak_delta) + ", " + describe_change(top->peak_live_bytes));
+    }
+    out.push_back(std::move(headline));
+    if (kind && kind->bytes.delta() != 0) {
+        std::string line = lead(kind->bytes.delta(), total_delta) + "the " + std::string(to_string(kind->kind)) + " allocations of color " +
+                           std::to_string(where->color) + ", " + describe_change(kind->bytes);
+        if (kind->kind == allocation_kind::temp) {
+            line += "; the most bytes live in the temp arena at once: " + describe_change(where->temp_lower_bound_bytes);
+        }
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
+}  // namespace detail
+
+/// The diff of `b` against `a` (see the file's comment). `sources_a` and `sources_b` hold each
+/// value's metadata (attribute_values, hlo/attribution.hpp).
+template <class P, class Q>
+assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& sources_a,
+                                 basic_buffer_assignment<P> const& b, basic_source_attribution<Q> const& sources_b,
+                                 diff_options const& options = {}) {
+    assignment_diff d;
+    d.total_bytes = {a.total_bytes(), b.total_bytes()};
+    d.matching = match_values(a, sources_a, b, sources_b);
+    detail::diff_side<P, Q> const sa(a, sources_a), sb(b, sources_b);
+
+    std::map<std::int64_t, color_diff> colors;
+    for (auto const* ba : {&a, &b}) {
+        for (auto const& alloc : ba->allocations) colors[alloc.color].color = alloc.color;
+    }
+    for (auto& [color, c] : colors) {
+        std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes> lines;
+        detail::measure_color(sa, c, false, lines);
+        detail::measure_color(sb, c, true, lines);
+        std::sort(c.allocated_by_kind.begin(), c.allocated_by_kind.end(),
+                  [](kind_bytes const& x, kind_bytes const& y) { return x.kind < y.kind; });
+        for (auto& entry : lines) c.peak_by_source.push_back(std::move(entry.second));
+        std::stable_sort(c.peak_by_source.begin(), c.peak_by_source.end(), [](source_line_bytes const& x, source_line_bytes const& y) {
+            std::int64_t const dx = std::abs(x.bytes.delta()), dy = std::abs(y.bytes.delta());
+            if (dx != dy) return dx > dy;
+            return std::max(x.bytes.a, x.bytes.b) > std::max(y.bytes.a, y.bytes.b);
+        });
+        d.colors.push_back(std::move(c));
+    }
+
+    for (auto const& p : d.matching.pairs) {
+        auto const& va = a.values[p.a];
+        auto const& vb = b.values[p.b];
+        value_change ch;
+        ch.pair = p;
+        ch.size = {va.size, vb.size};
+        ch.size_changed = va.size != vb.size;
+        ch.shape_changed = sa.shape_text(p.a) != sb.shape_text(p.b);
+        ch.live_range_changed = va.live_range.has_value() != vb.live_range.has_value() ||
+                                (va.live_range && (va.live_range->start != vb.live_range->start || va.live_range->end != vb.live_range->end));
+        if (ch.size_changed || ch.shape_changed || ch.live_range_changed) d.changes.push_back(ch);
+    }
+    auto largest = [&](std::vector<std::size_t> list, auto size_of) {
+        std::stable_sort(list.begin(), list.end(), [&](std::size_t x, std::size_t y) { return size_of(x) > size_of(y); });
+        if (list.size() > options.top) list.resize(options.top);
+        return list;
+    };
+    d.largest_new = largest(d.matching.only_in_b, [&](std::size_t j) { return b.values[j].size; });
+    d.largest_removed = largest(d.matching.only_in_a, [&](std::size_t i) { return a.values[i].size; });
+    std::vector<std::size_t> grown, shrunk;
+    for (std::size_t k = 0; k < d.changes.size(); ++k) {
+        if (d.changes[k].size.delta() > 0) grown.push_back(k);
+        if (d.changes[k].size.delta() < 0) shrunk.push_back(k);
+    }
+    d.largest_grown = largest(grown, [&](std::size_t k) { return d.changes[k].size.delta(); });
+    d.largest_shrunk = largest(shrunk, [&](std::size_t k) { return -d.changes[k].size.delta(); });
+    d.xla_peak_a = detail::xla_peak_of(a);
+    d.xla_peak_b = detail::xla_peak_of(b);
+    d.verdict = detail::verdict_of(d, sa, sb);
+    return d;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
