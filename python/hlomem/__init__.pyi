@@ -128,7 +128,7 @@ class Dump:
     def peak_by_source(self, by: str = "source_line") -> List[Dict[str, Any]]:
         """Per color, the peak's bytes by 'source_line' (groups), 'op_name' or 'stack_frame' (trees); they add up to the peak."""
     def check(self, size_function: Optional[str] = None) -> List[Dict[str, Any]]:
-        """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, message."""
+        """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, sources (each value's op_type, op_name, source_file, source_line), message."""
     def liveness(self) -> str:
         """XLA's HloLiveRange text of the assignment (`hlomem liveness` for a module)."""
     def timeline(self, size_function: Optional[str] = None, max_rectangles: int = 2000) -> Timeline:

@@ -148,6 +148,14 @@ struct dump {
         return *report_json;
     }
 
+    /// Each value's metadata (hlo/attribution.hpp): the dump's, joined with its module when the
+    /// loader found one; for a module, its instructions' metadata and stack tables.
+    hlomem::basic_source_attribution<policy> sources() {
+        auto const& ba = assignment();
+        if (derived) return hlomem::attribute_values(ba, std::get<std::vector<hlomem::basic_hlo_module<policy>>>(loaded.model).front());
+        return hlomem::attribute_values(loaded);
+    }
+
     /// `hlomem report --json` of the assignment (the dump's; for a module, the derived one).
     std::string const& assignment_report() {
         if (!assignment_json) {
@@ -158,7 +166,7 @@ struct dump {
                 std::ostringstream out;
                 {
                     py::gil_scoped_release unlocked;
-                    hlomem_cli::print_buffer_assignment_json(out, hlomem_cli::facts_of(ba, hlomem::attribute_values(loaded)));
+                    hlomem_cli::print_buffer_assignment_json(out, hlomem_cli::facts_of(ba, sources()));
                 }
                 assignment_json = out.str();
             }
@@ -231,19 +239,38 @@ std::shared_ptr<dump> load(py::object source, std::optional<std::string> name, s
 }
 
 /// One soundness finding as `hlomem check --json` lists it, with its severity and column.
-py::dict diagnostic_dict(assignment_type const& ba, hlomem::diagnostic const& d) {
+/// A value's metadata as `check --json` lists it (report/sources.hpp, write_value_source): the
+/// texts unescaped, null where absent.
+py::dict source_dict(std::int64_t id, hlomem::value_source const& s) {
+    auto text = [](std::string_view t) -> py::object { return t.empty() ? py::object(py::none()) : py::object(py::str(hlomem::c_unescape(t))); };
+    py::dict out;
+    out["id"] = id;
+    out["op_type"] = text(s.op_type);
+    out["op_name"] = text(s.op_name);
+    out["source_file"] = text(s.source_file);
+    out["source_line"] = s.has_source_line() ? py::object(py::int_(s.source_line)) : py::object(py::none());
+    return out;
+}
+
+/// A finding as `check --json` lists it, with the source of each value it names (`sources`).
+py::dict diagnostic_dict(assignment_type const& ba, hlomem::diagnostic const& d,
+                         hlomem::basic_source_attribution<policy> const* sources = nullptr) {
     py::dict out;
     out["kind"] = std::string(hlomem::to_string(d.kind));
     out["severity"] = std::string(hlomem::to_string(d.severity));
     out["line"] = d.line;
     out["column"] = d.column;
     out["allocation"] = d.allocation == hlomem::npos ? py::object(py::none()) : py::object(py::int_(ba.allocations[d.allocation].index));
-    py::list values;
+    py::list values, value_sources;
     if (d.kind != hlomem::diagnostic_kind::unknown_live_range) {
-        if (d.first != hlomem::npos) values.append(ba.values[d.first].id);
-        if (d.second != hlomem::npos) values.append(ba.values[d.second].id);
+        for (std::size_t i : {d.first, d.second}) {
+            if (i == hlomem::npos) continue;
+            values.append(ba.values[i].id);
+            if (sources) value_sources.append(source_dict(ba.values[i].id, (*sources)[i]));
+        }
     }
     out["values"] = values;
+    if (sources) out["sources"] = value_sources;
     out["message"] = d.message;
     return out;
 }
@@ -375,7 +402,7 @@ struct timeline {
 
     std::string html() const {
         std::ostringstream out;
-        hlomem_cli::write_timeline_html(out, ba(), tl, hlomem::attribute_values(source->loaded));
+        hlomem_cli::write_timeline_html(out, ba(), tl, source->sources());
         return out.str();
     }
     std::string svg() const {
@@ -578,12 +605,13 @@ PYBIND11_MODULE(_hlomem, m) {
                     py::gil_scoped_release unlocked;
                     found = hlomem::check_soundness(ba, options);
                 }
+                auto const sources = d.sources();
                 py::list out;
-                for (auto const& f : found) out.append(diagnostic_dict(ba, f));
+                for (auto const& f : found) out.append(diagnostic_dict(ba, f, &sources));
                 return out;
             }, py::arg("size_function") = py::none(),
             "Whether the assignment is sound (`hlomem check`): every violation as a dict (kind, severity,\n"
-            "line, column, allocation, values, message); an empty list when sound.")
+            "line, column, allocation, values, sources, message); an empty list when sound.")
         .def("liveness", [](dump& d) {
                 std::ostringstream out;
                 hlomem::print_live_range(out, *d.assignment_with_live_ranges().live_range);

@@ -102,7 +102,7 @@ def test_check_lists_what_hlomem_check_finds(in_data):
     expected = json.loads(run_tool("check", "--json", "synthetic/unsound.txt", check=False).stdout)
     found = hlomem.load("synthetic/unsound.txt").check()
     assert found, "the unsound dump must have violations"
-    assert [{k: f[k] for k in ("kind", "line", "allocation", "values", "message")} for f in found] == expected["violations"]
+    assert [{k: f[k] for k in ("kind", "line", "allocation", "values", "sources", "message")} for f in found] == expected["violations"]
     assert hlomem.load("seeds/002_b0117d631587537a.txt").check() == []
 
 

@@ -22,16 +22,6 @@ namespace {
 
 using hlomem_test::read_data;
 
-/// The real dumps, and the six compilations with their modules beside them.
-std::vector<std::string> all_real_dumps() {
-    auto out = hlomem_test::real_dumps;
-    for (char const* tag : {"reshard_xfirst", "reshard_yfirst", "scan_window_a", "scan_window_b", "sternheimer_core_a",
-                            "sternheimer_core_b"}) {
-        out.push_back(std::string("corpus/compilations/") + tag + ".buffer_assignment.txt");
-    }
-    return out;
-}
-
 /// The field `key` of a `metadata={...}` text, read with a regular expression (not with the
 /// reader under test): the quoted string as written, or the bare number.
 std::string field(std::string const& metadata, std::string const& key) {
@@ -61,7 +51,7 @@ std::int64_t check_tree(hlomem::holding_tree const& t, hlomem::peak_holdings con
 
 TEST_CASE("each value's metadata is what its from-instruction line states, on every real dump", "[attribution]") {
     std::size_t with = 0, total = 0;
-    for (auto const& file : all_real_dumps()) {
+    for (auto const& file : hlomem_test::real_dumps) {
         INFO(file);
         std::string const text = read_data(file);
         auto const ba = hlomem::parse_buffer_assignment(text, file);
@@ -104,7 +94,7 @@ TEST_CASE("each value's metadata is what its from-instruction line states, on ev
 }
 
 TEST_CASE("every breakdown adds up to each color's peak, on every real dump", "[attribution]") {
-    for (auto const& file : all_real_dumps()) {
+    for (auto const& file : hlomem_test::real_dumps) {
         INFO(file);
         auto const ba = hlomem::parse_buffer_assignment(read_data(file), file);
         auto const sources = hlomem::attribute_values(ba);

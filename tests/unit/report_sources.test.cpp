@@ -61,11 +61,7 @@ std::size_t check_nodes(ptree const& node) {
 
 TEST_CASE("report --json: every value's metadata as its from-instruction line states it; breakdowns sum to the peak",
           "[attribution][report]") {
-    std::vector<std::string> files = hlomem_test::real_dumps;
-    for (char const* tag : {"reshard_xfirst", "reshard_yfirst", "scan_window_a", "scan_window_b", "sternheimer_core_a",
-                            "sternheimer_core_b"}) {
-        files.push_back(std::string("corpus/compilations/") + tag + ".buffer_assignment.txt");
-    }
+    std::vector<std::string> const& files = hlomem_test::real_dumps;
     std::size_t values_checked = 0, with_source = 0;
     for (auto const& file : files) {
         INFO(file);

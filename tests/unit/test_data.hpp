@@ -42,6 +42,12 @@ inline std::vector<std::string> const real_dumps = {
     "corpus/regressions/jit__ritz_and_residuals_0dec5fcd.buffer_assignment.txt",
     "corpus/regressions/jit__batched_chol_06a294ff.buffer_assignment.txt",
     "corpus/regressions/jit__batched_chol_68697f6f.buffer_assignment.txt",
+    "corpus/compilations/reshard_xfirst.buffer_assignment.txt",
+    "corpus/compilations/reshard_yfirst.buffer_assignment.txt",
+    "corpus/compilations/scan_window_a.buffer_assignment.txt",
+    "corpus/compilations/scan_window_b.buffer_assignment.txt",
+    "corpus/compilations/sternheimer_core_a.buffer_assignment.txt",
+    "corpus/compilations/sternheimer_core_b.buffer_assignment.txt",
 };
 
 }  // namespace hlomem_test

@@ -101,7 +101,9 @@ inline std::string capacity_note(repack_row const& row, std::int64_t capacity) {
         case hlomem::search_status::infeasible:
             return row.algorithm == hlomem::allocation_algorithm::exact ? "proven: nothing fits in " + std::to_string(capacity)
                                                                         : "over " + std::to_string(capacity);
-        case hlomem::search_status::budget_exhausted: return "not decided within the time limit";
+        // Out of time or nodes, or a failure that proves nothing: the search places a sharing
+        // group live in several segments over its whole span (placement/exact.hpp, place_within).
+        case hlomem::search_status::budget_exhausted: return "not decided";
     }
     return "?";
 }

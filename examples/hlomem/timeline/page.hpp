@@ -375,7 +375,7 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
         return it->second;
     };
     for (auto const& c : tl.colors) {
-        auto const h = hlomem::holdings_at(ba, c.color, c.peak_time, hlomem::sourced_value_first<hlomem::default_policy, hlomem::default_policy>{ba, sources});
+        auto const h = hlomem::holdings_at(ba, c.color, c.peak_time, hlomem::sourced_value_first<P, P>{ba, sources});
         by_source.push_back(hlomem::peak_by_source_line(h, sources));
         for (auto const& g : by_source.back()) line_of(g.key);
     }

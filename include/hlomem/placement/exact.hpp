@@ -473,8 +473,12 @@ feasibility_result place_within(Problem const& problem, std::int64_t capacity, O
     auto const items = detail::read_items(problem);
     detail::exact_search search(items);
     std::vector<std::int64_t> at;
-    auto const r = search.solve(capacity, detail::deadline_of(budget), budget.node_limit, at);
+    auto r = search.solve(capacity, detail::deadline_of(budget), budget.node_limit, at);
     if (r.status == search_status::feasible) detail::write_offsets(items, at, offsets);
+    // The search places each buffer over its whole span. A sharing group live in several
+    // segments (problem.hpp) may fit where its span does not, so a failure proves nothing there.
+    bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
+    if (grouped && r.status == search_status::infeasible) r.status = search_status::budget_exhausted;
     return r;
 }
 inline feasibility_result place_within(allocation_problem& problem, std::int64_t capacity, search_budget const& budget = {}) {
@@ -525,9 +529,16 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
     detail::exact_search search(items);
     auto const deadline = detail::deadline_of(budget);
     exact_result r;
-    std::int64_t proven = std::max(search.lower_bound(), lower_bound_bytes(problem));  // nothing below fits
+    // The search places each buffer over its whole span: where a sharing group is live in several
+    // segments (problem.hpp) its failures and its own bound prove nothing, and only the
+    // problem's lower bound does; its placements stay valid.
+    bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
+    std::int64_t proven = grouped ? lower_bound_bytes(problem)
+                                  : std::max(search.lower_bound(), lower_bound_bytes(problem));  // nothing below fits
     bool exhausted = false;
-    for (std::uint64_t probe_limit = 100000; proven < best_bytes && !exhausted; probe_limit += probe_limit) {
+    bool undecided = true;  // a capacity of the last pass ran out of nodes: a next pass may decide it
+    for (std::uint64_t probe_limit = 100000; proven < best_bytes && !exhausted && undecided; probe_limit += probe_limit) {
+        undecided = false;
         std::int64_t lo = proven, hi = best_bytes - 1;  // looking for a placement within [lo, hi]
         bool first = true;                               // the lower bound first: most real problems meet it
         while (lo <= hi && !exhausted) {
@@ -545,10 +556,11 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
                     break;
                 case search_status::infeasible:
                     lo = capacity + 1;
-                    proven = std::max(proven, lo);  // and every capacity below it
+                    if (!grouped) proven = std::max(proven, lo);  // and every capacity below it
                     break;
                 case search_status::budget_exhausted:
                     lo = capacity + 1;  // undecided: look above, retry in the next pass
+                    undecided = true;
                     exhausted = (deadline && detail::exact_search::clock::now() >= *deadline) ||
                                 (budget.node_limit && r.nodes >= *budget.node_limit);
                     break;
