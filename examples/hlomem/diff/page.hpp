@@ -24,6 +24,7 @@
 
 #include "../timeline/markup.hpp"
 #include "../timeline/page.hpp"
+#include "report.hpp"
 #include "timeline_assets.hpp"
 
 namespace hlomem_cli {
@@ -42,19 +43,22 @@ inline void begin_delta_table(std::ostream& out, char const* heading, char const
         << "</th><th>A</th><th>B</th><th>B &minus; A</th></tr></thead><tbody>\n";
 }
 
-inline void write_diff_html(std::ostream& os, hlomem::buffer_assignment const& a, hlomem::buffer_assignment const& b,
-                            hlomem::assignment_diff const& d) {
+template <class P, class Q>
+void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_report_side<P, Q> const& sb,
+                     hlomem::assignment_diff const& d) {
+    auto const& a = sa.assignment;
+    auto const& b = sb.assignment;
     auto const ta = hlomem::make_timeline(a), tb = hlomem::make_timeline(b);
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
            "style-src 'unsafe-inline'\">\n"
-        << "<title>" << escape_markup("memory diff: " + a.file + " vs " + b.file) << "</title>\n"
+        << "<title>" << escape_markup("memory diff: " + std::string(sa.name) + " vs " + std::string(sb.name)) << "</title>\n"
         << "<style>" << assets::timeline_css << assets::page_css << assets::diff_css << "</style>\n"
         << "<script>window.hlomemErrors=[];window.onerror=function(m,s,l,c){window.hlomemErrors.push(String(m)+' (line '+l+':'+c+')');"
            "if(document.body)document.body.setAttribute('data-errors',window.hlomemErrors.join('; '));};</script>\n"
         << "</head>\n<body data-errors=\"\">\n";
-    out << "<h1>" << escape_markup("memory diff: A " + a.file + ", B " + b.file) << "</h1>\n<div class=\"verdict\">";
+    out << "<h1>" << escape_markup("memory diff: A " + std::string(sa.name) + ", B " + std::string(sb.name)) << "</h1>\n<div class=\"verdict\">";
     for (auto const& line : d.verdict) out << "<div>" << escape_markup(line) << "</div>";
     out << "</div>\n";
     auto const& m = d.matching;
@@ -78,9 +82,9 @@ inline void write_diff_html(std::ostream& os, hlomem::buffer_assignment const& a
         bool const has_a = ca != ta.colors.end(), has_b = cb != tb.colors.end();
         double const curve = hlomem_cli::curve_top_bytes(std::max(c.peak_live_bytes.a, c.peak_live_bytes.b));
         double const map = std::max<double>(1.0, static_cast<double>(std::max(c.allocated_bytes.a, c.allocated_bytes.b)));
-        auto side = [&](char const* name, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
+        auto side = [&](char const* name, diff_report_side<P, Q> const& s, hlomem::timeline const& tl,
                         hlomem::timeline_color const* tc, bool present) {
-            out << "<div><h3>" << escape_markup(std::string(name) + ": " + ba.file) << "</h3>\n";
+            out << "<div><h3>" << escape_markup(std::string(name) + ": " + std::string(s.name)) << "</h3>\n";
             if (!present) {
                 out << "<p class=\"summary\">no live ranges of this color</p></div>\n";
                 return;
@@ -88,12 +92,12 @@ inline void write_diff_html(std::ostream& os, hlomem::buffer_assignment const& a
             auto const g = geometry_of(tl, 30);
             out << "<svg class=\"timeline\" data-side=\"" << (name[0] == 'A' ? 'a' : 'b') << "\" data-color=\"" << c.color
                 << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 " << coord(g.height()) << "\">\n";
-            panel_context<hlomem::default_policy> const ctx{ba, tl, true, nullptr, 0, curve, map};
+            panel_context<P> const ctx{s.assignment, tl, true, nullptr, 0, curve, map};
             write_color_panel(out, ctx, *tc, g);
             out << "</svg>\n</div>\n";
         };
-        side("A", a, ta, has_a ? &*ca : nullptr, has_a);
-        side("B", b, tb, has_b ? &*cb : nullptr, has_b);
+        side("A", sa, ta, has_a ? &*ca : nullptr, has_a);
+        side("B", sb, tb, has_b ? &*cb : nullptr, has_b);
         out << "</div>\n";
         begin_delta_table(out, "bytes", "what");
         write_delta_row(out, "allocated", c.allocated_bytes);
