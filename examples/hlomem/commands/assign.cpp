@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,6 +14,7 @@
 #include <hlomem/hlomem.hpp>
 
 #include "../arguments.hpp"
+#include "../assign/predict.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
 #include "../report/report.hpp"
@@ -111,18 +111,9 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     options.module_text = module_text;
     std::string text;
     try {
-        auto problem = hlomem::make_assignment_problem(m, options);
-        if (options.backend) {
-            err << "hlomem assign: backend " << to_string(problem.backend) << " (given)\n";
-        } else {
-            err << "hlomem assign: backend " << to_string(problem.backend) << (problem.inference.inferred ? " (inferred: " : " (default: ")
-                << problem.inference.reason << ")\n";
-        }
-        hlomem::place_heaps(problem, options.algorithm, options.plan);
-        auto const ba = hlomem::finish_assignment(problem);
-        std::ostringstream os;
-        hlomem::print_buffer_assignment(os, ba);
-        text = os.str();
+        auto predicted = predict_assignment(m, options);
+        err << "hlomem assign: " << predicted.backend_note() << '\n';
+        text = std::move(predicted.text);
     } catch (hlomem::error const& e) {
         err << "hlomem assign: " << *file << ": " << e.what() << '\n';
         return exit_error;
