@@ -4,14 +4,18 @@
     dump = hlomem.load(compiled.as_text())     # or a dump's path, or bytes
     dump.peak["bytes"], dump.breakdown()[0]["values"][:5]
     dump.timeline()                            # drawn inline in Jupyter
+    hlomem.diff(before, after).verdict         # why memory changed between two compilations
+    hlomem.assign(compiled.as_text())          # XLA's buffer assignment, predicted
 
 Everything is computed by the C++ library (the extension hlomem._hlomem); Dump.to_dict() is
-exactly what `hlomem report --json` prints. The stub __init__.pyi gives every signature.
+exactly what `hlomem report --json` prints, Diff.to_dict() what `hlomem diff --json` prints.
+The stub __init__.pyi gives every signature.
 """
 
-from ._hlomem import Dump, ParseError, Shape, ShapeError, Timeline, __version__, load, shape
+from ._hlomem import Diff, Dump, ParseError, Shape, ShapeError, Timeline, __version__, assign, diff, load, shape
 
-__all__ = ["Dump", "ParseError", "Shape", "ShapeError", "Timeline", "__version__", "from_jax", "load", "shape"]
+__all__ = ["Diff", "Dump", "ParseError", "Shape", "ShapeError", "Timeline", "__version__", "assign", "diff", "from_jax", "load",
+           "shape"]
 
 # The figures of jax's CompiledMemoryStats (XLA's xla::CompiledMemoryStats, as
 # compiled.memory_analysis() returns it), each with the figure of hlomem's report it compares with:

@@ -133,8 +133,78 @@ class Dump:
         """XLA's HloLiveRange text of the assignment (`hlomem liveness` for a module)."""
     def timeline(self, size_function: Optional[str] = None, max_rectangles: int = 2000) -> Timeline:
         """Memory over program order per color, drawn inline in Jupyter; save(path) writes it."""
+    @property
+    def text(self) -> str:
+        """The text it was read from; for hlomem.assign, the dump `hlomem assign` prints."""
+    @property
+    def prediction(self) -> Optional[Dict[str, Any]]:
+        """Set by assign: backend, backend_source ('given', 'inferred', 'default'), backend_reason, alignment, algorithm, module; None otherwise."""
     memory_analysis: Optional[Dict[str, Dict[str, Optional[int]]]]
     """Set by from_jax: {figure: {'jax': bytes, 'hlomem': bytes or None}}; None otherwise."""
+
+class Diff:
+    """Why memory changed between two compilations of one program (`hlomem diff A B`), the verdict first."""
+
+    @property
+    def a(self) -> Dump:
+        """A, the baseline."""
+    @property
+    def b(self) -> Dump:
+        """B."""
+    def to_json(self) -> str:
+        """`hlomem diff --json A B`, byte for byte."""
+    def to_dict(self) -> Dict[str, Any]:
+        """Exactly the dict `hlomem diff --json A B` prints."""
+    def report(self) -> str:
+        """`hlomem diff A B` as text."""
+    @property
+    def verdict(self) -> List[str]:
+        """What explains most of the change, in sentences, the most telling first."""
+    @property
+    def total_bytes(self) -> Dict[str, int]:
+        """'Total bytes used' of A and B and its change: {'a', 'b', 'delta'}."""
+    @property
+    def colors(self) -> List[Dict[str, Any]]:
+        """Per color: allocated and peak live bytes of A and B, the peak's moment, bytes by kind, the peak by source line, padding, the temp arena (to_dict()['colors'])."""
+    @property
+    def matched_values(self) -> int:
+        """How many values of A were matched with one of B (the list: to_dict()['matched_values'])."""
+    @property
+    def only_in_a(self) -> int:
+        """How many values of A match none of B."""
+    @property
+    def only_in_b(self) -> int:
+        """How many values of B match none of A."""
+    @property
+    def changes(self) -> int:
+        """How many matched values changed size, shape or live range."""
+    def html(self) -> str:
+        """The self-contained HTML page (`hlomem diff -o OUT.html A B`)."""
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes the page (.html, .htm)."""
+    def _repr_html_(self) -> str:
+        """The page inline in Jupyter, in a sandboxed iframe."""
+
+_Loadable = Union[Dump, str, bytes, os.PathLike[str]]
+
+def diff(a: _Loadable, b: _Loadable, *, top: int = 10) -> Diff:
+    """Compares two compilations (`hlomem diff A B`): Dumps of buffer-assignment dumps or scheduled
+    modules, or anything load() reads; top: how many values each list of largest changes holds.
+    ValueError when a side holds no buffer assignment."""
+
+def assign(
+    module: _Loadable,
+    backend: Optional[str] = None,
+    algorithm: Optional[str] = None,
+    alignment: Optional[int] = None,
+    *,
+    time_limit: float = 10.0,
+) -> Dump:
+    """XLA's buffer assignment predicted from a scheduled HLO module (`hlomem assign`), as a Dump of
+    the dump XLA would write (Dump.text; Dump.prediction says how). backend: 'gpu', 'cpu', 'tpu' or
+    None (inferred); algorithm: one of hlomem's allocators for the temp heaps instead of best-fit;
+    alignment: of temp buffers, a power of two; time_limit: seconds per heap for improve and exact.
+    Warns when the module is not scheduled."""
 
 def load(
     source: Union[str, bytes, os.PathLike[str]],

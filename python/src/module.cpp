@@ -1,9 +1,10 @@
 // python/src/module.cpp: hlomem._hlomem, the Python extension behind `import hlomem`.
 //
-// It wraps the library and the tool's report and timeline code; it computes nothing of its own.
-// The tool's code is included from where it lives (examples/hlomem/report/, timeline/,
-// json_writer.hpp), so that Dump.to_dict() is `hlomem report --json` and Timeline.save() is
-// `hlomem timeline -o` by construction: one writer for both.
+// It wraps the library and the tool's report, timeline, diff and assign code; it computes nothing
+// of its own. The tool's code is included from where it lives (examples/hlomem/report/, timeline/,
+// diff/, assign/, json_writer.hpp), so that Dump.to_dict() is `hlomem report --json`,
+// Timeline.save() is `hlomem timeline -o`, Diff.to_json() is `hlomem diff --json` and
+// hlomem.assign(m).text is `hlomem assign` by construction: one writer for both.
 //
 // Zero copy: a file is read once into a string the loaded value owns; a `str` or `bytes` is parsed
 // where it lies (hlomem::load_view), and the Dump keeps a reference to it, so the models' views
@@ -12,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <ios>
@@ -32,6 +34,9 @@
 #include <hlomem/memory/timeline.hpp>
 
 #include "arguments.hpp"
+#include "assign/predict.hpp"
+#include "diff/page.hpp"
+#include "diff/report.hpp"
 #include "report/report.hpp"
 #include "timeline/markup.hpp"
 #include "timeline/page.hpp"
@@ -94,8 +99,12 @@ struct dump {
     loaded_type loaded;
     /// A file of one module: the assignment derived from it, made on first use.
     std::optional<hlomem::basic_derived_assignment<policy>> derived;
+    /// The text the models view: the str's or bytes' buffer, or the file's text in loaded.texts.
+    std::string_view text;
     /// Set by hlomem.from_jax: jax's figures next to hlomem's.
     py::object memory_analysis = py::none();
+    /// Set by hlomem.assign: how the assignment was predicted.
+    py::object prediction = py::none();
     /// The JSON texts, made on first use.
     std::optional<std::string> report_json;
     std::optional<std::string> assignment_json;
@@ -223,6 +232,7 @@ std::shared_ptr<dump> load(py::object source, std::optional<std::string> name, s
         }();
         if (!r) raise_load_error(r.error());
         out->loaded = std::move(*r);
+        out->text = text;
     } else {
         std::string const path(text);
         hlomem::load_result<loaded_type> r = [&]() -> hlomem::load_result<loaded_type> {
@@ -233,6 +243,7 @@ std::shared_ptr<dump> load(py::object source, std::optional<std::string> name, s
         }();
         if (!r) raise_load_error(r.error());
         out->loaded = std::move(*r);
+        out->text = *out->loaded.texts.front();  // load() keeps the file's text first
         if (name) out->loaded.path = *name;
     }
     return out;
@@ -453,6 +464,172 @@ std::shared_ptr<timeline> make_timeline(std::shared_ptr<dump> const& d, std::opt
 }
 
 // ---------------------------------------------------------------------------------------------
+// Diff (diff/report.hpp, diff/page.hpp: what `hlomem diff` prints and draws)
+// ---------------------------------------------------------------------------------------------
+
+/// A Dump, or what hlomem.load reads into one.
+std::shared_ptr<dump> as_dump(py::object source) {
+    if (py::isinstance<dump>(source)) return source.cast<std::shared_ptr<dump>>();
+    return load(std::move(source), std::nullopt, std::nullopt, std::nullopt, std::nullopt);
+}
+
+struct diff_result {
+    std::shared_ptr<dump> a, b;  // keep the texts and the assignments alive
+    hlomem::basic_source_attribution<policy> sources_a, sources_b;
+    hlomem::assignment_diff d;
+    std::optional<std::string> json;
+
+    /// A side named as `hlomem diff` names it: by the file (or the name given to a text), also
+    /// for an assignment derived from a module (whose own name is the module's).
+    static hlomem_cli::diff_report_side<policy> side(dump& d, hlomem::basic_source_attribution<policy> const& s) {
+        return {d.loaded.path, d.assignment(), s};
+    }
+    hlomem_cli::diff_report_side<policy> side_a() const { return side(*a, sources_a); }
+    hlomem_cli::diff_report_side<policy> side_b() const { return side(*b, sources_b); }
+
+    std::string const& to_json() {
+        if (!json) {
+            std::ostringstream out;
+            {
+                py::gil_scoped_release unlocked;
+                hlomem_cli::print_diff_json(out, side_a(), side_b(), d);
+            }
+            json = out.str();
+        }
+        return *json;
+    }
+    std::string text() const {
+        std::ostringstream out;
+        hlomem_cli::print_diff_text(out, side_a(), side_b(), d);
+        return out.str();
+    }
+    std::string html() const {
+        std::ostringstream out;
+        {
+            py::gil_scoped_release unlocked;
+            hlomem_cli::write_diff_html(out, side_a(), side_b(), d);
+        }
+        return out.str();
+    }
+    /// The page in a sandboxed iframe, as Timeline._repr_html_: tall enough for the verdict and
+    /// the first color's two timelines; the page scrolls inside it for the rest.
+    std::string repr_html() const {
+        return "<iframe class=\"hlomem-diff\" sandbox=\"allow-scripts\" style=\"width:100%;max-width:1040px;height:900px;"
+               "border:1px solid #ddd\" srcdoc=\"" + hlomem_cli::escape_markup(html()) + "\"></iframe>";
+    }
+};
+
+std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top) {
+    auto out = std::make_shared<diff_result>();
+    out->a = as_dump(std::move(a));
+    out->b = as_dump(std::move(b));
+    auto const& ba = out->a->assignment();
+    auto const& bb = out->b->assignment();
+    out->sources_a = out->a->sources();
+    out->sources_b = out->b->sources();
+    hlomem::diff_options options;
+    options.top = top;
+    py::gil_scoped_release unlocked;
+    out->d = hlomem::diff_assignments(ba, out->sources_a, bb, out->sources_b, options);
+    return out;
+}
+
+py::dict pair_dict(hlomem::byte_pair const& p) {
+    py::dict out;
+    out["a"] = p.a;
+    out["b"] = p.b;
+    out["delta"] = p.delta();
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assign (assign/predict.hpp: what `hlomem assign` prints)
+// ---------------------------------------------------------------------------------------------
+
+std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backend, std::optional<std::string> algorithm,
+                             std::optional<std::int64_t> alignment, double time_limit) {
+    auto const module = as_dump(std::move(source));
+    std::string const& path = module->loaded.path;
+    if (module->loaded.kind() != hlomem::dump_kind::hlo_module) {
+        throw py::value_error(path + ": not an HLO module (the first line should be 'HloModule name, ...'); hlomem.assign "
+                                     "predicts the buffer assignment of a scheduled module");
+    }
+    hlomem::assign_options options;
+    if (backend) {
+        options.backend = hlomem::xla_backend_named(*backend);
+        if (!options.backend) throw py::value_error("backend takes 'gpu', 'cpu' or 'tpu', not '" + *backend + "'");
+    }
+    if (algorithm) {
+        auto const a = hlomem::allocation_algorithm_named(*algorithm);
+        if (!a) throw py::value_error("unknown algorithm '" + *algorithm + "'");
+        options.algorithm = *a;
+    }
+    if (alignment) {
+        if (*alignment <= 0 || (*alignment & (*alignment - 1)) != 0) throw py::value_error("alignment must be a power of two");
+        options.alignment = *alignment;
+    }
+    if (!(time_limit > 0)) throw py::value_error("time_limit must be a positive number of seconds");
+    auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit * 1000));
+    options.plan.improve.time_limit = limit;
+    options.plan.exact.time_limit = limit;
+    options.module_text = module->text;
+
+    // The assigner writes text of its own, which a view cannot hold: the module is read again
+    // into strings it owns (hlomem::finish_assignment).
+    std::optional<hlomem_cli::predicted_assignment> predicted;
+    std::optional<hlomem::parse_error_info> parse_error;
+    std::size_t modules = 0;
+    bool scheduled = true;
+    std::optional<std::string> failure;
+    {
+        py::gil_scoped_release unlocked;
+        auto parsed = hlomem::try_parse_hlo_modules<hlomem::default_policy>(module->text, path);
+        if (!parsed) {
+            parse_error = parsed.error();
+        } else if ((modules = parsed->size()) == 1) {
+            scheduled = parsed->front().is_scheduled();
+            try {
+                predicted = hlomem_cli::predict_assignment(parsed->front(), options);
+            } catch (hlomem::error const& e) {
+                failure = path + ": " + e.what();
+            }
+        }
+    }
+    if (parse_error) raise_parse_error(*parse_error);
+    if (failure) throw py::value_error(*failure);
+    if (!predicted) throw py::value_error(path + ": " + std::to_string(modules) + " modules; give one");
+    if (!scheduled) {
+        auto const warn = py::module_::import("warnings").attr("warn");
+        warn(path + " is not scheduled (no is_scheduled=true): its text order stands in for XLA's schedule");
+    }
+
+    // The dump, read as any dump is, from a str that keeps its text (`hlomem assign --json` reads
+    // it the same way, under the module's name, without looking for siblings).
+    auto out = std::make_shared<dump>();
+    py::str text(predicted->text);
+    Py_ssize_t size = 0;
+    char const* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+    if (!data) throw py::error_already_set();
+    out->owner = text;
+    out->text = std::string_view(data, static_cast<std::size_t>(size));
+    hlomem::load_result<loaded_type> r = [&] {
+        py::gil_scoped_release unlocked;
+        return hlomem::load_view<policy>(out->text, path, {});
+    }();
+    if (!r) raise_load_error(r.error());
+    out->loaded = std::move(*r);
+    py::dict how;
+    how["backend"] = std::string(hlomem::to_string(predicted->backend));
+    how["backend_source"] = predicted->backend_source;
+    how["backend_reason"] = predicted->backend_reason;
+    how["alignment"] = predicted->alignment;
+    how["algorithm"] = std::string(hlomem::to_string(options.algorithm));
+    how["module"] = path;
+    out->prediction = how;
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Shape
 // ---------------------------------------------------------------------------------------------
 
@@ -623,6 +800,17 @@ PYBIND11_MODULE(_hlomem, m) {
             "Memory over program order per color (`hlomem timeline`): a Timeline, drawn inline in\n"
             "Jupyter and saved with save(path). size_function 'xla' or 'tpu' (default: the dump's);\n"
             "max_rectangles values drawn one by one per color, the smallest beyond aggregated.")
+        .def_property_readonly("text", [](dump const& d) -> py::object {
+                if (py::isinstance<py::str>(d.owner)) return d.owner;
+                PyObject* text = PyUnicode_DecodeUTF8(d.text.data(), static_cast<Py_ssize_t>(d.text.size()), "replace");
+                if (!text) throw py::error_already_set();
+                return py::reinterpret_steal<py::object>(text);
+            },
+            "The text it was read from (a str; for hlomem.assign, the dump `hlomem assign` prints).")
+        .def_readonly("prediction", &dump::prediction,
+            "Set by hlomem.assign: how the assignment was predicted, a dict: backend ('gpu', 'cpu' or\n"
+            "'tpu'), backend_source ('given', 'inferred' from the module, or 'default'), backend_reason,\n"
+            "alignment (of temp buffers), algorithm (of the temp heaps) and module (its name); None otherwise.")
         .def_readwrite("memory_analysis", &dump::memory_analysis,
             "Set by hlomem.from_jax: jax's compiled.memory_analysis() figures next to hlomem's, a dict\n"
             "{figure: {'jax': bytes, 'hlomem': bytes or None}}; None otherwise.")
@@ -662,6 +850,57 @@ PYBIND11_MODULE(_hlomem, m) {
             "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
         .def("__repr__", &timeline::summary);
 
+    py::class_<diff_result, std::shared_ptr<diff_result>>(m, "Diff",
+        "Why memory changed between two compilations of one program (`hlomem diff A B`): A, the\n"
+        "baseline, and B compared value by value (matched by metadata, then shape and schedule\n"
+        "position, then name), the verdict first.")
+        .def_readonly("a", &diff_result::a, "A, the baseline (a Dump).")
+        .def_readonly("b", &diff_result::b, "B (a Dump).")
+        .def("to_json", &diff_result::to_json, "The diff as `hlomem diff --json A B` prints it, byte for byte (a str).")
+        .def("to_dict", [](diff_result& d) { return json_loads(d.to_json()); },
+            "The diff as a dict: exactly what `hlomem diff --json A B` prints.")
+        .def("report", &diff_result::text, "The diff as `hlomem diff A B` prints it (text).")
+        .def_property_readonly("verdict", [](diff_result const& d) { return d.d.verdict; },
+            "What explains most of the change, in sentences, the most telling first (the report's first lines).")
+        .def_property_readonly("total_bytes", [](diff_result const& d) { return pair_dict(d.d.total_bytes); },
+            "'Total bytes used' of A and B and its change: {'a': ..., 'b': ..., 'delta': b - a}.")
+        .def_property_readonly("colors", [](diff_result& d) -> py::object { return json_loads(d.to_json())["colors"]; },
+            "Per color (memory space), A's and B's allocated bytes, peak live bytes and its moment, bytes\n"
+            "by allocation kind, the peak by source line, padding and the temp arena against its bound\n"
+            "(to_dict()['colors']).")
+        .def_property_readonly("matched_values", [](diff_result const& d) { return d.d.matching.pairs.size(); },
+            "How many values of A were matched with one of B (the list: to_dict()['matched_values']).")
+        .def_property_readonly("only_in_a", [](diff_result const& d) { return d.d.matching.only_in_a.size(); },
+            "How many values of A match none of B (the list: to_dict()['only_in_a']).")
+        .def_property_readonly("only_in_b", [](diff_result const& d) { return d.d.matching.only_in_b.size(); },
+            "How many values of B match none of A (the list: to_dict()['only_in_b']).")
+        .def_property_readonly("changes", [](diff_result const& d) { return d.d.changes.size(); },
+            "How many matched values changed size, shape or live range (the list: to_dict()['changes']).")
+        .def("html", &diff_result::html, "The self-contained HTML page (`hlomem diff -o OUT.html A B`).")
+        .def("save", [](diff_result const& d, py::object path) {
+                std::string const file = py::str(py::module_::import("os").attr("fspath")(path));
+                auto ends = [&](std::string_view s) {
+                    return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
+                };
+                if (!ends(".html") && !ends(".htm")) throw py::value_error("the diff is a page: name it .html, not '" + file + "'");
+                std::string const text = d.html();
+                std::ofstream out(file, std::ios::binary);
+                if (out) out << text;
+                out.close();
+                if (!out) {
+                    PyErr_SetString(PyExc_OSError, ("cannot write '" + file + "'").c_str());
+                    throw py::error_already_set();
+                }
+            }, py::arg("path"),
+            "Writes the page (a path ending .html or .htm), as `hlomem diff -o`.")
+        .def("_repr_html_", &diff_result::repr_html,
+            "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
+        .def("__repr__", [](diff_result const& d) {
+            std::string out = "<hlomem.Diff A '" + d.a->loaded.path + "' B '" + d.b->loaded.path + "'";
+            for (auto const& line : d.d.verdict) out += "\n  " + line;
+            return out + ">";
+        });
+
     py::class_<hlomem::shape>(m, "Shape",
         "An XLA shape read from its text, with its sizes under XLA's rules (`hlomem shape`).")
         .def_property_readonly("padded_bytes", [](hlomem::shape const& s) { return hlomem::totals_of(s).padded_bytes; },
@@ -687,6 +926,25 @@ PYBIND11_MODULE(_hlomem, m) {
 
     m.def("shape", &parse_shape, py::arg("text"),
         "Reads an XLA shape, e.g. hlomem.shape('bf16[4096,3584]{1,0:T(8,128)(2,1)}'); ParseError when it does not read.");
+    m.def("diff", &diff, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("top") = 10,
+        "Compares two compilations of one program (`hlomem diff A B`): a (the baseline) and b are\n"
+        "Dumps of buffer-assignment dumps or of scheduled HLO modules (whose assignment is derived), or\n"
+        "anything hlomem.load reads into one. top: how many values each list of largest changes holds.\n"
+        "Returns a Diff; ValueError when a side holds no buffer assignment.");
+    m.def("assign", &assign, py::arg("module"), py::arg("backend") = py::none(), py::arg("algorithm") = py::none(),
+        py::arg("alignment") = py::none(), py::kw_only(), py::arg("time_limit") = 10.0,
+        "XLA's buffer assignment predicted from a scheduled HLO module alone (`hlomem assign`): a Dump\n"
+        "of the buffer-assignment dump XLA would write, read as any dump is (its text: Dump.text; how it\n"
+        "was predicted: Dump.prediction).\n"
+        "\n"
+        "module: a Dump of an HLO module, or anything hlomem.load reads into one (compiled.as_text()).\n"
+        "backend: 'gpu', 'cpu' or 'tpu', whose BufferAssigner options to follow; None: inferred from\n"
+        "        the module (tiled layouts are TPU's, GPU/CPU library calls and backend configs), else gpu.\n"
+        "algorithm: place the temp heaps with another of hlomem's allocators instead of XLA's best-fit\n"
+        "        (best-fit-spatial, best-fit-temporal, greedy-by-size, first-fit, improve, exact).\n"
+        "alignment: of temp buffers, a power of two instead of the backend's (128, 64, 512 bytes).\n"
+        "time_limit: seconds per heap for improve and exact.\n"
+        "Warns when the module is not scheduled (its text order then stands in for the schedule).");
     m.def("load", &load, py::arg("source"), py::kw_only(), py::arg("name") = py::none(), py::arg("live_range") = py::none(),
         py::arg("memory_usage_report") = py::none(), py::arg("module") = py::none(),
         "Reads an XLA text, of the kind its content says (as the hlomem tool does).\n"

@@ -1,0 +1,95 @@
+"""hlomem.assign is `hlomem assign`: the same dump, byte for byte, for every bundled module; the
+Dump it returns works as any loaded dump; and diff(assign(m), XLA's own dump) shows where the
+prediction and XLA agree."""
+
+import json
+import re
+import warnings
+
+import pytest
+
+import hlomem
+from conftest import DATA, run_tool
+
+# Every bundled optimized module (each with XLA's own dump beside it).
+MODULES = sorted(str(p.relative_to(DATA)) for p in DATA.glob("corpus/*/*.after_opt.hlo"))
+
+
+def test_the_bundled_modules_are_there():
+    assert len(MODULES) >= 15
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_assign_is_the_tools(in_data, module):
+    predicted = hlomem.assign(module)
+    tool = run_tool("assign", module)
+    assert predicted.text == tool.stdout.decode()
+    assert predicted.kind == "buffer_assignment" and predicted.name == module
+    assert f"hlomem assign: backend {predicted.prediction['backend']} " in tool.stderr.decode()
+    # the text as jax gives it: the same dump
+    assert hlomem.assign((DATA / module).read_text()).text == predicted.text
+    # every Dump method works on it
+    assert predicted.check() == []
+    assert predicted.total_bytes == int(re.search(r"^Total bytes used: (\d+)", predicted.text, re.M).group(1))
+
+
+def test_json_options_and_prediction(in_data):
+    module = "corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo"
+    predicted = hlomem.assign(hlomem.load(module))
+    assert predicted.to_json() == run_tool("assign", "--json", module).stdout.decode()
+    assert predicted.prediction == {
+        "backend": "gpu", "backend_source": "inferred", "alignment": 128, "algorithm": "best-fit", "module": module,
+        "backend_reason": predicted.prediction["backend_reason"]}
+    assert "fingerprint_before_lhs" in predicted.prediction["backend_reason"]
+    assert hlomem.load(module).prediction is None
+
+    module = "corpus/lorrax/lorrax_conditional.after_opt.hlo"
+    given = hlomem.assign(module, backend="cpu", alignment=256)
+    assert given.text == run_tool("assign", "--backend", "cpu", "--alignment", "256", module).stdout.decode()
+    assert (given.prediction["backend"], given.prediction["backend_source"], given.prediction["alignment"]) == ("cpu", "given", 256)
+    # another of hlomem's allocators for the temp heaps
+    other = hlomem.assign(module, algorithm="greedy-by-size")
+    assert other.text == run_tool("assign", "--algorithm", "greedy-by-size", module).stdout.decode()
+    assert other.prediction["algorithm"] == "greedy-by-size"
+
+
+def test_diff_of_the_prediction_and_xlas_dump(in_data, tmp_path):
+    # scan_while_phi: the prediction is XLA's assignment (as the CLI test of assign shows)
+    module = "corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo"
+    actual = "corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt"
+    d = hlomem.diff(hlomem.assign(module), actual)
+    text = (DATA / actual).read_text()
+    stated = int(re.search(r"^Total bytes used: (\d+)", text, re.M).group(1))
+    values = len(set(re.findall(r"^\s*value: <(\d+) ", text, re.M)))
+    assert d.total_bytes == {"a": stated, "b": stated, "delta": 0}
+    assert (d.matched_values, d.only_in_a, d.only_in_b, d.changes) == (values, 0, 0, 0)
+    assert all(c["peak_live_bytes"]["delta"] == 0 for c in d.colors)
+    # the tool says the same of the prediction written to a file (named otherwise)
+    (tmp_path / "predicted.txt").write_text(run_tool("assign", module).stdout.decode())
+    tool = json.loads(run_tool("diff", "--json", str(tmp_path / "predicted.txt"), actual).stdout)
+    assert d.to_dict() == {**tool, "a": module}
+
+
+def test_errors(in_data):
+    with pytest.raises(ValueError, match="not an HLO module"):
+        hlomem.assign("corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt")
+    module = "corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo"
+    with pytest.raises(ValueError, match="backend takes 'gpu', 'cpu' or 'tpu', not 'npu'"):
+        hlomem.assign(module, backend="npu")
+    with pytest.raises(ValueError, match="unknown algorithm 'fastest'"):
+        hlomem.assign(module, algorithm="fastest")
+    with pytest.raises(ValueError, match="power of two"):
+        hlomem.assign(module, alignment=96)
+    with pytest.raises(ValueError, match="time_limit"):
+        hlomem.assign(module, time_limit=0)
+    with pytest.raises(hlomem.ParseError) as e:
+        hlomem.assign("HloModule broken, is_scheduled=true\n\nENTRY %main {\n  %p = f32[ parameter(0)\n}\n")
+    assert e.value.line == 4
+    # a module without a schedule: its text order stands in, with a warning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        unscheduled = hlomem.assign("corpus/lorrax/lorrax_iota_tiny.before_opt.hlo")
+    assert [str(w.message) for w in caught] == [
+        "corpus/lorrax/lorrax_iota_tiny.before_opt.hlo is not scheduled (no is_scheduled=true): its text order stands in "
+        "for XLA's schedule"]
+    assert unscheduled.text == run_tool("assign", "corpus/lorrax/lorrax_iota_tiny.before_opt.hlo").stdout.decode()

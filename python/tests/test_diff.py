@@ -1,0 +1,116 @@
+"""hlomem.diff is `hlomem diff`: the same JSON, text and page, byte for byte, on the bundled pairs of
+compilations (tests/data/corpus/compilations: one program compiled twice), from paths, texts and
+loaded Dumps; its properties are the JSON's, and the totals are the dumps' own."""
+
+import json
+import pathlib
+import re
+
+import pytest
+
+import hlomem
+from conftest import DATA, run_tool
+
+PAIRS = "corpus/compilations"
+# (A, B, top): dumps of the resharding in two orders, a module's derived assignment against its
+# own dump, two modules of the scan windows (renamed fusions), B's window against A's with --top 3.
+CASES = [
+    (f"{PAIRS}/reshard_xfirst.buffer_assignment.txt", f"{PAIRS}/reshard_yfirst.buffer_assignment.txt", None),
+    (f"{PAIRS}/reshard_xfirst.after_opt.hlo", f"{PAIRS}/reshard_xfirst.buffer_assignment.txt", None),
+    (f"{PAIRS}/scan_window_a.after_opt.hlo", f"{PAIRS}/scan_window_b.after_opt.hlo", None),
+    (f"{PAIRS}/scan_window_b.buffer_assignment.txt", f"{PAIRS}/scan_window_a.buffer_assignment.txt", 3),
+]
+
+
+def stated_total(path: str) -> int:
+    """`Total bytes used: N` as the dump states it."""
+    return int(re.search(r"^Total bytes used: (\d+)", (DATA / path).read_text(), re.M).group(1))
+
+
+def value_count(path: str) -> int:
+    """The logical values a dump lists (`value: <ID name @0>` lines, each id once)."""
+    return len(set(re.findall(r"^\s*value: <(\d+) ", (DATA / path).read_text(), re.M)))
+
+
+@pytest.mark.parametrize("a, b, top", CASES)
+def test_diff_is_the_tools(in_data, tmp_path, a, b, top):
+    options = [] if top is None else ["--top", str(top)]
+    d = hlomem.diff(a, b) if top is None else hlomem.diff(a, b, top=top)
+    assert d.to_json() == run_tool("diff", "--json", *options, a, b).stdout.decode()
+    assert d.report() == run_tool("diff", *options, a, b).stdout.decode()
+    page = tmp_path / "tool.html"
+    run_tool("diff", "-o", str(page), *options, a, b)
+    d.save(tmp_path / "module.html")
+    assert (tmp_path / "module.html").read_bytes() == page.read_bytes()
+    assert d.html() == page.read_text()
+
+    # The properties are the JSON's.
+    report = d.to_dict()
+    assert report == json.loads(run_tool("diff", "--json", *options, a, b).stdout)
+    assert (report["kind"], report["a"], report["b"]) == ("diff", a, b)
+    assert d.verdict == report["verdict"] and d.verdict
+    assert d.total_bytes == report["total_bytes"]
+    assert d.total_bytes["delta"] == d.total_bytes["b"] - d.total_bytes["a"]
+    assert d.colors == report["colors"]
+    assert d.matched_values == len(report["matched_values"]) == report["matching"]["matched"]
+    assert d.only_in_a == len(report["only_in_a"]) and d.only_in_b == len(report["only_in_b"])
+    assert d.changes == len(report["changes"])
+    assert d.matched_values + d.only_in_a == report["matching"]["a_values"]
+    assert d.matched_values + d.only_in_b == report["matching"]["b_values"]
+    assert isinstance(d.a, hlomem.Dump) and isinstance(d.b, hlomem.Dump)
+
+
+def test_the_totals_are_the_dumps_own(in_data):
+    a, b = CASES[0][0], CASES[0][1]
+    d = hlomem.diff(a, b)
+    # 3666346368 and 2618818944 bytes, as the two dumps state them
+    assert d.total_bytes == {"a": stated_total(a), "b": stated_total(b), "delta": stated_total(b) - stated_total(a)}
+    assert (d.total_bytes["a"], d.total_bytes["b"]) == (3666346368, 2618818944)
+    # scan_window_a's dump has one value more than scan_window_b's (a loop_add_fusion), which
+    # nothing of B matches; the rest are matched one to one
+    a, b = f"{PAIRS}/scan_window_a.buffer_assignment.txt", f"{PAIRS}/scan_window_b.buffer_assignment.txt"
+    d = hlomem.diff(a, b)
+    assert (value_count(a), value_count(b)) == (d.matched_values + 1, d.matched_values)
+    assert (d.only_in_a, d.only_in_b) == (1, 0)
+    assert d.to_dict()["only_in_a"][0]["name"].startswith("loop_add_fusion")
+    # a dump against itself: every value matched, nothing changed
+    same = f"{PAIRS}/sternheimer_core_a.buffer_assignment.txt"
+    d = hlomem.diff(same, same)
+    assert (d.matched_values, d.only_in_a, d.only_in_b, d.changes) == (value_count(same), 0, 0, 0)
+    assert d.total_bytes["delta"] == 0
+
+
+def test_any_input_load_takes(in_data):
+    a, b = CASES[1][0], CASES[1][1]
+    expected = hlomem.diff(a, b).to_dict()
+    # loaded Dumps, pathlib paths: named by their files as the tool names them
+    assert hlomem.diff(hlomem.load(a), pathlib.Path(b)).to_dict() == expected
+    # the texts themselves (str, bytes): named '<text>'
+    d = hlomem.diff((DATA / a).read_text(), (DATA / b).read_bytes())
+    got = d.to_dict()
+    assert (got["a"], got["b"]) == ("<text>", "<text>")
+    assert {**got, "a": a, "b": b} == expected
+    # a Diff keeps what it compares alive
+    del d
+    d = hlomem.diff(hlomem.load((DATA / a).read_text()), hlomem.load((DATA / b).read_text()))
+    import gc
+
+    gc.collect()
+    assert d.to_dict()["verdict"] == expected["verdict"]
+
+
+def test_inline_and_errors(in_data, tmp_path):
+    d = hlomem.diff(CASES[0][0], CASES[0][1])
+    html = d._repr_html_()
+    assert html.startswith("<iframe class=\"hlomem-diff\" sandbox=\"allow-scripts\"")
+    assert "srcdoc=\"&lt;!DOCTYPE html&gt;" in html and "<script" not in html
+    assert repr(d).startswith(f"<hlomem.Diff A '{CASES[0][0]}' B '{CASES[0][1]}'\n  {d.verdict[0]}")
+    with pytest.raises(ValueError, match="name it .html"):
+        d.save(tmp_path / "diff.svg")
+    # what holds no buffer assignment, as the tool refuses it
+    with pytest.raises(ValueError, match="holds no buffer assignment"):
+        hlomem.diff("synthetic/newest_simple-live-range.txt", CASES[0][0])
+    with pytest.raises(FileNotFoundError):
+        hlomem.diff(f"{PAIRS}/nonexistent.txt", CASES[0][0])
+    with pytest.raises(TypeError):
+        hlomem.diff(3, CASES[0][0])
