@@ -15,20 +15,9 @@
 cmake_minimum_required(VERSION 3.19)
 include(${CMAKE_CURRENT_LIST_DIR}/page_checks.cmake)
 
-if(MODE STREQUAL "browser" AND NOT CHROMIUM)
-  message("SKIPPED: chromium not found; install Debian's chromium (scripts/install-deps.sh chromium) to run this test")
-  return()
-endif()
-
 get_filename_component(name ${A} NAME_WE)
-file(MAKE_DIRECTORY ${WORK_DIR})
 set(page ${WORK_DIR}/${name}-diff.html)
-execute_process(COMMAND ${PROGRAM} diff ${A} ${B} -o ${page}
-  WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "hlomem diff exited with ${status}:\n${output}${errors}")
-endif()
-
+write_page(${name} ${page} diff ${A} ${B} -o ${page})
 
 if(MODE STREQUAL "structure")
   file(READ ${page} html)
@@ -57,17 +46,7 @@ if(MODE STREQUAL "structure")
   return()
 endif()
 
-set(chromium ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run
-  --user-data-dir=${WORK_DIR}/profile-${name} --hide-scrollbars)
-execute_process(COMMAND ${chromium} --dump-dom file://${page} TIMEOUT 60
-  RESULT_VARIABLE status OUTPUT_VARIABLE dom ERROR_VARIABLE errors)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "chromium --dump-dom exited with ${status}:\n${errors}")
-endif()
-if(NOT dom MATCHES "<body[^>]*>")
-  message(FATAL_ERROR "chromium's DOM has no <body>:\n${dom}")
-endif()
-set(body "${CMAKE_MATCH_0}")
+page_dom("file://${page}" dom body)
 message("chromium: ${body}")
 foreach(pair "data-errors;" "data-rendered;${EXPECTED_RECTANGLES}" "data-peak-bytes;${EXPECTED_PEAKS}"
              "data-delta-rows;${EXPECTED_ROWS}")

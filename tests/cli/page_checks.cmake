@@ -1,6 +1,41 @@
 # page_checks.cmake: what the tests of the tool's pages (timeline_page.cmake, diff_page.cmake)
-# check alike. Included by them; `chromium` (the browser's command line with its flags) is set by
-# the includer before expect_screenshot is called.
+# do and check alike. Included by them; they call write_page first, which sets `chromium` (the
+# browser's command line with its flags) for page_dom and expect_screenshot.
+
+# write_page(NAME PAGE ARGS...): writes PAGE (in WORK_DIR) by running the tool, PROGRAM ARGS..., in
+# SOURCE_DIR, and fails when it exits other than 0. In MODE=browser without CHROMIUM, it prints
+# "SKIPPED: chromium not found" (the tests' skip expression) and ends the test script instead: a
+# macro's return() returns from the script that calls it. `chromium` gets a fresh profile per NAME,
+# so that tests run side by side.
+macro(write_page name page)
+  if(MODE STREQUAL "browser" AND NOT CHROMIUM)
+    message("SKIPPED: chromium not found; install Debian's chromium (scripts/install-deps.sh chromium) to run this test")
+    return()
+  endif()
+  file(MAKE_DIRECTORY ${WORK_DIR})
+  execute_process(COMMAND ${PROGRAM} ${ARGN}
+    WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "hlomem ${ARGV2} exited with ${status}:\n${output}${errors}")
+  endif()
+  set(chromium ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run
+    --user-data-dir=${WORK_DIR}/profile-${name} --hide-scrollbars)
+endmacro()
+
+# page_dom(URL DOM BODY): the DOM ${chromium} has after the page at URL ran its script, and its
+# <body ...> tag with the attributes the script set.
+function(page_dom url dom_out body_out)
+  execute_process(COMMAND ${chromium} --dump-dom ${url} TIMEOUT 60
+    RESULT_VARIABLE status OUTPUT_VARIABLE dom ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "chromium --dump-dom exited with ${status}:\n${errors}")
+  endif()
+  if(NOT dom MATCHES "<body[^>]*>")
+    message(FATAL_ERROR "chromium's DOM has no <body>:\n${dom}")
+  endif()
+  set(${body_out} "${CMAKE_MATCH_0}" PARENT_SCOPE)
+  set(${dom_out} "${dom}" PARENT_SCOPE)
+endfunction()
 
 # `actual` must equal `expected`.
 function(expect what actual expected)

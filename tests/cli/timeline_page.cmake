@@ -18,19 +18,9 @@
 cmake_minimum_required(VERSION 3.19)
 include(${CMAKE_CURRENT_LIST_DIR}/page_checks.cmake)
 
-if(MODE STREQUAL "browser" AND NOT CHROMIUM)
-  message("SKIPPED: chromium not found; install Debian's chromium (scripts/install-deps.sh chromium) to run this test")
-  return()
-endif()
-
 get_filename_component(name ${DUMP} NAME_WE)
-file(MAKE_DIRECTORY ${WORK_DIR})
 set(page ${WORK_DIR}/${name}.html)
-execute_process(COMMAND ${PROGRAM} timeline ${DUMP} -o ${page}
-  WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "hlomem timeline exited with ${status}:\n${output}${errors}")
-endif()
+write_page(${name} ${page} timeline ${DUMP} -o ${page})
 
 # The value of attribute `name` in `text` (its first occurrence), or NOTFOUND.
 function(attribute text name out)
@@ -64,23 +54,7 @@ if(MODE STREQUAL "structure")
   return()
 endif()
 
-# A fresh profile per test, so that tests run side by side.
-set(chromium ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run
-  --user-data-dir=${WORK_DIR}/profile-${name} --hide-scrollbars)
-function(dump_dom url out)
-  execute_process(COMMAND ${chromium} --dump-dom ${url} TIMEOUT 60
-    RESULT_VARIABLE status OUTPUT_VARIABLE dom ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "chromium --dump-dom exited with ${status}:\n${errors}")
-  endif()
-  set(${out} "${dom}" PARENT_SCOPE)
-endfunction()
-
-dump_dom("file://${page}" dom)
-if(NOT dom MATCHES "<body[^>]*>")
-  message(FATAL_ERROR "chromium's DOM has no <body>:\n${dom}")
-endif()
-set(body "${CMAKE_MATCH_0}")
+page_dom("file://${page}" dom body)
 message("chromium: ${body}")
 attribute("${body}" data-errors errors)
 expect("script errors (data-errors)" "${errors}" "")
@@ -96,8 +70,7 @@ if(DEFINED SOURCE_ROWS)
   attribute("${body}" data-highlighted highlighted)
   expect("rectangles highlighted before any hover" "${highlighted}" "NOTFOUND")
   # The page dispatches a mouseenter on the bar #source= names (the tests' hand on the mouse).
-  dump_dom("file://${page}#source=${SOURCE_ROW}" dom)
-  string(REGEX MATCH "<body[^>]*>" body "${dom}")
+  page_dom("file://${page}#source=${SOURCE_ROW}" dom body)
   attribute("${body}" data-errors errors)
   expect("script errors with #source=${SOURCE_ROW}" "${errors}" "")
   attribute("${body}" data-highlighted highlighted)
@@ -110,8 +83,7 @@ if(DEFINED SOURCE_ROWS)
 endif()
 
 if(DEFINED CARD_VALUE)
-  dump_dom("file://${page}#value=${CARD_VALUE}" dom)
-  string(REGEX MATCH "<body[^>]*>" body "${dom}")
+  page_dom("file://${page}#value=${CARD_VALUE}" dom body)
   attribute("${body}" data-errors errors)
   expect("script errors with #value=${CARD_VALUE}" "${errors}" "")
   if(NOT dom MATCHES "<div id=\"card\" style=\"display: block;[^\"]*\">(.*)</div>")
