@@ -16,7 +16,6 @@
 #ifndef HLOMEM_PLACEMENT_PLAN_HPP
 #define HLOMEM_PLACEMENT_PLAN_HPP
 
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -142,13 +141,10 @@ plan_result plan(Problem const& problem, OffsetMap offsets, allocation_algorithm
             auto const e = exact_minimize(problem, offsets, options.exact, &at);
             r.bytes = e.bytes;
             r.work = e.nodes;
-            // The search bounds its work by spans; with sharing groups live in several segments
-            // (problem.hpp) it proves nothing, and only the lower bound can show optimality.
-            bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
-            if (!grouped) {
-                r.lower_bound = e.lower_bound;
-                r.optimal = e.optimal;
-            }
+            // exact_minimize proves no bound of its own where a sharing group is live in several
+            // segments (problem.hpp): its lower bound is then the problem's, as above.
+            r.lower_bound = e.lower_bound;
+            r.optimal = e.optimal;
             break;
         }
     }
