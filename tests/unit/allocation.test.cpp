@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -704,48 +705,72 @@ TEST_CASE("the exact search agrees with brute force on generated problems", "[al
     CHECK(infeasible > 100);
 }
 
+/// The `preallocated-temp` allocations a dump states (`allocation 6: size N, ..., preallocated-temp:`),
+/// counted from its text alone: each is a temp arena.
+std::size_t preallocated_temp_allocations(std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t const end = std::min(text.find('\n', at), text.size());
+        std::string_view const line = text.substr(at, end - at);
+        if (line.rfind("allocation ", 0) == 0 && line.find(" preallocated-temp") != std::string_view::npos) ++n;
+        at = end + 1;
+    }
+    return n;
+}
+
 TEST_CASE("the exact search at a fixed capacity on real temp arenas", "[allocation][exact]") {
-    // Each arena of the bundled dumps that exact_minimize solves within a node limit: its arena
-    // fits, one byte less does not (proven by the lower bound or by a complete search), and the
-    // placement passes the check at the capacity.
-    std::size_t arenas = 0, proven_by_search = 0;
+    // Every arena of the bundled dumps, minimised by exact_minimize within a node limit: its
+    // placement passes the check and is no smaller than the most bytes live at once. Where it is
+    // claimed optimal, the arena fits at that capacity and one byte less does not (proven by the
+    // lower bound or by a complete search).
+    std::size_t arenas = 0, stated = 0, solved = 0;
     for (auto const& path : real_dumps) {
         auto const text = read_data(path);
+        stated += preallocated_temp_allocations(text);
         auto const ba = hlomem::parse_buffer_assignment(text, path);
         for (auto const& arena : hlomem::temp_arenas(ba)) {
             CAPTURE(path, arena.allocation);
+            ++arenas;
             hlomem::search_budget budget;
             budget.node_limit = 20000;
             auto minimised = arena.problem;
             auto const m = hlomem::exact_minimize(minimised, budget);
-            if (!m.optimal) continue;
-            ++arenas;
+            auto const live = hlomem::lower_bound_bytes(arena.problem);
             CHECK(hlomem::check_placement(minimised, m.bytes).empty());
+            CHECK(m.bytes >= live);
+            CHECK(live <= m.lower_bound);
+            CHECK(m.lower_bound <= m.bytes);
+            // The search places each buffer over its whole span, so where a sharing group is live
+            // in several segments (loop state) it proves nothing: an optimum is claimed there only
+            // where the arena meets the lower bound.
+            bool const grouped = std::any_of(arena.problem.buffers.begin(), arena.problem.buffers.end(),
+                                             [](auto const& b) { return !b.segments.empty(); });
+            if (grouped) CHECK(m.lower_bound == live);
+            if (!m.optimal) continue;
+            ++solved;
             // At that capacity the search never claims that nothing fits; where it places the
-            // buffers (it may run out of nodes where a sharing group lives in several segments,
-            // which it places over their whole span), the placement passes the check.
+            // buffers (it may run out of nodes where a sharing group lives in several segments),
+            // the placement passes the check.
             auto q = arena.problem;
             auto const yes = hlomem::place_within(q, m.bytes, budget);
             CHECK(yes.status != hlomem::search_status::infeasible);
             if (yes.status == hlomem::search_status::feasible) CHECK(hlomem::check_placement(q, m.bytes).empty());
             // One byte less: the lower bound proves it where the arena meets it; otherwise the
-            // search must (it proves nothing where a sharing group lives in several segments, and
-            // exact_minimize then claims no optimum above the bound).
+            // search must have, which it cannot for a group in several segments.
             auto const no = hlomem::place_within(q, m.bytes - 1, budget);
             CHECK(no.status != hlomem::search_status::feasible);
-            if (m.bytes > hlomem::lower_bound_bytes(arena.problem)) {
-                ++proven_by_search;
+            if (m.bytes > live) {
+                CHECK_FALSE(grouped);
                 CHECK(no.status == hlomem::search_status::infeasible);
                 CHECK(no.nodes > 0);
             }
         }
     }
-    // 15 of the 25 arenas are solved to optimality within the node limit, each at its lower
-    // bound. The two whose optimum lies above it (the lorrax scatter arena: 260 bytes for 257 live)
-    // hold loop state live in two segments, where the search proves nothing: the brute-force
-    // test above covers the search's proofs.
-    CHECK(arenas >= 15);
-    CHECK(proven_by_search == 0);
+    // Every preallocated-temp allocation the dumps state is an arena here, and the checks of a
+    // solved arena ran (the brute-force test above covers the search's proofs).
+    CHECK(arenas == stated);
+    CHECK(stated > 0);
+    CHECK(solved > 0);
 }
 
 TEST_CASE("an exhausted budget is reported, not a wrong answer", "[allocation][exact]") {
