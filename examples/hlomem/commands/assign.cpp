@@ -119,7 +119,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
                 << problem.inference.reason << ")\n";
         }
         hlomem::place_heaps(problem, options.algorithm, options.plan);
-        auto const ba = hlomem::finish_assignment(problem);
+        auto const ba = hlomem::finish_assignment(std::move(problem));
         std::ostringstream os;
         hlomem::print_buffer_assignment(os, ba);
         text = os.str();

@@ -64,6 +64,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -408,13 +409,18 @@ bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, i
         auto const params = m.parameters(fused);
         if (number >= params.size()) return false;
         std::vector<instruction_id> stack{params[number]};
-        std::vector<char> seen(m.instruction_count(), 0);
+        // Users stay inside the fused computation, whose instructions are contiguous: one flag
+        // each (a flag per instruction of the module made every call cost the module's size).
+        auto const& body = m.computation(fused);
+        std::vector<char> seen(body.instruction_count, 0);
         while (!stack.empty()) {
             instruction_id const i = stack.back();
             stack.pop_back();
             for (instruction_id u : m.users(i)) {
-                if (seen[u]) continue;
-                seen[u] = 1;
+                std::uint32_t const at = body.position_of(u);
+                if (at >= seen.size()) return false;  // not in the fused computation: not XLA's case
+                if (seen[at]) continue;
+                seen[at] = 1;
                 auto const op = m.opcode_name(u);
                 if (op != "tuple" && !detail::is_elementwise_opcode(op)) return false;
                 stack.push_back(u);
@@ -434,6 +440,79 @@ basic_shape<P> without_layouts(basic_shape<P> s) {
     for (auto& e : s.mutable_tuple_shapes()) e = without_layouts(e);
     return s;
 }
+
+/// The live ranges assigned to one allocation, for MaybeAssignBuffer's pairwise
+/// LiveRangeInterferes in bulk: whether some range overlaps [s, e] by more than a shared end
+/// point (`start < e && end > s`), which interferes whatever the operand rule says. Sorted runs
+/// of distinct power-of-two lengths (merged like a binary counter on insertion), each with the
+/// largest end of every prefix: an insertion costs O(log n) amortized, a query O(log^2 n), and
+/// the memory is three integers per range, contiguous.
+class live_range_index {
+public:
+    void insert(logical_time start, logical_time end) {
+        std::vector<item> carry{{start, end, end}};
+        while (!runs_.empty() && runs_.back().size() == carry.size()) {
+            std::vector<item> merged(carry.size() * 2);
+            std::merge(runs_.back().begin(), runs_.back().end(), carry.begin(), carry.end(), merged.begin(),
+                       [](item const& a, item const& b) { return a.start < b.start; });
+            runs_.pop_back();
+            carry = std::move(merged);
+        }
+        logical_time running = carry.front().end;
+        for (auto& x : carry) x.max_end = running = std::max(running, x.end);
+        runs_.push_back(std::move(carry));
+    }
+
+    /// Some range with start < e and end > s.
+    bool overlaps_inside(logical_time s, logical_time e) const {
+        for (auto const& run : runs_) {
+            auto const it = std::lower_bound(run.begin(), run.end(), e, [](item const& x, logical_time t) { return x.start < t; });
+            if (it != run.begin() && std::prev(it)->max_end > s) return true;
+        }
+        return false;
+    }
+
+private:
+    struct item {
+        logical_time start, end, max_end;
+    };
+    std::vector<std::vector<item>> runs_;  // lengths strictly decreasing
+};
+
+/// Values grouped by a time of their live range (a start or an end), contiguous.
+class values_by_time {
+public:
+    /// `time_of(v)` for v < count: the time of value v, or a negative number for none.
+    template <class TimeOf>
+    void build(std::size_t count, TimeOf time_of) {
+        std::size_t times = 0;
+        for (std::size_t v = 0; v < count; ++v) {
+            logical_time const t = time_of(v);
+            if (t >= 0) times = std::max(times, static_cast<std::size_t>(t) + 1);
+        }
+        begin_.assign(times + 1, 0);
+        for (std::size_t v = 0; v < count; ++v) {
+            logical_time const t = time_of(v);
+            if (t >= 0) ++begin_[static_cast<std::size_t>(t) + 1];
+        }
+        std::partial_sum(begin_.begin(), begin_.end(), begin_.begin());
+        values_.resize(begin_.back());
+        std::vector<std::size_t> next(begin_.begin(), begin_.end() - 1);
+        for (std::size_t v = 0; v < count; ++v) {
+            logical_time const t = time_of(v);
+            if (t >= 0) values_[next[static_cast<std::size_t>(t)]++] = v;
+        }
+    }
+    list_view<std::size_t> at(logical_time t) const {
+        if (t < 0 || static_cast<std::size_t>(t) + 1 >= begin_.size()) return {};
+        std::size_t const k = static_cast<std::size_t>(t);
+        return list_view<std::size_t>(values_.data() + begin_[k], begin_[k + 1] - begin_[k]);
+    }
+
+private:
+    std::vector<std::size_t> begin_;
+    std::vector<std::size_t> values_;
+};
 
 template <class P>
 class buffer_assigner {
@@ -474,7 +553,6 @@ public:
     }
 
 private:
-    using model_type = basic_buffer_assignment<P>;
 
     // Dataflow value k -> model value (fusion bodies have none), and back.
     void map_values() {
@@ -578,6 +656,15 @@ private:
     void add(std::size_t ai, assignment_buffer& b, buffer_assignment_kind kind) {
         auto& a = p_->allocations[ai];
         a.values.insert(a.values.end(), b.values.begin(), b.values.end());
+        if (ranges_.size() <= ai) ranges_.resize(ai + 1);
+        for (std::size_t v : b.values) {
+            auto const& r = p_->model.values[v].live_range;
+            if (r) {
+                ranges_[ai].index.insert(r->start, r->end);
+            } else {
+                ++ranges_[ai].without_range;
+            }
+        }
         if (b.live_out) a.maybe_live_out = true;  // AddAssignment marks live-out buffers' allocations
         b.allocation = ai;
         b.kind = kind;
@@ -656,7 +743,12 @@ private:
         return true;
     }
 
-    // BufferAssigner::MaybeAssignBuffer.
+    // BufferAssigner::MaybeAssignBuffer. XLA compares the buffer's values with every value the
+    // allocation holds (LiveRangeInterferes, and the copy rule); the same answer comes from the
+    // allocation's live_range_index (a range overlapping by more than an end point interferes
+    // whatever else holds) and from the few values that start where the new one ends or end where
+    // it starts, found by time, on which LiveRangeInterferes itself decides. The copy rule is
+    // asked of the values at the copy's operand, whose positions are those operands.
     bool maybe_assign(std::size_t ai, assignment_buffer& b) {
         auto const& a = p_->allocations[ai];
         bool const input_or_output = a.parameter_number.has_value() || a.maybe_live_out;
@@ -665,15 +757,31 @@ private:
         if (b.size > a.size) return false;
         if ((a.parameter_number && !a.parameter_aliased) || a.is_constant) return false;  // is_readonly
         if (a.is_thread_local || a.is_tuple) return false;                                  // !is_reusable
-        for (std::size_t assigned : a.values) {
+        if (!a.values.empty()) {
+            auto const& held = ranges_[ai];
+            auto const& df = live_.dataflow();
+            auto const held_here = [&](std::size_t x) {
+                std::size_t const owner = buffer_of_value(x);
+                return owner != npos && p_->buffers[owner].allocation == ai;
+            };
             for (std::size_t v : b.values) {
-                if (live_range_interferes(v, assigned)) return false;
+                auto const& r = p_->model.values[v].live_range;
+                if (!r || held.without_range > 0) return false;  // no range: interferes with everything
+                if (held.index.overlaps_inside(r->start, r->end)) return false;
+                for (auto const& [time, list] : {std::pair{r->end, &starting_at_}, std::pair{r->start, &ending_at_}}) {
+                    for (std::size_t x : list->at(time)) {
+                        if (held_here(x) && live_range_interferes(v, x)) return false;
+                    }
+                }
                 instruction_id const i = instruction_of(v);
-                if (m_.instruction(i).opcode == hlo_opcode::copy) {
-                    auto const ops = m_.operands(i);
-                    auto const& df = live_.dataflow();
-                    for (auto const& pos : df.positions(df.values()[dataflow_of_[assigned]])) {
-                        if (std::find(ops.begin(), ops.end(), pos.instruction) != ops.end()) return false;
+                if (m_.instruction(i).opcode == hlo_opcode::copy) {  // a copy never takes its operand's place
+                    for (instruction_id operand : m_.operands(i)) {
+                        for (shape_node n = 0; n < df.tree(operand).size(); ++n) {
+                            for (value_id id : df.value_set(operand, n)) {
+                                std::size_t const dk = df.value_index(id);
+                                if (dk != no_value_index && model_of_[dk] != npos && held_here(model_of_[dk])) return false;
+                            }
+                        }
                     }
                 }
             }
@@ -718,6 +826,9 @@ private:
         for (std::size_t b = 0; b < p_->buffers.size(); ++b) {
             for (std::size_t v : p_->buffers[b].values) buffer_of_[v] = b;
         }
+        auto const& values = p_->model.values;
+        starting_at_.build(values.size(), [&](std::size_t v) { return values[v].live_range ? values[v].live_range->start : -1; });
+        ending_at_.build(values.size(), [&](std::size_t v) { return values[v].live_range ? values[v].live_range->end : -1; });
         for (auto& b : p_->buffers) {
             if (b.is_thread_local) continue;
             if (!assign_special(b, 0)) assign_single(b);
@@ -795,13 +906,20 @@ private:
             }
         }
         // The problems, with the heap values in one provisional allocation so that XLA's event
-        // keys (temp_arena.hpp) can be replayed.
-        model_type scratch = model;
-        for (auto& v : scratch.values) {
-            v.allocation = 0;
-            v.offset = 0;
+        // keys (temp_arena.hpp) can be replayed: the model's placement fields are set so for that
+        // and put back after (a copy of the model held as much memory again as the model).
+        struct placement {
+            std::size_t allocation;
+            std::int64_t offset, size;
+        };
+        std::vector<placement> kept(model.values.size());
+        for (std::size_t v = 0; v < model.values.size(); ++v) {
+            auto& lv = model.values[v];
+            kept[v] = {lv.allocation, lv.offset, lv.size};
+            lv.allocation = 0;
+            lv.offset = 0;
+            lv.size = p_->value_sizes[v];
         }
-        for (std::size_t v = 0; v < scratch.values.size(); ++v) scratch.values[v].size = p_->value_sizes[v];
         for (auto const& [color, vs] : by_color) {
             heap_problem h;
             h.color = color;
@@ -813,7 +931,7 @@ private:
             }
             for (auto& g : h.groups) std::sort(g.begin(), g.end());
             std::sort(h.groups.begin(), h.groups.end(), [&](auto const& a, auto const& b) { return a.front() < b.front(); });
-            h.keys = xla_heap_keys(scratch, h.groups);
+            h.keys = xla_heap_keys(model, h.groups);
             for (std::size_t g = 0; g < h.groups.size(); ++g) {
                 problem_buffer pb;
                 pb.id = std::to_string(model.values[h.groups[g].front()].id);
@@ -829,6 +947,12 @@ private:
             }
             p_->heaps.push_back(std::move(h));
         }
+        for (std::size_t v = 0; v < model.values.size(); ++v) {
+            auto& lv = model.values[v];
+            lv.allocation = kept[v].allocation;
+            lv.offset = kept[v].offset;
+            lv.size = kept[v].size;
+        }
     }
 
     std::size_t first_of_buffer(std::size_t v) const {
@@ -842,6 +966,12 @@ private:
     basic_assignment_problem<P>* p_ = nullptr;
     std::vector<std::size_t> model_of_, dataflow_of_, buffer_of_;
     std::vector<std::size_t> candidates_;  // allocation indices TryAssignToExistingAllocation scans
+    struct held_ranges {
+        live_range_index index;
+        std::size_t without_range = 0;
+    };
+    std::vector<held_ranges> ranges_;  // per allocation, the live ranges of its values
+    values_by_time starting_at_, ending_at_;  // the model values whose range starts (ends) at a time
 };
 
 }  // namespace detail
@@ -870,15 +1000,13 @@ std::vector<std::int64_t> place_heaps(basic_assignment_problem<P>& p, allocation
     return sizes;
 }
 
-/// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
-/// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
-/// stated, the HloLiveRange appendix kept. The policy must own its strings (default_policy).
+namespace detail {
+
 template <class P>
-basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
+basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p, basic_buffer_assignment<P> ba) {
     static_assert(std::is_same_v<typename P::string_type, std::string>,
                   "finish_assignment writes text of its own (`Total bytes used: N (1.5KiB)`): use a policy that owns its "
                   "strings, such as default_policy");
-    auto ba = p.model;
     for (std::size_t v = 0; v < ba.values.size(); ++v) {
         ba.values[v].size = p.value_sizes[v];
         ba.values[v].allocation = npos;
@@ -985,12 +1113,29 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
     return ba;
 }
 
+}  // namespace detail
+
+/// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
+/// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
+/// stated, the HloLiveRange appendix kept. The policy must own its strings (default_policy).
+template <class P>
+basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
+    return detail::finish_assignment(p, p.model);
+}
+/// The same, taking the problem's model (values, texts, live ranges) instead of copying it: the
+/// problem is left without its model.
+template <class P>
+basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P>&& p) {
+    auto model = std::move(p.model);
+    return detail::finish_assignment(p, std::move(model));
+}
+
 /// The whole of XLA's BufferAssigner on `m` with `options.algorithm` for the heaps.
 template <class P>
 basic_buffer_assignment<P> assign_buffers(basic_hlo_module<P> const& m, assign_options const& options = {}) {
     auto p = make_assignment_problem(m, options);
     place_heaps(p, options.algorithm, options.plan);
-    return finish_assignment(p);
+    return finish_assignment(std::move(p));
 }
 
 }  // namespace hlomem
