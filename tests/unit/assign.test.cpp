@@ -32,7 +32,7 @@ struct agreement_row {
 // Exact where same_index == allocations and values_same == values.
 agreement_row const rows[] = {
     {"lorrax/lorrax_apply_H_sparse", 14, 14, 224524432, 214991504, 0, 41, 41},
-    {"lorrax/lorrax_bse_full_run_large", 82, 74, 846605582, 778504680, 0, 347, 281},
+    {"lorrax/lorrax_bse_full_run_large", 82, 74, 846605582, 778504680, 0, 347, 295},
     {"lorrax/lorrax_conditional", 10, 10, 5070040, 1028, 0, 21, 21},
     {"lorrax/lorrax_cpu_broadcast_in_dim", 2, 2, 14745616, 0, 0, 2, 2},
     {"lorrax/lorrax_cpu_true_divide", 3, 3, 14746240, 0, 0, 3, 3},
@@ -49,13 +49,16 @@ agreement_row const rows[] = {
     {"compilations/reshard_yfirst", 3, 3, 2618818944, 1047527808, 0, 9, 9},
     {"compilations/scan_window_a", 28, 28, 268761356, 206440872, 0, 111, 111},
     {"compilations/scan_window_b", 28, 28, 268297668, 206440872, 0, 110, 110},
-    {"compilations/sternheimer_core_a", 23, 23, 129397335, 119879456, 0, 138, 110},
-    {"compilations/sternheimer_core_b", 23, 23, 129191745, 119804576, 0, 138, 110},
-    // XLA keeps five small loop-state scalars out of the heap (allocations of their own at its
-    // end) and packs the heap into 6 slots of 921600 bytes; the prediction needs 7.
-    {"regressions/jit__batched_chol_06a294ff", 15, 14, 123496255, 5531328, 921600, 75, 34},
-    {"regressions/jit__batched_chol_68697f6f", 15, 14, 39323455, 9832128, 1638400, 76, 34},
-    {"regressions/jit__ritz_and_residuals_0dec5fcd", 18, 18, 1487040, 1036184, 0, 88, 72},
+    {"compilations/sternheimer_core_a", 23, 23, 129397335, 119879456, 0, 138, 117},
+    {"compilations/sternheimer_core_b", 23, 23, 129191745, 119804576, 0, 138, 117},
+    // Every value is in the same allocation as XLA's, the small ones at the end of the heap as
+    // in XLA's; but XLA packs the 921600-byte buffers into 6 slots and the prediction needs 7:
+    // input_transpose_fusion and the loop state {1} of while.11 (with loop_dynamic_slice_fusion,
+    // which writes over it) take a seventh slot where XLA gives them the slot of
+    // triangular-solve.4.0{0}. The rule that lets them share it is not found.
+    {"regressions/jit__batched_chol_06a294ff", 15, 14, 123496255, 5531328, 921600, 75, 38},
+    {"regressions/jit__batched_chol_68697f6f", 15, 14, 39323455, 9832128, 1638400, 76, 39},
+    {"regressions/jit__ritz_and_residuals_0dec5fcd", 18, 18, 1487040, 1036184, 0, 88, 78},
 };
 
 hlomem::buffer_assignment assign_text(std::string const& module_text, std::string const& name,
@@ -240,4 +243,38 @@ TEST_CASE("assign: the assignment problem is XLA's up to the heap; another alloc
     auto const ba = hlomem::finish_assignment(mine);
     CHECK(ba.total_bytes() <= xla_ba.total_bytes());
     CHECK(hlomem::check_soundness(ba).empty());
+}
+
+TEST_CASE("assign: the live-range index answers as the pairwise scan of MaybeAssignBuffer", "[assign]") {
+    // Whether some held range overlaps [s, e] by more than a shared end point, against every held
+    // range compared one by one, after each of 600 insertions of ranges of random lengths (runs
+    // of every power-of-two length get merged on the way).
+    std::uint64_t state = 0x9e3779b97f4a7c15u;
+    auto next = [&](std::int64_t bound) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return static_cast<std::int64_t>(state % static_cast<std::uint64_t>(bound));
+    };
+    hlomem::detail::live_range_index index;
+    std::vector<std::pair<std::int64_t, std::int64_t>> held;
+    std::size_t checked = 0, overlapping = 0;
+    for (int k = 0; k < 600; ++k) {
+        std::int64_t const start = next(400);
+        std::int64_t const end = start + (next(4) == 0 ? 0 : next(30));
+        index.insert(start, end);
+        held.emplace_back(start, end);
+        for (int q = 0; q < 8; ++q) {
+            std::int64_t const s = next(420);
+            std::int64_t const e = s + next(6);
+            bool expected = false;
+            for (auto const& [hs, he] : held) expected = expected || (hs < e && he > s);
+            CHECK(index.overlaps_inside(s, e) == expected);
+            ++checked;
+            overlapping += expected ? 1 : 0;
+        }
+    }
+    CHECK(checked == 4800);
+    CHECK(overlapping > 1000);  // both answers occur
+    CHECK(overlapping < 4700);
 }

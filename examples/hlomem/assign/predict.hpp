@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <hlomem/hlomem.hpp>
 
@@ -41,7 +42,7 @@ inline predicted_assignment predict_assignment(hlomem::hlo_module const& m, hlom
     out.backend_source = options.backend ? "given" : problem.inference.inferred ? "inferred" : "default";
     out.backend_reason = problem.inference.reason;
     hlomem::place_heaps(problem, options.algorithm, options.plan);
-    auto const ba = hlomem::finish_assignment(problem);
+    auto const ba = hlomem::finish_assignment(std::move(problem));
     std::ostringstream os;
     hlomem::print_buffer_assignment(os, ba);
     out.text = os.str();

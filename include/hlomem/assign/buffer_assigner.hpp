@@ -31,16 +31,20 @@
 //          tuple or thread-local one; no live range overlapping one already assigned
 //          (LiveRangeInterferes, where a user may start where its operand ends when
 //          CanShareOperandBufferWithUser allows it); a copy never takes its operand's place; a
-//          live-out buffer only an allocation of exactly its size;
+//          live-out buffer only an allocation of exactly its size. XLA compares the new buffer's
+//          values with every value the allocation holds; here each allocation indexes the live
+//          ranges it holds (live_range_index), so that the answer, the same, costs O(log^2 n)
+//          per value and allocation tried, and the values that meet the new one at an end point
+//          (where the operand rule decides) are found by time;
 //        - a temp that found no allocation waits for the heap (DelayTemporaryBufferAssignment);
 //          a live-out one gets a new allocation.
 //   4. AssignBuffersWithSequentialOrdering, whole-module: the waiting values of each color, in
 //      color order, through HeapSimulator and ChooseBestHeapAlgorithm (spatial and temporal
 //      GlobalDecreasingSizeBestFitHeap, placement/best_fit.hpp) with the backend's alignment;
-//      a value defined by an instruction that may write over an operand whose last use it is
-//      shares that operand's chunk (HeapSimulator's ShareWith after
-//      CanShareOperandBufferWithUser), values of one HloBuffer share it too. One allocation per
-//      color.
+//      a value alone in its HloBuffer, defined by an instruction that reads directly a value
+//      (alone in its HloBuffer too) whose last use it is and may write over it, shares that
+//      operand's chunk (HeapSimulator::Run's ShareWith after CanShareOperandBufferWithUser);
+//      values of one HloBuffer share one chunk. One allocation per color.
 //   5. Thread-local computations: every buffer its own `thread-local` allocation (constants
 //      `constant`), in the same order as step 3.
 //   6. maybe-live-out on every allocation holding a live-out buffer, then CombineTempAllocations:
@@ -53,17 +57,24 @@
 // Colors are the layouts' memory spaces (XLA's default colorer); sizes are
 // size_function_of(module) (tuples as 8-byte pointer tables on GPU and CPU).
 //
-// What is not reproduced: backend hints that the text does not show (GPU's
-// FusionCanShareBufferHint decides from the fused computation's emitter; here a loop or input
-// fusion may write over an operand of its own shape when the operand's fused parameter is only
-// used elementwise, XLA's generic rule), memory-space
-// assignment's preset allocations, multi-heap and paged heaps (options XLA leaves off by default),
-// and the allocation order XLA prints when its thread-local pass and constants interleave.
+// The GPU backend's buffer-sharing hints (CanShareBufferHint, FusionCanShareBufferHint in
+// xla/service/gpu/buffer_sharing.cc) are asked where XLA asks them; a fusion's reduction emitter
+// is recognised by its reduce root in a kInput fusion (XLA asks HloFusionAnalysis).
+//
+// What is not reproduced: slice input fusions (IsSliceInputFusion), calls sharing with their
+// callee's root, memory-space assignment's preset allocations, multi-heap and paged heaps
+// (options XLA leaves off by default), and the allocation order XLA prints when its thread-local
+// pass and constants interleave.
+//
+// Cost: O(n log^2 n) for n values, times the number of reusable allocations each buffer tries
+// (XLA's own scan order: aliased entry parameters and live-out outputs, newest first).
 #ifndef HLOMEM_ASSIGN_BUFFER_ASSIGNER_HPP
 #define HLOMEM_ASSIGN_BUFFER_ASSIGNER_HPP
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -362,67 +373,279 @@ inline bool is_elementwise_opcode(std::string_view opcode) {
 
 }  // namespace detail
 
+namespace detail {
+
+/// HloInstruction::IsElementwiseOnOperand for an instruction of a fused computation: an
+/// elementwise opcode on any operand, a dynamic-update-slice on the array it updates (operand 0).
+template <class P>
+bool is_elementwise_on_operand(basic_hlo_module<P> const& m, instruction_id i, std::size_t operand_number) {
+    if (m.instruction(i).opcode == hlo_opcode::dynamic_update_slice) return operand_number == 0;
+    return is_elementwise_opcode(m.opcode_name(i));
+}
+
+template <class P>
+std::size_t operand_number_of(basic_hlo_module<P> const& m, instruction_id user, instruction_id operand) {
+    auto const ops = m.operands(user);
+    return static_cast<std::size_t>(std::find(ops.begin(), ops.end(), operand) - ops.begin());
+}
+
+template <class P>
+computation_id fused_computation_of(basic_hlo_module<P> const& m, instruction_id fusion) {
+    for (auto const& c : m.calls(fusion)) {
+        if (c.kind == call_kind::fusion) return c.callee;
+    }
+    return no_computation;
+}
+
+template <class P>
+std::int64_t elements_in(basic_shape<P> const& s) {
+    std::int64_t n = 1;
+    for (auto d : s.dimensions()) n *= static_cast<std::int64_t>(d);
+    return n;
+}
+
+/// GPU's FusionCanShareBufferHint (xla/service/gpu/buffer_sharing.cc): may the fusion `user`
+/// write its output at `user_index` over `operand`? The two must hold as many elements of the
+/// same byte width; then every path from the operand's fused parameter to that output must keep
+/// the iteration order: elementwise instructions (not copy), bitcasts and tuples only, a
+/// dynamic-update-slice root reached through its update (operand 1), a dynamic-slice reading
+/// the very slice the root dynamic-update-slice writes, a scatter root reached through one of
+/// its inputs; below the reduction a reduction emitter computes first (a kInput fusion whose root
+/// is a reduce, XLA's kReduction emitter kind) nothing is looked at. A multi-output fusion whose
+/// output is not elementwise must not reach another of its outputs. True only when the walk
+/// reaches the output.
+template <class P>
+bool gpu_fusion_can_share_buffer_hint(basic_hlo_module<P> const& m, instruction_id user, instruction_id operand,
+                                      basic_shape_index<P> const& user_index) {
+    auto const& user_shape = m.shape_of(user).subshape(user_index);
+    auto const& operand_shape = m.shape_of(operand);
+    if (to_string(operand_shape) != to_string(user_shape)) {
+        if (operand_shape.is_tuple() || user_shape.is_tuple() || !is_array_type(operand_shape.element_type()) ||
+            !is_array_type(user_shape.element_type())) {
+            return false;
+        }
+        if (elements_in(operand_shape) != elements_in(user_shape)) return false;
+        if (byte_width(operand_shape.element_type()) != byte_width(user_shape.element_type())) return false;
+    }
+    computation_id const fused = fused_computation_of(m, user);
+    if (fused == no_computation) return false;
+    auto const& body = m.computation(fused);
+    auto const params = m.parameters(fused);
+    std::size_t const number = operand_number_of(m, user, operand);
+    if (number >= params.size() || body.root == no_instruction) return false;
+    instruction_id const root = body.root;
+    bool const multi_output = m.instruction(root).opcode == hlo_opcode::tuple;
+    instruction_id output = root;
+    if (multi_output) {
+        if (user_index.empty() || static_cast<std::size_t>(user_index[0]) >= m.operands(root).size()) return false;
+        output = m.operands(root)[static_cast<std::size_t>(user_index[0])];
+    }
+    auto const through_bitcast = [&](instruction_id i) {
+        return m.instruction(i).opcode == hlo_opcode::bitcast && !m.operands(i).empty() ? m.operands(i)[0] : i;
+    };
+    instruction_id const non_bitcast_root = through_bitcast(output);
+    instruction_id reduction_hero = no_instruction;
+    if (m.instruction(user).fusion == fusion_kind::input) {
+        auto const roots = multi_output ? m.operands(root) : list_view<instruction_id>(&body.root, 1);
+        for (instruction_id r : roots) {
+            if (m.instruction(through_bitcast(r)).opcode == hlo_opcode::reduce) {
+                reduction_hero = through_bitcast(r);
+                break;
+            }
+        }
+    }
+    auto const& nbr = m.instruction(non_bitcast_root);
+    std::vector<char> visited(body.instruction_count, 0);
+    auto const visit = [&](instruction_id i) {
+        std::uint32_t const at = body.position_of(i);
+        if (at >= visited.size() || visited[at]) return false;
+        visited[at] = 1;
+        return true;
+    };
+    std::vector<instruction_id> queue{params[number]};
+    visit(params[number]);
+    bool found_path_to_output = false;
+    for (std::size_t next = 0; next < queue.size(); ++next) {
+        instruction_id const hlo_operand = queue[next];
+        if (hlo_operand == output) found_path_to_output = true;
+        if (hlo_operand == reduction_hero) continue;
+        for (instruction_id hlo : m.users(hlo_operand)) {
+            if (visit(hlo)) queue.push_back(hlo);
+            auto const& h = m.instruction(hlo);
+            auto const hlo_ops = m.operands(hlo);
+            std::size_t const at = operand_number_of(m, hlo, hlo_operand);
+            if (hlo == non_bitcast_root && h.opcode == hlo_opcode::scatter) {
+                std::size_t const inputs = m.shape_of(hlo).is_tuple() ? m.shape_of(hlo).tuple_shapes().size() : 1;
+                if (at < inputs && std::count(hlo_ops.begin(), hlo_ops.end(), hlo_operand) == 1) continue;
+            }
+            auto const nbr_ops = m.operands(non_bitcast_root);
+            if (nbr.opcode == hlo_opcode::dynamic_update_slice && h.opcode == hlo_opcode::dynamic_slice && nbr_ops.size() >= 2 &&
+                !hlo_ops.empty() && nbr_ops[0] == hlo_ops[0] &&
+                to_string(m.shape_of(hlo)) == to_string(m.shape_of(nbr_ops[1]))) {
+                // The same slice read and written: each element is read before it is written
+                // (always so when both are one element).
+                if (elements_in(m.shape_of(hlo)) != 1 || elements_in(m.shape_of(nbr_ops[1])) != 1) {
+                    for (std::size_t k = 1; k < hlo_ops.size(); ++k) {
+                        if (k + 1 >= nbr_ops.size() || hlo_ops[k] != nbr_ops[k + 1]) return false;
+                    }
+                }
+            } else if ((!is_elementwise_on_operand(m, hlo, at) || h.opcode == hlo_opcode::copy) && h.opcode != hlo_opcode::bitcast &&
+                       h.opcode != hlo_opcode::tuple && hlo != reduction_hero) {
+                if (hlo != non_bitcast_root || h.opcode != hlo_opcode::dynamic_update_slice || at != 1) return false;
+            }
+        }
+    }
+    if (multi_output && !is_elementwise_opcode(m.opcode_name(non_bitcast_root))) {
+        for (instruction_id other : m.operands(root)) {
+            if (other == output) continue;
+            std::uint32_t const at = body.position_of(other);
+            if (at < visited.size() && visited[at]) return false;
+        }
+    }
+    return found_path_to_output;
+}
+
+/// GPU's CanShareBufferHint (xla/service/gpu/buffer_sharing.cc), asked by
+/// CanShareOperandBufferWithUser before its own rules; nullopt leaves the decision to them. A
+/// synchronous all-reduce or collective-broadcast writes over its operand; a cuBLASLt matmul
+/// over its bias (operand 2) when its `beta` is not 0; cuSOLVER's Cholesky over its operand at
+/// output {0}; no other custom call; a fusion as FusionCanShareBufferHint says.
+template <class P>
+std::optional<bool> gpu_can_share_buffer_hint(basic_hlo_module<P> const& m, instruction_id user, instruction_id operand,
+                                              basic_shape_index<P> const& user_index) {
+    auto const ops = m.operands(user);
+    switch (m.instruction(user).opcode) {
+        case hlo_opcode::all_reduce:
+        case hlo_opcode::collective_broadcast:
+            return ops.size() == 1 ||
+                   (user_index.size() == 1 && static_cast<std::size_t>(user_index[0]) < ops.size() &&
+                    ops[static_cast<std::size_t>(user_index[0])] == operand);
+        case hlo_opcode::custom_call: {
+            auto const target = m.attribute(user, "custom_call_target");
+            std::string_view const t = target ? std::string_view(*target) : std::string_view();
+            if (t == "__cublas$lt$matmul") {
+                auto const config = m.attribute(user, "backend_config");
+                std::string_view const c = config ? std::string_view(*config) : std::string_view();
+                std::size_t at = c.find("\"beta\":");
+                if (at == std::string_view::npos) return false;  // GemmBackendConfig's beta defaults to 0
+                at += 7;
+                while (at < c.size() && c[at] == ' ') ++at;
+                bool nonzero = false;
+                for (; at < c.size() && (std::isdigit(static_cast<unsigned char>(c[at])) || c[at] == '.' || c[at] == '-' ||
+                                         c[at] == 'e' || c[at] == 'E' || c[at] == '+');
+                     ++at) {
+                    nonzero = nonzero || (c[at] >= '1' && c[at] <= '9');
+                }
+                return nonzero && ops.size() > 2 && ops[2] == operand;
+            }
+            if (t == "__cusolver$cholesky") return user_index.size() == 1 && user_index[0] == 0;
+            return false;
+        }
+        case hlo_opcode::fusion:
+            return gpu_fusion_can_share_buffer_hint(m, user, operand, user_index);
+        default:
+            return std::nullopt;
+    }
+}
+
+}  // namespace detail
+
 /// HloDataflowAnalysis::CanShareOperandBufferWithUser: may `user`'s output at `user_index` take
-/// the buffer of `operand`'s output at `operand_index`? Same shape and layout (with `gpu`, a
-/// fusion also when only the element type differs, at the same width), and either an
-/// in-place pair of the user (dynamic-update-slice, scatter, output_to_operand_aliasing, a
-/// fusion updating a parameter), or an elementwise user, or a loop or input fusion in which every
-/// transitive use of the operand's parameter is elementwise or a tuple.
+/// the buffer of `operand`'s output at `operand_index`? In XLA's order: never a constant's;
+/// with equal shapes (and layouts), an in-place pair of the user (dynamic-update-slice, scatter,
+/// output_to_operand_aliasing, a fusion updating a parameter); then, with `gpu`, the backend's
+/// hint (gpu_can_share_buffer_hint) where it decides; otherwise equal shapes, and a loop or input
+/// fusion in which every transitive use of the operand's parameter is elementwise or a tuple, an
+/// output fusion adding to a dot or convolution the parameter used once by that add, a while or
+/// conditional, a dynamic-update-slice, scatter or set-dimension-size on operand 0 (a triangular
+/// solve on operand 1) used once, a sort whose operand has no other user, or an elementwise user.
 template <class P>
 bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, instruction_id operand,
                                         basic_shape_index<P> const& operand_index, instruction_id user,
                                         basic_shape_index<P> const& user_index, bool gpu = false) {
     auto const& m = aa.dataflow().module();
+    if (m.instruction(operand).opcode == hlo_opcode::constant) return false;
     auto const& operand_shape = m.shape_of(operand).subshape(operand_index);
     auto const& user_shape = m.shape_of(user).subshape(user_index);
-    if (operand_shape.is_tuple() || user_shape.is_tuple()) return false;
     auto const& inst = m.instruction(user);
-    // The GPU's hint for fusions (FusionCanShareBufferHint) is asked before XLA's own shape test and
-    // lets an elementwise fusion write over an operand of another element type of the same width
-    // (`u32[]` into `s32[]` through a convert); elsewhere shapes must be equal.
-    bool const same_shape = to_string(operand_shape) == to_string(user_shape);
-    bool const same_bytes_and_layout =
-        operand_shape.dimensions() == user_shape.dimensions() && operand_shape.has_layout() == user_shape.has_layout() &&
-        (!operand_shape.has_layout() || operand_shape.layout() == user_shape.layout()) &&
-        value_size_of(operand_shape, size_function_kind::xla) == value_size_of(user_shape, size_function_kind::xla);
-    if (!same_shape && !(gpu && inst.opcode == hlo_opcode::fusion && same_bytes_and_layout)) return false;
     auto const ops = m.operands(user);
-    for (auto const& pair : aa.pairs(user)) {
-        if (pair.operand_number < 0 || static_cast<std::size_t>(pair.operand_number) >= ops.size()) continue;
-        if (ops[static_cast<std::size_t>(pair.operand_number)] != operand) continue;
-        if (std::equal(pair.operand_index.begin(), pair.operand_index.end(), operand_index.begin(), operand_index.end()) &&
-            std::equal(pair.output_index.begin(), pair.output_index.end(), user_index.begin(), user_index.end())) {
-            return true;
-        }
-    }
-    if (inst.opcode == hlo_opcode::fusion) {
-        if (inst.fusion != fusion_kind::loop && inst.fusion != fusion_kind::input) return false;
-        // AreTransitiveUsesElementwiseOrTuple: every use of the fused parameter, and of what it
-        // feeds, is elementwise or a tuple, so each element is read before it is written.
-        computation_id fused = no_computation;
-        for (auto const& c : m.calls(user)) {
-            if (c.kind == call_kind::fusion) fused = c.callee;
-        }
-        if (fused == no_computation) return false;
-        std::size_t const number = static_cast<std::size_t>(std::find(ops.begin(), ops.end(), operand) - ops.begin());
-        auto const params = m.parameters(fused);
-        if (number >= params.size()) return false;
-        std::vector<instruction_id> stack{params[number]};
-        std::vector<char> seen(m.instruction_count(), 0);
-        while (!stack.empty()) {
-            instruction_id const i = stack.back();
-            stack.pop_back();
-            for (instruction_id u : m.users(i)) {
-                if (seen[u]) continue;
-                seen[u] = 1;
-                auto const op = m.opcode_name(u);
-                if (op != "tuple" && !detail::is_elementwise_opcode(op)) return false;
-                stack.push_back(u);
+    bool const shapes_equal = to_string(operand_shape) == to_string(user_shape);
+    if (shapes_equal) {
+        for (auto const& pair : aa.pairs(user)) {
+            if (pair.operand_number < 0 || static_cast<std::size_t>(pair.operand_number) >= ops.size()) continue;
+            if (ops[static_cast<std::size_t>(pair.operand_number)] != operand) continue;
+            if (std::equal(pair.operand_index.begin(), pair.operand_index.end(), operand_index.begin(), operand_index.end()) &&
+                std::equal(pair.output_index.begin(), pair.output_index.end(), user_index.begin(), user_index.end())) {
+                return true;
             }
         }
-        return true;
     }
-    return detail::is_elementwise_opcode(m.opcode_name(user));
+    if (gpu) {
+        if (auto const hint = detail::gpu_can_share_buffer_hint(m, user, operand, user_index)) return *hint;
+    }
+    if (!shapes_equal) return false;
+    auto const operand_count = static_cast<std::size_t>(std::count(ops.begin(), ops.end(), operand));
+    std::size_t const number = detail::operand_number_of(m, user, operand);
+    switch (inst.opcode) {
+        case hlo_opcode::fusion: {
+            computation_id const fused = detail::fused_computation_of(m, user);
+            if (fused == no_computation) return false;
+            auto const params = m.parameters(fused);
+            if (number >= params.size()) return false;
+            if (inst.fusion == fusion_kind::loop || inst.fusion == fusion_kind::input) {
+                // AreTransitiveUsesElementwiseOrTuple: every use of the fused parameter, and of
+                // what it feeds, is elementwise or a tuple, so each element is read before it is
+                // written.
+                auto const& body = m.computation(fused);
+                std::vector<instruction_id> stack{params[number]};
+                std::vector<char> seen(body.instruction_count, 0);
+                while (!stack.empty()) {
+                    instruction_id const i = stack.back();
+                    stack.pop_back();
+                    for (instruction_id u : m.users(i)) {
+                        std::uint32_t const at = body.position_of(u);
+                        if (at >= seen.size()) return false;  // not in the fused computation: not XLA's case
+                        if (seen[at]) continue;
+                        seen[at] = 1;
+                        auto const op = m.opcode_name(u);
+                        if (op != "tuple" && !detail::is_elementwise_opcode(op)) return false;
+                        stack.push_back(u);
+                    }
+                }
+                return true;
+            }
+            if (inst.fusion == fusion_kind::output) {
+                // An add of a dot or convolution and the parameter, its only use.
+                instruction_id const root = m.computation(fused).root;
+                if (root == no_instruction || m.instruction(root).opcode != hlo_opcode::add || m.operands(root).size() != 2) return false;
+                auto const add_ops = m.operands(root);
+                auto const is_product = [&](instruction_id i) {
+                    return m.instruction(i).opcode == hlo_opcode::convolution || m.instruction(i).opcode == hlo_opcode::dot;
+                };
+                std::size_t matched = is_product(add_ops[0]) ? 0 : is_product(add_ops[1]) ? 1 : 2;
+                if (matched == 2) return false;
+                instruction_id const param = params[number];
+                return m.users(param).size() == 1 && m.users(param)[0] == root && add_ops[1 - matched] == param &&
+                       add_ops[matched] != param;
+            }
+            return false;
+        }
+        case hlo_opcode::while_:
+        case hlo_opcode::conditional:
+            return true;
+        case hlo_opcode::dynamic_update_slice:
+        case hlo_opcode::scatter:
+        case hlo_opcode::set_dimension_size:
+            return operand_count == 1 && number == 0;
+        case hlo_opcode::triangular_solve:
+            return operand_count == 1 && number == 1;
+        case hlo_opcode::sort:
+            if (m.users(operand).size() != 1) return false;
+            if (ops.size() == 1) return true;
+            return operand_count == 1 && !user_index.empty() && static_cast<std::size_t>(user_index[0]) == number;
+        default:
+            return detail::is_elementwise_opcode(m.opcode_name(user));
+    }
 }
 
 namespace detail {
@@ -434,6 +657,79 @@ basic_shape<P> without_layouts(basic_shape<P> s) {
     for (auto& e : s.mutable_tuple_shapes()) e = without_layouts(e);
     return s;
 }
+
+/// The live ranges assigned to one allocation, for MaybeAssignBuffer's pairwise
+/// LiveRangeInterferes in bulk: whether some range overlaps [s, e] by more than a shared end
+/// point (`start < e && end > s`), which interferes whatever the operand rule says. Sorted runs
+/// of distinct power-of-two lengths (merged like a binary counter on insertion), each with the
+/// largest end of every prefix: an insertion costs O(log n) amortized, a query O(log^2 n), and
+/// the memory is three integers per range, contiguous.
+class live_range_index {
+public:
+    void insert(logical_time start, logical_time end) {
+        std::vector<item> carry{{start, end, end}};
+        while (!runs_.empty() && runs_.back().size() == carry.size()) {
+            std::vector<item> merged(carry.size() * 2);
+            std::merge(runs_.back().begin(), runs_.back().end(), carry.begin(), carry.end(), merged.begin(),
+                       [](item const& a, item const& b) { return a.start < b.start; });
+            runs_.pop_back();
+            carry = std::move(merged);
+        }
+        logical_time running = carry.front().end;
+        for (auto& x : carry) x.max_end = running = std::max(running, x.end);
+        runs_.push_back(std::move(carry));
+    }
+
+    /// Some range with start < e and end > s.
+    bool overlaps_inside(logical_time s, logical_time e) const {
+        for (auto const& run : runs_) {
+            auto const it = std::lower_bound(run.begin(), run.end(), e, [](item const& x, logical_time t) { return x.start < t; });
+            if (it != run.begin() && std::prev(it)->max_end > s) return true;
+        }
+        return false;
+    }
+
+private:
+    struct item {
+        logical_time start, end, max_end;
+    };
+    std::vector<std::vector<item>> runs_;  // lengths strictly decreasing
+};
+
+/// Values grouped by a time of their live range (a start or an end), contiguous.
+class values_by_time {
+public:
+    /// `time_of(v)` for v < count: the time of value v, or a negative number for none.
+    template <class TimeOf>
+    void build(std::size_t count, TimeOf time_of) {
+        std::size_t times = 0;
+        for (std::size_t v = 0; v < count; ++v) {
+            logical_time const t = time_of(v);
+            if (t >= 0) times = std::max(times, static_cast<std::size_t>(t) + 1);
+        }
+        begin_.assign(times + 1, 0);
+        for (std::size_t v = 0; v < count; ++v) {
+            logical_time const t = time_of(v);
+            if (t >= 0) ++begin_[static_cast<std::size_t>(t) + 1];
+        }
+        std::partial_sum(begin_.begin(), begin_.end(), begin_.begin());
+        values_.resize(begin_.back());
+        std::vector<std::size_t> next(begin_.begin(), begin_.end() - 1);
+        for (std::size_t v = 0; v < count; ++v) {
+            logical_time const t = time_of(v);
+            if (t >= 0) values_[next[static_cast<std::size_t>(t)]++] = v;
+        }
+    }
+    list_view<std::size_t> at(logical_time t) const {
+        if (t < 0 || static_cast<std::size_t>(t) + 1 >= begin_.size()) return {};
+        std::size_t const k = static_cast<std::size_t>(t);
+        return list_view<std::size_t>(values_.data() + begin_[k], begin_[k + 1] - begin_[k]);
+    }
+
+private:
+    std::vector<std::size_t> begin_;
+    std::vector<std::size_t> values_;
+};
 
 template <class P>
 class buffer_assigner {
@@ -474,7 +770,6 @@ public:
     }
 
 private:
-    using model_type = basic_buffer_assignment<P>;
 
     // Dataflow value k -> model value (fusion bodies have none), and back.
     void map_values() {
@@ -578,6 +873,15 @@ private:
     void add(std::size_t ai, assignment_buffer& b, buffer_assignment_kind kind) {
         auto& a = p_->allocations[ai];
         a.values.insert(a.values.end(), b.values.begin(), b.values.end());
+        if (ranges_.size() <= ai) ranges_.resize(ai + 1);
+        for (std::size_t v : b.values) {
+            auto const& r = p_->model.values[v].live_range;
+            if (r) {
+                ranges_[ai].index.insert(r->start, r->end);
+            } else {
+                ++ranges_[ai].without_range;
+            }
+        }
         if (b.live_out) a.maybe_live_out = true;  // AddAssignment marks live-out buffers' allocations
         b.allocation = ai;
         b.kind = kind;
@@ -656,7 +960,12 @@ private:
         return true;
     }
 
-    // BufferAssigner::MaybeAssignBuffer.
+    // BufferAssigner::MaybeAssignBuffer. XLA compares the buffer's values with every value the
+    // allocation holds (LiveRangeInterferes, and the copy rule); the same answer comes from the
+    // allocation's live_range_index (a range overlapping by more than an end point interferes
+    // whatever else holds) and from the few values that start where the new one ends or end where
+    // it starts, found by time, on which LiveRangeInterferes itself decides. The copy rule is
+    // asked of the values at the copy's operand, whose positions are those operands.
     bool maybe_assign(std::size_t ai, assignment_buffer& b) {
         auto const& a = p_->allocations[ai];
         bool const input_or_output = a.parameter_number.has_value() || a.maybe_live_out;
@@ -665,15 +974,31 @@ private:
         if (b.size > a.size) return false;
         if ((a.parameter_number && !a.parameter_aliased) || a.is_constant) return false;  // is_readonly
         if (a.is_thread_local || a.is_tuple) return false;                                  // !is_reusable
-        for (std::size_t assigned : a.values) {
+        if (!a.values.empty()) {
+            auto const& held = ranges_[ai];
+            auto const& df = live_.dataflow();
+            auto const held_here = [&](std::size_t x) {
+                std::size_t const owner = buffer_of_value(x);
+                return owner != npos && p_->buffers[owner].allocation == ai;
+            };
             for (std::size_t v : b.values) {
-                if (live_range_interferes(v, assigned)) return false;
+                auto const& r = p_->model.values[v].live_range;
+                if (!r || held.without_range > 0) return false;  // no range: interferes with everything
+                if (held.index.overlaps_inside(r->start, r->end)) return false;
+                for (auto const& [time, list] : {std::pair{r->end, &starting_at_}, std::pair{r->start, &ending_at_}}) {
+                    for (std::size_t x : list->at(time)) {
+                        if (held_here(x) && live_range_interferes(v, x)) return false;
+                    }
+                }
                 instruction_id const i = instruction_of(v);
-                if (m_.instruction(i).opcode == hlo_opcode::copy) {
-                    auto const ops = m_.operands(i);
-                    auto const& df = live_.dataflow();
-                    for (auto const& pos : df.positions(df.values()[dataflow_of_[assigned]])) {
-                        if (std::find(ops.begin(), ops.end(), pos.instruction) != ops.end()) return false;
+                if (m_.instruction(i).opcode == hlo_opcode::copy) {  // a copy never takes its operand's place
+                    for (instruction_id operand : m_.operands(i)) {
+                        for (shape_node n = 0; n < df.tree(operand).size(); ++n) {
+                            for (value_id id : df.value_set(operand, n)) {
+                                std::size_t const dk = df.value_index(id);
+                                if (dk != no_value_index && model_of_[dk] != npos && held_here(model_of_[dk])) return false;
+                            }
+                        }
                     }
                 }
             }
@@ -718,6 +1043,9 @@ private:
         for (std::size_t b = 0; b < p_->buffers.size(); ++b) {
             for (std::size_t v : p_->buffers[b].values) buffer_of_[v] = b;
         }
+        auto const& values = p_->model.values;
+        starting_at_.build(values.size(), [&](std::size_t v) { return values[v].live_range ? values[v].live_range->start : -1; });
+        ending_at_.build(values.size(), [&](std::size_t v) { return values[v].live_range ? values[v].live_range->end : -1; });
         for (auto& b : p_->buffers) {
             if (b.is_thread_local) continue;
             if (!assign_special(b, 0)) assign_single(b);
@@ -765,43 +1093,57 @@ private:
             std::vector<char> taken(model.values.size(), 0);  // an operand chunk already passed on
             for (std::size_t v : order) {
                 auto const& lv = model.values[v];
-                if (find(v) != v && buffer_of_value(v) == buffer_of_value(find(v)) && first_of_buffer(v) != v) continue;
+                // HeapSimulator::Run: a value shares an operand's chunk only when its HloBuffer
+                // holds it alone ("we don't support sharing an aliased buffer"), from the
+                // operand's top-level value set, a value held alone too, freed at this time and
+                // not passed on yet, whose defining instruction the user reads directly (a value
+                // reached through a get-tuple-element or bitcast is not shared: XLA asks
+                // IsUserOf(operand_value->instruction())), and never for a copy.
+                if (!single_valued(v)) continue;
                 instruction_id const user = instruction_of(v);
                 if (m_.instruction(user).opcode == hlo_opcode::copy) continue;
-                for (instruction_id operand : m_.operands(user)) {
-                    bool shared = false;
-                    auto const& tree = df.tree(operand);
-                    for (shape_node n = 0; n < tree.size() && !shared; ++n) {
-                        for (value_id id : df.value_set(operand, n)) {
-                            std::size_t const dk = df.value_index(id);
-                            if (dk == no_value_index || model_of_[dk] == npos) continue;
-                            std::size_t const a = model_of_[dk];
-                            auto const& la = model.values[a];
-                            if (!in_heap[a] || taken[a] || !la.live_range || la.live_range->end != lv.live_range->start) continue;
-                            if (la.color != lv.color || p_->value_sizes[a] != p_->value_sizes[v]) continue;
-                            if (find(a) == find(v)) continue;
-                            if (!can_share_operand_buffer_with_user(live_.alias_analysis(), operand, df.index_of(operand, n), user, lv.index,
-                                                                    p_->backend == xla_backend::gpu)) {
-                                continue;
-                            }
-                            taken[a] = 1;
-                            parent[find(v)] = find(a);
-                            shared = true;
-                            break;
+                auto const user_ops = m_.operands(user);
+                bool shared = false;
+                for (std::size_t k = 0; k < user_ops.size() && !shared; ++k) {
+                    instruction_id const operand = user_ops[k];
+                    shape_node const top = df.node_of(operand, std::initializer_list<std::int64_t>{});
+                    if (top == no_node) continue;
+                    for (value_id id : df.value_set(operand, top)) {
+                        std::size_t const dk = df.value_index(id);
+                        if (dk == no_value_index || model_of_[dk] == npos) continue;
+                        std::size_t const a = model_of_[dk];
+                        auto const& la = model.values[a];
+                        if (!in_heap[a] || taken[a] || !la.live_range || la.live_range->end != lv.live_range->start) continue;
+                        if (la.color != lv.color || !single_valued(a) || find(a) == find(v)) continue;
+                        instruction_id const defining = instruction_of(a);
+                        if (std::find(user_ops.begin(), user_ops.end(), defining) == user_ops.end()) continue;
+                        if (!can_share_operand_buffer_with_user(live_.alias_analysis(), defining, la.index, user, lv.index,
+                                                                p_->backend == xla_backend::gpu)) {
+                            continue;
                         }
+                        taken[a] = 1;
+                        parent[find(v)] = find(a);
+                        shared = true;
+                        break;
                     }
-                    if (shared) break;
                 }
             }
         }
         // The problems, with the heap values in one provisional allocation so that XLA's event
-        // keys (temp_arena.hpp) can be replayed.
-        model_type scratch = model;
-        for (auto& v : scratch.values) {
-            v.allocation = 0;
-            v.offset = 0;
+        // keys (temp_arena.hpp) can be replayed: the model's placement fields are set so for that
+        // and put back after (a copy of the model held as much memory again as the model).
+        struct placement {
+            std::size_t allocation;
+            std::int64_t offset, size;
+        };
+        std::vector<placement> kept(model.values.size());
+        for (std::size_t v = 0; v < model.values.size(); ++v) {
+            auto& lv = model.values[v];
+            kept[v] = {lv.allocation, lv.offset, lv.size};
+            lv.allocation = 0;
+            lv.offset = 0;
+            lv.size = p_->value_sizes[v];
         }
-        for (std::size_t v = 0; v < scratch.values.size(); ++v) scratch.values[v].size = p_->value_sizes[v];
         for (auto const& [color, vs] : by_color) {
             heap_problem h;
             h.color = color;
@@ -813,7 +1155,7 @@ private:
             }
             for (auto& g : h.groups) std::sort(g.begin(), g.end());
             std::sort(h.groups.begin(), h.groups.end(), [&](auto const& a, auto const& b) { return a.front() < b.front(); });
-            h.keys = xla_heap_keys(scratch, h.groups);
+            h.keys = xla_heap_keys(model, h.groups);
             for (std::size_t g = 0; g < h.groups.size(); ++g) {
                 problem_buffer pb;
                 pb.id = std::to_string(model.values[h.groups[g].front()].id);
@@ -829,12 +1171,19 @@ private:
             }
             p_->heaps.push_back(std::move(h));
         }
+        for (std::size_t v = 0; v < model.values.size(); ++v) {
+            auto& lv = model.values[v];
+            lv.allocation = kept[v].allocation;
+            lv.offset = kept[v].offset;
+            lv.size = kept[v].size;
+        }
     }
 
-    std::size_t first_of_buffer(std::size_t v) const {
+    bool single_valued(std::size_t v) const {
         std::size_t const b = buffer_of_value(v);
-        return b == npos ? v : p_->buffers[b].values.front();
+        return b == npos || p_->buffers[b].values.size() == 1;
     }
+
 
     basic_hlo_module<P> const& m_;
     assign_options const& options_;
@@ -842,6 +1191,12 @@ private:
     basic_assignment_problem<P>* p_ = nullptr;
     std::vector<std::size_t> model_of_, dataflow_of_, buffer_of_;
     std::vector<std::size_t> candidates_;  // allocation indices TryAssignToExistingAllocation scans
+    struct held_ranges {
+        live_range_index index;
+        std::size_t without_range = 0;
+    };
+    std::vector<held_ranges> ranges_;  // per allocation, the live ranges of its values
+    values_by_time starting_at_, ending_at_;  // the model values whose range starts (ends) at a time
 };
 
 }  // namespace detail
@@ -870,15 +1225,13 @@ std::vector<std::int64_t> place_heaps(basic_assignment_problem<P>& p, allocation
     return sizes;
 }
 
-/// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
-/// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
-/// stated, the HloLiveRange appendix kept. The policy must own its strings (default_policy).
+namespace detail {
+
 template <class P>
-basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
+basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p, basic_buffer_assignment<P> ba) {
     static_assert(std::is_same_v<typename P::string_type, std::string>,
                   "finish_assignment writes text of its own (`Total bytes used: N (1.5KiB)`): use a policy that owns its "
                   "strings, such as default_policy");
-    auto ba = p.model;
     for (std::size_t v = 0; v < ba.values.size(); ++v) {
         ba.values[v].size = p.value_sizes[v];
         ba.values[v].allocation = npos;
@@ -985,12 +1338,29 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
     return ba;
 }
 
+}  // namespace detail
+
+/// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
+/// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
+/// stated, the HloLiveRange appendix kept. The policy must own its strings (default_policy).
+template <class P>
+basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
+    return detail::finish_assignment(p, p.model);
+}
+/// The same, taking the problem's model (values, texts, live ranges) instead of copying it: the
+/// problem is left without its model.
+template <class P>
+basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P>&& p) {
+    auto model = std::move(p.model);
+    return detail::finish_assignment(p, std::move(model));
+}
+
 /// The whole of XLA's BufferAssigner on `m` with `options.algorithm` for the heaps.
 template <class P>
 basic_buffer_assignment<P> assign_buffers(basic_hlo_module<P> const& m, assign_options const& options = {}) {
     auto p = make_assignment_problem(m, options);
     place_heaps(p, options.algorithm, options.plan);
-    return finish_assignment(p);
+    return finish_assignment(std::move(p));
 }
 
 }  // namespace hlomem

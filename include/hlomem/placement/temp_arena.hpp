@@ -131,12 +131,17 @@ namespace detail {
 /// XLA's heap keys for the buffers of one arena (see the top of this header).
 template <class P>
 std::vector<heap_key> xla_heap_keys(basic_buffer_assignment<P> const& ba, std::vector<std::vector<std::size_t>> const& groups) {
-    std::map<std::size_t, std::size_t> group_of;
+    // Per value (indices into ba.values): its group and place in it, its events. Vectors, not
+    // maps: a heap of a million values is replayed in O(n log n).
+    std::size_t const n = ba.values.size();
+    std::vector<std::size_t> group_of(n, npos), place_in_group(n, npos);
     std::vector<std::size_t> ranged;
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        for (std::size_t v : groups[g]) {
+        for (std::size_t k = 0; k < groups[g].size(); ++k) {
+            std::size_t const v = groups[g][k];
             if (!ba.values[v].live_range || ba.values[v].size == 0) continue;
             group_of[v] = g;
+            place_in_group[v] = k;
             ranged.push_back(v);
         }
     }
@@ -157,23 +162,28 @@ std::vector<heap_key> xla_heap_keys(basic_buffer_assignment<P> const& ba, std::v
     times.erase(std::unique(times.begin(), times.end()), times.end());
 
     std::int64_t counter = 0;
-    std::map<std::size_t, std::int64_t> start_event, end_event;
+    std::vector<std::int64_t> start_event(n, -1), end_event(n, -1);
     std::vector<std::optional<std::size_t>> root(groups.size());
-    std::map<std::size_t, bool> freed_early;
+    std::vector<char> freed_early(n, 0);
     for (logical_time t : times) {
         if (auto it = defined.find(t); it != defined.end()) {
             for (std::size_t v : it->second) {
                 std::size_t const g = group_of[v];
                 if (root[g] && ba.values[v].output_to_operand_aliasing.empty()) {
                     // ShareWith; an operand updated in place is freed just before. (A declared
-                    // output_to_operand_aliasing makes one HloBuffer instead: no early free.)
-                    for (std::size_t a : groups[g]) {
-                        if (a == v || !group_of.count(a) || range(a).end != t || freed_early[a]) continue;
-                        if (legal_sharing(ba, a, v) == sharing_reason::in_place) {
-                            end_event[a] = counter++;
-                            freed_early[a] = true;
-                            break;
+                    // output_to_operand_aliasing makes one HloBuffer instead: no early free.) The
+                    // first such value of the group, in the group's order, among those freed now.
+                    std::size_t chosen = npos;
+                    if (auto ending = freed.find(t); ending != freed.end()) {
+                        for (std::size_t a : ending->second) {
+                            if (a == v || group_of[a] != g || freed_early[a]) continue;
+                            if (chosen != npos && place_in_group[a] > place_in_group[chosen]) continue;
+                            if (legal_sharing(ba, a, v) == sharing_reason::in_place) chosen = a;
                         }
+                    }
+                    if (chosen != npos) {
+                        end_event[chosen] = counter++;
+                        freed_early[chosen] = 1;
                     }
                 }
                 if (!root[g]) root[g] = v;
@@ -193,9 +203,7 @@ std::vector<heap_key> xla_heap_keys(basic_buffer_assignment<P> const& ba, std::v
         keys[g].size = ba.values[r].size;
         keys[g].duration = end_event[r] - start_event[r];
         std::int64_t last = end_event[r];
-        for (std::size_t v : groups[g]) {
-            if (end_event.count(v)) last = std::max(last, end_event[v]);
-        }
+        for (std::size_t v : groups[g]) last = std::max(last, end_event[v]);
         keys[g].span = last - start_event[r];
     }
     return keys;
