@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
         b = hlomem::parse_buffer_assignment<hlomem::view_policy>(text_b, argv[2]);
     });
     long const rss_before = hlomem_bench::peak_rss_bytes();
-    hlomem::source_attribution sa, sb;
+    hlomem::basic_source_attribution<hlomem::view_policy> sa, sb;
     double const attribute = seconds([&] {
         sa = hlomem::attribute_values(a);
         sb = hlomem::attribute_values(b);

@@ -160,8 +160,15 @@ template <class P, class Q>
 struct diff_side {
     basic_buffer_assignment<P> const& ba;
     basic_source_attribution<Q> const& sources;
+    /// A color's temp arena: what XLA allocated to it and its lower bound (lower_bounds' `temp`;
+    /// the bound over every buffer of the color, which the diff does not report, is not computed).
+    struct temp_arena {
+        std::int64_t color = 0;
+        std::int64_t allocated_bytes = 0;
+        std::int64_t lower_bound_bytes = 0;
+    };
     std::vector<color_live_bytes> live;
-    std::vector<color_bounds> bounds;
+    std::vector<temp_arena> temp;
     std::vector<color_padding> padding;
     std::vector<std::string> shape_texts;  // by shape id
 
@@ -169,7 +176,18 @@ struct diff_side {
         : ba(a), sources(s), shape_texts(a.shapes.size()) {
         live = assigned_live_bytes(a);
         auto const buffers = shared_buffers(a);
-        bounds = lower_bounds(a, buffers);
+        std::map<std::int64_t, std::int64_t> temp_allocated;
+        for (auto const& alloc : a.allocations) {
+            auto& bytes = temp_allocated[alloc.color];
+            if (alloc.kind() == allocation_kind::temp) bytes += alloc.size;
+        }
+        for (auto const& entry : temp_allocated) {
+            std::int64_t const color = entry.first;
+            auto const bound = max_live_bytes(buffers, [&](shared_buffer const& b) {
+                return b.color == color && a.allocations[b.allocation].kind() == allocation_kind::temp;
+            });
+            temp.push_back({color, entry.second, bound.bytes});
+        }
         padding = padding_by_color(a, buffers, size_function_of(a), live);
         for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
     }
@@ -205,9 +223,9 @@ void measure_color(diff_side<P, Q> const& s, color_diff& c, bool b,
         pick(c.padded_bytes) = p->padded_bytes;
         pick(c.unpadded_bytes) = p->unpadded_bytes;
     }
-    if (auto const* bound = diff_side<P, Q>::of_color(s.bounds, c.color)) {
-        pick(c.temp_allocated_bytes) = bound->temp_allocated_bytes;
-        pick(c.temp_lower_bound_bytes) = bound->temp.bytes;
+    if (auto const* arena = diff_side<P, Q>::of_color(s.temp, c.color)) {
+        pick(c.temp_allocated_bytes) = arena->allocated_bytes;
+        pick(c.temp_lower_bound_bytes) = arena->lower_bound_bytes;
     }
     auto const* live = diff_side<P, Q>::of_color(s.live, c.color);
     if (!live) return;

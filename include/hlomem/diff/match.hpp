@@ -19,7 +19,9 @@
 // live range over the length of the program), in order, so that pairs never cross. The rules
 // and the pairing depend on nothing but the two values, so matching B against A gives the same
 // pairs as A against B. Every value ends up paired or listed as unmatched; none is dropped.
-// O(n log n) in the number of values: one sort of both sides per rule.
+// O(n log n) in the number of values: per rule, one hash-table look-up of each value's key (its
+// texts read once, in the order of the dump), a bucketing of both sides by key, and a sort by
+// position within each bucket (often sorted already, when ids follow the schedule).
 #ifndef HLOMEM_DIFF_MATCH_HPP
 #define HLOMEM_DIFF_MATCH_HPP
 
@@ -29,9 +31,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <hlomem/core/shape_text.hpp>
@@ -73,29 +77,33 @@ struct value_matching {
 
 namespace detail {
 
-/// What the matcher reads of one side.
+/// What the matcher reads of one side, computed once.
 template <class P, class Q>
 struct match_side {
     basic_buffer_assignment<P> const& ba;
     basic_source_attribution<Q> const& sources;
     std::vector<std::string> shape_texts;  // by shape id
     std::vector<double> position;          // by value: relative start in the schedule
-    std::vector<std::size_t> name_hash;    // by value: the hash of its instruction's name
-    std::vector<bool> paired;
+    std::vector<std::string_view> name;    // by value: its instruction's name (contiguous, for pairing by name)
+    std::vector<std::size_t> name_hash;    // by value: the hash of that name
+    std::vector<unsigned char> paired;     // by value
+    std::vector<value_pair> pair_of;       // by value of A: its pair, once paired
 
     match_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
         : ba(a),
           sources(s),
           shape_texts(a.shapes.size()),
           position(a.values.size(), 1.0),
+          name(a.values.size()),
           name_hash(a.values.size()),
-          paired(a.values.size(), false) {
+          paired(a.values.size(), 0) {
         for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
         double const length = a.live_range ? static_cast<double>(std::max<logical_time>(a.live_range->max, 0) + 1) : 1.0;
         for (std::size_t i = 0; i < a.values.size(); ++i) {
             auto const& v = a.values[i];
             if (v.live_range) position[i] = static_cast<double>(v.live_range->start) / length;
-            name_hash[i] = std::hash<std::string_view>{}(std::string_view(v.name));
+            name[i] = std::string_view(v.name);
+            name_hash[i] = std::hash<std::string_view>{}(name[i]);
         }
     }
     std::string_view shape(std::size_t i) const {
@@ -104,62 +112,121 @@ struct match_side {
     }
 };
 
-/// The key of value `i` under a rule, as a tuple of views compared field by field.
+/// The key of a value under a rule: up to four texts, a number and the shape index, all views of
+/// the side's model, and its hash. Equal keys are found through a hash table, so that each
+/// value's texts are read once per rule, in the order of the values (the order of the dump's
+/// text).
+template <class P>
+struct match_key {
+    std::array<std::string_view, 4> text{};
+    std::int64_t number = 0;
+    basic_shape_index<P> const* index = nullptr;
+    std::size_t hash = 0;  // key_hasher
+
+    bool operator==(match_key const& o) const { return number == o.number && text == o.text && *index == *o.index; }
+};
+
+template <class P>
+struct match_key_hash {
+    std::size_t operator()(match_key<P> const& k) const noexcept { return k.hash; }
+};
+
+/// Hashes keys in the order of the values. Neighbouring values often state the same texts (the
+/// elements of one tuple, the instructions of one source line), so a text equal to the previous
+/// key's reuses its hash: comparing bytes just read costs less than hashing them.
+template <class P>
+class key_hasher {
+public:
+    void operator()(match_key<P>& k) {
+        std::size_t h = std::hash<std::int64_t>{}(k.number);
+        auto mix = [&](std::size_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+        for (std::size_t f = 0; f < k.text.size(); ++f) {
+            if (k.text[f] != last_[f]) {
+                last_[f] = k.text[f];
+                last_hash_[f] = std::hash<std::string_view>{}(k.text[f]);
+            }
+            mix(last_hash_[f]);
+        }
+        for (auto x : *k.index) mix(std::hash<std::int64_t>{}(static_cast<std::int64_t>(x)));
+        k.hash = h;
+    }
+
+private:
+    std::array<std::string_view, 4> last_{};
+    std::array<std::size_t, 4> last_hash_{std::hash<std::string_view>{}(std::string_view()), std::hash<std::string_view>{}(std::string_view()),
+                                          std::hash<std::string_view>{}(std::string_view()), std::hash<std::string_view>{}(std::string_view())};
+};
+
+/// The key of value `i` under `rule`; none when the rule does not apply to it (no metadata, no
+/// shape).
 template <class P, class Q>
-auto match_key(match_side<P, Q> const& s, std::size_t i, match_rule rule) {
+std::optional<match_key<P>> key_of(match_side<P, Q> const& s, std::size_t i, match_rule rule) {
     auto const& v = s.ba.values[i];
-    std::string_view const none;
+    match_key<P> k;
+    k.index = &v.index;
     switch (rule) {
         case match_rule::metadata: {
             auto const& src = s.sources[i];
-            return std::make_tuple(std::string_view(src.op_name), std::string_view(src.source_file), src.source_line,
-                                   std::string_view(src.op_type), std::string_view(v.instruction_opcode));
+            if (!src.has_metadata()) return std::nullopt;
+            k.text = {std::string_view(src.op_name), std::string_view(src.source_file), std::string_view(src.op_type),
+                      std::string_view(v.instruction_opcode)};
+            k.number = src.source_line;
+            return k;
         }
         case match_rule::shape_and_position:
-            return std::make_tuple(s.shape(i), none, std::int64_t{0}, none, std::string_view(v.instruction_opcode));
+            if (v.shape == no_shape) return std::nullopt;
+            k.text[0] = s.shape(i);
+            k.text[1] = std::string_view(v.instruction_opcode);
+            return k;
         case match_rule::name: break;
     }
-    return std::make_tuple(std::string_view(v.name), none, std::int64_t{0}, none, none);
+    k.text[0] = std::string_view(v.name);
+    return k;
 }
 
-/// One value of either side in the sort of a rule: its key's hash, its side and its position,
-/// so that the sort compares numbers only; equal keys are then checked string by string within
-/// each run of one hash, once per value.
+/// One value in the grouping of a rule: the number of its key, its position and its index.
 struct keyed_value {
-    std::size_t hash;
-    bool from_b;
+    std::uint32_t key;
     double position;
     std::size_t value;
 };
 
+/// Scratch space of one matching, reused from rule to rule and from group to group.
+struct match_scratch {
+    std::vector<keyed_value> keyed_a, keyed_b, sorted_a, sorted_b;
+    std::vector<std::size_t> first_a, first_b, next;
+    std::vector<std::size_t> a, b;
+    std::vector<std::pair<std::size_t, std::size_t>> by_name;  // (name hash, value) of B's group
+};
+
 /// Pairs within one group of equal keys: equal names first, then by position (see the file's
-/// comment). `a` and `b` are value indices sorted by position.
+/// comment). `a` and `b` are value indices sorted by position (ties by index).
 template <class P, class Q>
 void pair_group(match_side<P, Q>& sa, match_side<P, Q>& sb, std::vector<std::size_t>& a, std::vector<std::size_t>& b,
-                match_rule rule, value_matching& out) {
+                match_rule rule, std::vector<std::pair<std::size_t, std::size_t>>& by_name, value_matching& out) {
     auto add = [&](std::size_t i, std::size_t j) {
-        sa.paired[i] = sb.paired[j] = true;
-        out.pairs.push_back({i, j, rule});
+        sa.paired[i] = sb.paired[j] = 1;
+        sa.pair_of[i] = {i, j, rule};
         ++out.by_rule[static_cast<std::size_t>(rule)];
     };
-    if (rule != match_rule::name && a.size() > 0 && b.size() > 0) {
-        // Equal names: B's sorted by the hash of their names, each of A's looked up there.
-        std::vector<std::size_t> by_name = b;
-        std::sort(by_name.begin(), by_name.end(), [&](std::size_t x, std::size_t y) {
-            return sb.name_hash[x] != sb.name_hash[y] ? sb.name_hash[x] < sb.name_hash[y] : x < y;
-        });
+    if (rule != match_rule::name) {
+        // Equal names: each of A's takes the first unpaired of B's (by index) with its name,
+        // looked up among B's sorted by the hash of their names.
+        by_name.clear();
+        for (std::size_t j : b) by_name.emplace_back(sb.name_hash[j], j);
+        std::sort(by_name.begin(), by_name.end());
         for (std::size_t i : a) {
             std::size_t const h = sa.name_hash[i];
-            auto it = std::lower_bound(by_name.begin(), by_name.end(), h, [&](std::size_t y, std::size_t v) { return sb.name_hash[y] < v; });
-            for (; it != by_name.end() && sb.name_hash[*it] == h; ++it) {
-                if (!sb.paired[*it] && std::string_view(sb.ba.values[*it].name) == std::string_view(sa.ba.values[i].name)) {
-                    add(i, *it);
+            auto it = std::lower_bound(by_name.begin(), by_name.end(), std::pair<std::size_t, std::size_t>(h, 0));
+            for (; it != by_name.end() && it->first == h; ++it) {
+                if (!sb.paired[it->second] && sb.name[it->second] == sa.name[i]) {
+                    add(i, it->second);
                     break;
                 }
             }
         }
-        a.erase(std::remove_if(a.begin(), a.end(), [&](std::size_t i) { return sa.paired[i]; }), a.end());
-        b.erase(std::remove_if(b.begin(), b.end(), [&](std::size_t j) { return sb.paired[j]; }), b.end());
+        a.erase(std::remove_if(a.begin(), a.end(), [&](std::size_t i) { return sa.paired[i] != 0; }), a.end());
+        b.erase(std::remove_if(b.begin(), b.end(), [&](std::size_t j) { return sb.paired[j] != 0; }), b.end());
     }
     if (a.empty() || b.empty()) return;
     // By position: each value of the smaller side takes the nearest of the larger side not yet
@@ -186,63 +253,53 @@ void pair_group(match_side<P, Q>& sa, match_side<P, Q>& sb, std::vector<std::siz
     }
 }
 
-/// Runs one rule over the unpaired values of both sides.
+/// Runs one rule over the unpaired values of both sides: each value's key gets a number (one
+/// hash table for both sides), the values of each side are bucketed by that number in index
+/// order, and each bucket holding values of both sides is sorted by position and paired.
 template <class P, class Q>
-void match_by(match_side<P, Q>& sa, match_side<P, Q>& sb, match_rule rule, value_matching& out) {
-    std::vector<keyed_value> keyed;
-    auto collect = [&](match_side<P, Q> const& s, bool from_b) {
+void match_by(match_side<P, Q>& sa, match_side<P, Q>& sb, match_rule rule, match_scratch& scratch, value_matching& out) {
+    std::unordered_map<match_key<P>, std::uint32_t, match_key_hash<P>> numbers;
+    auto collect = [&](match_side<P, Q> const& s, std::vector<keyed_value>& keyed) {
+        keyed.clear();
+        key_hasher<P> hash;
         for (std::size_t i = 0; i < s.ba.values.size(); ++i) {
             if (s.paired[i]) continue;
-            auto const& v = s.ba.values[i];
-            if (rule == match_rule::metadata && !s.sources[i].has_metadata()) continue;
-            if (rule == match_rule::shape_and_position && v.shape == no_shape) continue;
-            auto const key = match_key(s, i, rule);
-            std::size_t h = std::hash<std::string_view>{}(std::get<0>(key));
-            auto mix = [&](std::size_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-            mix(std::hash<std::string_view>{}(std::get<1>(key)));
-            mix(std::hash<std::int64_t>{}(std::get<2>(key)));
-            mix(std::hash<std::string_view>{}(std::get<3>(key)));
-            mix(std::hash<std::string_view>{}(std::get<4>(key)));
-            for (auto x : v.index) mix(std::hash<std::int64_t>{}(static_cast<std::int64_t>(x)));
-            keyed.push_back({h, from_b, s.position[i], i});
+            auto key = key_of(s, i, rule);
+            if (!key) continue;
+            hash(*key);
+            auto const number = static_cast<std::uint32_t>(numbers.size());
+            keyed.push_back({numbers.emplace(*key, number).first->second, s.position[i], i});
         }
     };
-    collect(sa, false);
-    collect(sb, true);
-    // By hash, A before B, then by position: numbers only.
-    std::sort(keyed.begin(), keyed.end(), [](keyed_value const& x, keyed_value const& y) {
-        return std::tie(x.hash, x.from_b, x.position, x.value) < std::tie(y.hash, y.from_b, y.position, y.value);
-    });
-    auto side = [&](keyed_value const& k) -> match_side<P, Q> const& { return k.from_b ? sb : sa; };
-    auto same_key = [&](keyed_value const& x, keyed_value const& y) {
-        auto const& ix = side(x).ba.values[x.value].index;
-        auto const& iy = side(y).ba.values[y.value].index;
-        return match_key(side(x), x.value, rule) == match_key(side(y), y.value, rule) &&
-               std::equal(ix.begin(), ix.end(), iy.begin(), iy.end());
+    collect(sa, scratch.keyed_a);
+    collect(sb, scratch.keyed_b);
+    // Each side's values bucketed by key number, keeping index order (a counting sort).
+    std::size_t const keys = numbers.size();
+    auto bucket = [&](std::vector<keyed_value> const& keyed, std::vector<std::size_t>& first, std::vector<keyed_value>& sorted) {
+        first.assign(keys + 1, 0);
+        for (auto const& k : keyed) ++first[k.key + 1];
+        for (std::size_t k = 0; k < keys; ++k) first[k + 1] += first[k];
+        sorted.resize(keyed.size());
+        scratch.next.assign(first.begin(), first.end() - 1);
+        for (auto const& k : keyed) sorted[scratch.next[k.key]++] = k;
     };
-    std::vector<std::size_t> a, b;
-    std::vector<keyed_value> run, rest;
-    for (std::size_t k = 0; k < keyed.size();) {
-        std::size_t e = k + 1;
-        while (e < keyed.size() && keyed[e].hash == keyed[k].hash) ++e;
-        // A run of one hash holds one key but for a collision: split it into groups of equal
-        // keys, each keeping the run's order.
-        run.assign(keyed.begin() + static_cast<std::ptrdiff_t>(k), keyed.begin() + static_cast<std::ptrdiff_t>(e));
-        while (!run.empty()) {
-            a.clear();
-            b.clear();
-            rest.clear();
-            for (auto const& x : run) {
-                if (same_key(run.front(), x)) {
-                    (x.from_b ? b : a).push_back(x.value);
-                } else {
-                    rest.push_back(x);
-                }
-            }
-            if (!a.empty() && !b.empty()) pair_group(sa, sb, a, b, rule, out);
-            run.swap(rest);
-        }
-        k = e;
+    bucket(scratch.keyed_a, scratch.first_a, scratch.sorted_a);
+    bucket(scratch.keyed_b, scratch.first_b, scratch.sorted_b);
+    auto by_position = [](keyed_value const& x, keyed_value const& y) {
+        return x.position != y.position ? x.position < y.position : x.value < y.value;
+    };
+    auto group = [&](std::vector<keyed_value>& sorted, std::vector<std::size_t> const& first, std::size_t key, std::vector<std::size_t>& values) {
+        auto const begin = sorted.begin() + static_cast<std::ptrdiff_t>(first[key]);
+        auto const end = sorted.begin() + static_cast<std::ptrdiff_t>(first[key + 1]);
+        if (!std::is_sorted(begin, end, by_position)) std::sort(begin, end, by_position);
+        values.clear();
+        for (auto it = begin; it != end; ++it) values.push_back(it->value);
+    };
+    for (std::size_t key = 0; key < keys; ++key) {
+        if (scratch.first_a[key] == scratch.first_a[key + 1] || scratch.first_b[key] == scratch.first_b[key + 1]) continue;
+        group(scratch.sorted_a, scratch.first_a, key, scratch.a);
+        group(scratch.sorted_b, scratch.first_b, key, scratch.b);
+        pair_group(sa, sb, scratch.a, scratch.b, rule, scratch.by_name, out);
     }
 }
 
@@ -254,11 +311,17 @@ template <class P, class Q>
 value_matching match_values(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& sources_a,
                             basic_buffer_assignment<P> const& b, basic_source_attribution<Q> const& sources_b) {
     detail::match_side<P, Q> sa(a, sources_a), sb(b, sources_b);
+    sa.pair_of.resize(a.values.size());
     value_matching out;
-    for (auto rule : all_match_rules) detail::match_by(sa, sb, rule, out);
-    std::sort(out.pairs.begin(), out.pairs.end(), [](value_pair const& x, value_pair const& y) { return x.a < y.a; });
+    detail::match_scratch scratch;
+    for (auto rule : all_match_rules) detail::match_by(sa, sb, rule, scratch, out);
+    out.pairs.reserve(out.by_rule[0] + out.by_rule[1] + out.by_rule[2]);
     for (std::size_t i = 0; i < a.values.size(); ++i) {
-        if (!sa.paired[i]) out.only_in_a.push_back(i);
+        if (sa.paired[i]) {
+            out.pairs.push_back(sa.pair_of[i]);
+        } else {
+            out.only_in_a.push_back(i);
+        }
     }
     for (std::size_t j = 0; j < b.values.size(); ++j) {
         if (!sb.paired[j]) out.only_in_b.push_back(j);

@@ -46,20 +46,21 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
             if (legal_sharing(ba, i, j)) parent[find(i)] = find(j);
         });
     }
-    std::map<std::size_t, std::size_t> group_of_root;
+    std::vector<std::size_t> group_of_root(ba.values.size(), npos);  // by root value: its buffer (a vector, not a map: 10^6 values)
     std::vector<shared_buffer> out;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (v.allocation == npos) continue;
-        auto [it, fresh] = group_of_root.emplace(find(i), out.size());
-        if (fresh) {
+        std::size_t& group = group_of_root[find(i)];
+        if (group == npos) {
+            group = out.size();
             shared_buffer b;
             b.allocation = v.allocation;
             b.color = ba.allocations[v.allocation].color;
             b.offset = v.offset;
             out.push_back(std::move(b));
         }
-        auto& b = out[it->second];
+        auto& b = out[group];
         b.values.push_back(i);
         b.size = std::max(b.size, v.size);
         if (v.live_range) {
