@@ -402,6 +402,35 @@ py::list peak_by_source(dump& d, std::string const& by) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Pages (the timeline's and the diff's)
+// ---------------------------------------------------------------------------------------------
+
+/// os.fspath(path) as a string.
+std::string path_string(py::object const& path) { return py::str(py::module_::import("os").attr("fspath")(path)); }
+
+bool has_suffix(std::string const& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// Writes `text` into `file`; OSError when it cannot.
+void write_file(std::string const& file, std::string const& text) {
+    std::ofstream out(file, std::ios::binary);
+    if (out) out << text;
+    out.close();
+    if (!out) {
+        PyErr_SetString(PyExc_OSError, ("cannot write '" + file + "'").c_str());
+        throw py::error_already_set();
+    }
+}
+
+/// A page inline in Jupyter: inside an iframe, its style, script and Content-Security-Policy stay
+/// its own, and the notebook's stay out of it.
+std::string sandboxed_iframe(char const* css_class, std::string const& page, double height) {
+    return std::string("<iframe class=\"") + css_class + "\" sandbox=\"allow-scripts\" style=\"width:100%;max-width:1040px;height:" +
+           hlomem_cli::coord(height) + "px;border:1px solid #ddd\" srcdoc=\"" + hlomem_cli::escape_markup(page) + "\"></iframe>";
+}
+
+// ---------------------------------------------------------------------------------------------
 // Timeline
 // ---------------------------------------------------------------------------------------------
 
@@ -432,16 +461,13 @@ struct timeline {
         return out.str();
     }
 
-    /// The page inside an iframe: its style, script and Content-Security-Policy stay its own, and
-    /// the notebook's stay out of it. Tall enough for the panels and the peak tables.
+    /// The page in a sandboxed iframe, tall enough for the panels and the peak tables.
     std::string repr_html() const {
         double height = 120;
         for (auto const& c : tl.colors) {
             height += hlomem_cli::geometry_of(tl, 16).height() + 140 + 24.0 * static_cast<double>(c.at_peak.size() + 1);
         }
-        return "<iframe class=\"hlomem-timeline\" sandbox=\"allow-scripts\" style=\"width:100%;max-width:1040px;height:" +
-               hlomem_cli::coord(height) + "px;border:1px solid #ddd\" srcdoc=\"" + hlomem_cli::escape_markup(html()) +
-               "\"></iframe>";
+        return sandboxed_iframe("hlomem-timeline", html(), height);
     }
 };
 
@@ -513,10 +539,7 @@ struct diff_result {
     }
     /// The page in a sandboxed iframe, as Timeline._repr_html_: tall enough for the verdict and
     /// the first color's two timelines; the page scrolls inside it for the rest.
-    std::string repr_html() const {
-        return "<iframe class=\"hlomem-diff\" sandbox=\"allow-scripts\" style=\"width:100%;max-width:1040px;height:900px;"
-               "border:1px solid #ddd\" srcdoc=\"" + hlomem_cli::escape_markup(html()) + "\"></iframe>";
-    }
+    std::string repr_html() const { return sandboxed_iframe("hlomem-diff", html(), 900); }
 };
 
 std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top) {
@@ -829,21 +852,12 @@ PYBIND11_MODULE(_hlomem, m) {
         .def_property_readonly("colors", [](timeline const& t) -> py::object { return json_loads(t.json())["colors"]; },
             "Per color: its peak bytes, time and instruction, what was drawn (to_dict()['colors']).")
         .def("save", [](timeline const& t, py::object path) {
-                std::string const file = py::str(py::module_::import("os").attr("fspath")(path));
-                auto ends = [&](std::string_view s) {
-                    return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
-                };
-                if (!ends(".html") && !ends(".htm") && !ends(".svg")) {
+                std::string const file = path_string(path);
+                bool const svg = has_suffix(file, ".svg");
+                if (!svg && !has_suffix(file, ".html") && !has_suffix(file, ".htm")) {
                     throw py::value_error("cannot tell the format of '" + file + "': name it .html or .svg");
                 }
-                std::string const text = ends(".svg") ? t.svg() : t.html();
-                std::ofstream out(file, std::ios::binary);
-                if (out) out << text;
-                out.close();
-                if (!out) {
-                    PyErr_SetString(PyExc_OSError, ("cannot write '" + file + "'").c_str());
-                    throw py::error_already_set();
-                }
+                write_file(file, svg ? t.svg() : t.html());
             }, py::arg("path"),
             "Writes the page (path ending .html or .htm) or the SVG picture (.svg), as `hlomem timeline -o`.")
         .def("_repr_html_", &timeline::repr_html,
@@ -878,19 +892,11 @@ PYBIND11_MODULE(_hlomem, m) {
             "How many matched values changed size, shape or live range (the list: to_dict()['changes']).")
         .def("html", &diff_result::html, "The self-contained HTML page (`hlomem diff -o OUT.html A B`).")
         .def("save", [](diff_result const& d, py::object path) {
-                std::string const file = py::str(py::module_::import("os").attr("fspath")(path));
-                auto ends = [&](std::string_view s) {
-                    return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
-                };
-                if (!ends(".html") && !ends(".htm")) throw py::value_error("the diff is a page: name it .html, not '" + file + "'");
-                std::string const text = d.html();
-                std::ofstream out(file, std::ios::binary);
-                if (out) out << text;
-                out.close();
-                if (!out) {
-                    PyErr_SetString(PyExc_OSError, ("cannot write '" + file + "'").c_str());
-                    throw py::error_already_set();
+                std::string const file = path_string(path);
+                if (!has_suffix(file, ".html") && !has_suffix(file, ".htm")) {
+                    throw py::value_error("the diff is a page: name it .html, not '" + file + "'");
                 }
+                write_file(file, d.html());
             }, py::arg("path"),
             "Writes the page (a path ending .html or .htm), as `hlomem diff -o`.")
         .def("_repr_html_", &diff_result::repr_html,
