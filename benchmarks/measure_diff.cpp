@@ -7,6 +7,9 @@
 // (tests/data/corpus/compilations/sternheimer_core_a and _b, the same program at two problem
 // sizes) with generate_dump, so that every value has a counterpart that changed size. Parsing is
 // timed apart from the diff: the diff is what `hlomem diff` adds to reading the two files.
+// attribute_both_s: each value's metadata read from its dump text (both sides); match_s: the
+// matching alone (a run of its own); diff_s: diff_assignments, its own matching included;
+// attribute_and_diff_s: the two together, all that the command computes after parsing.
 #include <hlomem/hlomem.hpp>
 
 #include "measure.hpp"
