@@ -42,16 +42,18 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
         return x;
     };
     for (auto const& a : ba.allocations) {
-        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+        for_each_same_slice_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
             if (legal_sharing(ba, i, j)) parent[find(i)] = find(j);
         });
     }
-    std::map<std::size_t, std::size_t> group_of_root;
+    std::vector<std::size_t> group_of_root(ba.values.size(), npos);  // a root's index in `out`
     std::vector<shared_buffer> out;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (v.allocation == npos) continue;
-        auto [it, fresh] = group_of_root.emplace(find(i), out.size());
+        std::size_t& group = group_of_root[find(i)];
+        bool const fresh = group == npos;
+        if (fresh) group = out.size();
         if (fresh) {
             shared_buffer b;
             b.allocation = v.allocation;
@@ -59,7 +61,7 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
             b.offset = v.offset;
             out.push_back(std::move(b));
         }
-        auto& b = out[it->second];
+        auto& b = out[group];
         b.values.push_back(i);
         b.size = std::max(b.size, v.size);
         if (v.live_range) {
