@@ -4,8 +4,10 @@
     time_commands.py HLOMEM KIND INPUT RUNS [PIN...] >> commands.txt
 
 KIND is `dump` (a buffer-assignment dump: report, report --json, check, timeline, repack with
-XLA's best-fit heuristic) or `module` (an HLO module: liveness, liveness --json, report,
-report --json). Every command runs RUNS times, its output thrown away (/dev/null); each line
+each heuristic: XLA's best-fit, TensorFlow Lite's greedy-by-size and first-fit, and diff of the
+dump against itself) or `module` (an HLO module: liveness, liveness --json, report, report --json,
+assign, and diff of the module against itself, which derives both assignments). Every command
+runs RUNS times, its output thrown away (/dev/null); each line
 printed holds the fastest run's wall time and processor time (user + system, from the kernel's
 accounting of the child), in the `key=value` form benchmarks/write_report.py reads. `wc -l`
 runs the same way in the same session: on a shared machine the ratio of the two is what stays
@@ -24,12 +26,18 @@ COMMANDS = {
         ("report --json", ["report", "--json"]),
         ("timeline", ["timeline", "-o", "{scratch}/timeline.html"]),
         ("repack best-fit", ["repack", "--algorithm", "best-fit", "--no-times"]),
+        ("repack greedy-by-size", ["repack", "--algorithm", "greedy-by-size", "--no-times"]),
+        ("repack first-fit", ["repack", "--algorithm", "first-fit", "--no-times"]),
+        ("diff", ["diff", "{input}"]),
+        ("diff --json", ["diff", "--json", "{input}"]),
     ],
     "module": [
         ("liveness", ["liveness"]),
         ("liveness --json", ["liveness", "--json"]),
         ("report", ["report"]),
         ("report --json", ["report", "--json"]),
+        ("assign", ["assign"]),
+        ("diff", ["diff", "{input}"]),
     ],
 }
 
@@ -65,7 +73,7 @@ def main(argv):
     wall, cpu, _ = fastest(pin + ["wc", "-l", path], runs + 1)
     print(f"kind={kind} input={os.path.basename(path)} bytes={size} command=wc_-l wall_s={wall:.6f} cpu_s={cpu:.6f} output_bytes=0")
     for name, args in COMMANDS[kind]:
-        args = [a.format(scratch=scratch) for a in args]
+        args = [a.format(scratch=scratch, input=path) for a in args]
         wall, cpu, output = fastest(pin + [hlomem] + args + [path], runs + 1)
         print(f"kind={kind} input={os.path.basename(path)} bytes={size} command={name.replace(' ', '_')} "
               f"wall_s={wall:.6f} cpu_s={cpu:.6f} output_bytes={output}", flush=True)

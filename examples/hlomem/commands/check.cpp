@@ -69,7 +69,10 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
     auto const violations = hlomem::check_soundness(*ba, options);
     auto const sharing = hlomem::summarize_sharing(*ba);
     auto const sizing = options.size_function.value_or(hlomem::size_function_of(*ba));
-    auto const sources = hlomem::attribute_values(*loaded);
+    // Each value's metadata, for the values a violation names: read only when there is one (a
+    // sound dump's instruction texts are not scanned).
+    auto const sources = violations.empty() ? hlomem::basic_source_attribution<hlomem::view_policy>{}
+                                            : hlomem::attribute_values(*loaded);
     // The values a violation is about (none for a live range that names no value).
     auto subjects = [&](hlomem::diagnostic const& v) {
         std::vector<std::size_t> out;

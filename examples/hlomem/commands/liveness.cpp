@@ -129,13 +129,13 @@ int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
     argument_reader a("liveness", liveness_usage, args, err);
     if (auto status = a.read_json_and_file(as_json, file, out)) return *status;
     if (!file) return a.error("no FILE given");
-    auto in = read_input(*file, err);
+    auto in = open_input(*file, err);
     if (!in) return exit_error;
     if (in->kind != hlomem::dump_kind::hlo_module) {
         err << "hlomem liveness: " << in->name() << ": not an HLO module (it should start with 'HloModule name, ...')\n";
         return exit_error;
     }
-    auto loaded = load<hlomem::view_policy>(std::move(*in), {}, err);
+    auto loaded = load<hlomem::view_policy>(*in, {}, err);
     if (!loaded) return exit_error;
     auto const& modules = std::get<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(loaded->model);
     json_writer json(out);

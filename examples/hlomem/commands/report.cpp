@@ -97,7 +97,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     std::string const path = file.value_or(HLOMEM_DEFAULT_DUMP);
-    auto in = read_input(path, err);
+    auto in = open_input(path, err);
     if (!in) return exit_error;
     if (!reports(in->kind)) {
         err << "hlomem report: " << path
@@ -106,16 +106,11 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
                "(...)')\n";
         return exit_error;
     }
-    // Modules are reported from views into their text (report/hlo_module.hpp); dumps own their names.
-    if (in->kind == hlomem::dump_kind::hlo_module) {
-        auto loaded = load<hlomem::view_policy>(std::move(*in), options, err);
-        if (!loaded) return exit_error;
-        report_loaded(*loaded, as_json, top, out, depth);
-    } else {
-        auto loaded = load(std::move(*in), options, err);
-        if (!loaded) return exit_error;
-        report_loaded(*loaded, as_json, top, out, depth);
-    }
+    // Every kind is reported from views into its text, which the loaded value keeps alive: no
+    // string of its own for every name and instruction text of a dump.
+    auto loaded = load<hlomem::view_policy>(*in, options, err);
+    if (!loaded) return exit_error;
+    report_loaded(*loaded, as_json, top, out, depth);
     return exit_ok;
 }
 

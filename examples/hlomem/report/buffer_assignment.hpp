@@ -23,7 +23,7 @@
 namespace hlomem_cli {
 
 /// Everything the report shows about one buffer assignment, computed once (for either policy: the
-/// tool reads dumps with the default one, the Python module views its text).
+/// tool and the Python module both view the text; a program may keep its own strings).
 template <class P = hlomem::default_policy>
 struct buffer_assignment_facts {
     hlomem::basic_buffer_assignment<P> const& ba;
@@ -48,7 +48,6 @@ buffer_assignment_facts<P> facts_of(hlomem::basic_buffer_assignment<P> const& ba
                                  std::move(sources), {}, 3};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
-    f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing);
     f.violations = hlomem::check_soundness(ba).size();
     if (ba.live_range && !ba.live_range->not_available) {
         f.peak = hlomem::compute_xla_peak(ba);
@@ -59,6 +58,7 @@ buffer_assignment_facts<P> facts_of(hlomem::basic_buffer_assignment<P> const& ba
         }
     }
     f.colors = hlomem::assigned_live_bytes(ba);
+    f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing, f.colors);  // the live bytes measured once
     f.holdings = hlomem::peak_holdings_by_color(ba, f.colors, f.sources);
     return f;
 }

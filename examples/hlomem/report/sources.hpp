@@ -40,7 +40,12 @@ inline void metadata_member(json_writer& json, std::string_view name, std::strin
     if (text.empty()) {
         json.key(name).null();
     } else {
-        json.member(name, hlomem::c_unescape(text));
+        // Text without a backslash unescapes to itself: no string made for each value.
+        if (text.find('\\') == std::string_view::npos) {
+            json.member(name, text);
+        } else {
+            json.member(name, hlomem::c_unescape(text));
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -58,8 +59,10 @@ public:
     call_context context(computation_id c) const { return contexts_[c]; }
     /// Computations in post order (callees first), the order value ids follow.
     std::vector<computation_id> const& computation_post_order() const noexcept { return computation_order_; }
-    /// The instructions of `c` in XLA's post order (operands before users).
-    std::vector<instruction_id> instruction_post_order(computation_id c) const;
+    /// The instructions of `c` in XLA's post order (operands before users). Computed on first
+    /// use and kept: the dataflow analysis walks every computation in this order three times. (The
+    /// cache makes a call graph unsafe to share between threads that ask for new orders.)
+    std::vector<instruction_id> const& instruction_post_order(computation_id c) const;
     /// The first computation `i` calls as `kind`, or no_computation.
     computation_id called(instruction_id i, call_kind kind) const {
         for (auto const& c : m_.calls(i)) {
@@ -78,10 +81,12 @@ public:
 private:
     void compute_contexts();
     void compute_computation_order();
+    std::vector<instruction_id> make_instruction_post_order(computation_id c) const;
 
     module_type const& m_;
     std::vector<call_context> contexts_;
     std::vector<computation_id> computation_order_;
+    mutable std::vector<std::optional<std::vector<instruction_id>>> post_orders_;  // by computation, once asked for
 };
 
 using call_graph = basic_call_graph<>;
@@ -174,7 +179,15 @@ void basic_call_graph<P>::compute_computation_order() {
 // without users, in order; an instruction's control predecessors are visited first, then its
 // operands from the first to the last.
 template <class P>
-std::vector<instruction_id> basic_call_graph<P>::instruction_post_order(computation_id c) const {
+std::vector<instruction_id> const& basic_call_graph<P>::instruction_post_order(computation_id c) const {
+    if (post_orders_.size() != m_.computation_count()) post_orders_.resize(m_.computation_count());
+    auto& order = post_orders_[c];
+    if (!order) order = make_instruction_post_order(c);
+    return *order;
+}
+
+template <class P>
+std::vector<instruction_id> basic_call_graph<P>::make_instruction_post_order(computation_id c) const {
     auto const& comp = m_.computation(c);
     std::vector<instruction_id> out;
     out.reserve(comp.instruction_count);

@@ -350,11 +350,13 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
             if (call.kind == call_kind::fusion) fused[c] = true;
         }
     }
-    std::vector<shape_id> subshape_id(values.size(), no_shape);
-    std::vector<shape_id> instruction_shape_id(m.instruction_count(), no_shape);
+    // The assignment's id of each shape of the module's table, interned once: instructions with
+    // equal shapes share one module shape id, and interning copies and prints the shape.
+    std::vector<shape_id> interned(m.shapes().size(), no_shape);
     auto intern_instruction_shape = [&](instruction_id i) {
-        if (instruction_shape_id[i] == no_shape) instruction_shape_id[i] = ba.shapes.insert(m.shape_of(i));
-        return instruction_shape_id[i];
+        shape_id const s = m.instruction(i).shape;
+        if (interned[s] == no_shape) interned[s] = ba.shapes.insert(m.shape(s));
+        return interned[s];
     };
 
     std::vector<std::size_t> value_of(values.size(), npos);  // dataflow value -> ba value
@@ -370,7 +372,7 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         lv.is_phi = v.is_phi;
         auto const& shape = m.shape_of(v.instruction).subshape(lv.index);
         lv.color = shape.has_layout() ? shape.layout().memory_space : 0;
-        lv.shape = ba.shapes.insert(shape);
+        lv.shape = lv.index.empty() ? intern_instruction_shape(v.instruction) : ba.shapes.insert(shape);
         lv.has_block = true;
         for (auto const& p : df.positions(v)) {
             basic_hlo_position<P> pos;

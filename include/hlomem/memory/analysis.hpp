@@ -42,7 +42,7 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
         return x;
     };
     for (auto const& a : ba.allocations) {
-        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+        for_each_same_slice_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
             if (legal_sharing(ba, i, j)) parent[find(i)] = find(j);
         });
     }

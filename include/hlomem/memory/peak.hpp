@@ -89,35 +89,81 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
     };
     std::vector<event> events;
     std::vector<std::int64_t> size_of(ba.values.size(), 0);
+    std::vector<char> unsized(ba.values.size(), 0);  // out.unsized as a flag per value
+    // xla_peak_size, with ByteSizeOf of each whole shape of the table computed once (a large dump
+    // names a few hundred shapes for a million values); only a tuple element's sub-shape is sized
+    // for its value alone.
+    std::vector<std::int64_t> whole_size(ba.shapes.size(), -1);
+    auto size_of_shape = [&](shape_id id) {
+        std::int64_t& z = whole_size[static_cast<std::size_t>(id)];
+        if (z < 0) z = byte_size_of(ba.shapes[id], 8);
+        return z;
+    };
+    auto cached_size = [&](basic_logical_value<P> const& v) -> std::optional<std::int64_t> {
+        if (v.instruction_shape != no_shape && (rule == peak_size_rule::instruction_shape || v.index.empty())) {
+            return size_of_shape(v.instruction_shape);
+        }
+        if (rule == peak_size_rule::value_subshape && v.instruction_shape == no_shape && v.shape != no_shape) {
+            return size_of_shape(v.shape);
+        }
+        return xla_peak_size(ba, v, rule);
+    };
+    logical_time first_time = 0, last_time = 0;
+    bool negative = false;
+    events.reserve(2 * ba.values.size());
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (!v.live_range) continue;
-        auto const size = xla_peak_size(ba, v, rule);
+        auto const size = cached_size(v);
         if (!size) {
             out.unsized.push_back(i);
+            unsized[i] = 1;
             continue;
         }
         size_of[i] = *size;
+        negative = negative || *size < 0;
+        logical_time const end = v.live_range->end + 1;
+        if (events.empty()) first_time = last_time = v.live_range->start;
+        first_time = std::min({first_time, v.live_range->start, end});
+        last_time = std::max({last_time, v.live_range->start, end});
         events.push_back({v.live_range->start, false, *size});
-        events.push_back({v.live_range->end + 1, true, *size});
+        events.push_back({end, true, *size});
     }
     bool const removes_first = rule == peak_size_rule::value_subshape;
-    std::stable_sort(events.begin(), events.end(), [&](event const& a, event const& b) {
-        if (a.time != b.time) return a.time < b.time;
-        return removes_first ? (a.remove && !b.remove) : (!a.remove && b.remove);
-    });
     std::int64_t running = 0, peak = 0;
-    for (auto const& e : events) {
-        running += e.remove ? -e.bytes : e.bytes;
-        if (running > peak) {
-            peak = running;
-            out.time = e.time;
+    if (!negative && first_time >= 0 && static_cast<std::size_t>(last_time) <= 4 * events.size() + 1024) {
+        // Sizes are not negative, so within one time the running sum is highest right after that
+        // time's adds, in whatever order they come: only each time's total added and removed
+        // matter. Times of a dump run from 0 to max + 1; summed in buckets, in O(n + max), they give
+        // the moment the sorted events give.
+        std::vector<std::int64_t> added(static_cast<std::size_t>(last_time) + 1, 0), removed(added.size(), 0);
+        for (auto const& e : events) (e.remove ? removed : added)[static_cast<std::size_t>(e.time)] += e.bytes;
+        for (std::size_t t = 0; t < added.size(); ++t) {
+            if (removes_first) running -= removed[t];
+            running += added[t];
+            if (running > peak) {
+                peak = running;
+                out.time = static_cast<logical_time>(t);
+            }
+            if (!removes_first) running -= removed[t];
+        }
+    } else {
+        std::stable_sort(events.begin(), events.end(), [&](event const& a, event const& b) {
+            if (a.time != b.time) return a.time < b.time;
+            return removes_first ? (a.remove && !b.remove) : (!a.remove && b.remove);
+        });
+        for (auto const& e : events) {
+            running += e.remove ? -e.bytes : e.bytes;
+            if (running > peak) {
+                peak = running;
+                out.time = e.time;
+            }
         }
     }
     out.bytes = peak;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
-        if (v.live_range && v.live_range->contains(out.time) && !std::count(out.unsized.begin(), out.unsized.end(), i)) {
+        if (v.live_range && v.live_range->contains(out.time) && !unsized[i]) {
             out.values.push_back(i);
         }
     }
@@ -247,23 +293,30 @@ std::vector<color_live_bytes> live_slice_bytes(basic_buffer_assignment<P> const&
             coordinates.push_back(begin);
             coordinates.push_back(begin + bytes);
         }
-        std::vector<std::size_t> by_start(items.size()), by_end(items.size());
-        for (std::size_t i = 0; i < items.size(); ++i) by_start[i] = by_end[i] = i;
-        std::sort(by_start.begin(), by_start.end(), [&](std::size_t a, std::size_t b) { return items[a].range.start < items[b].range.start; });
-        std::sort(by_end.begin(), by_end.end(), [&](std::size_t a, std::size_t b) { return items[a].range.end < items[b].range.end; });
         detail::interval_union live(std::move(coordinates));
+        // Each slice's endpoints as positions in the union's tree, found once (a slice is added
+        // and removed once each); starts and ends in time order, as (time, item) pairs.
+        std::vector<std::pair<std::size_t, std::size_t>> position(items.size());
+        std::vector<std::pair<logical_time, std::size_t>> by_start(items.size()), by_end(items.size());
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            position[i] = {live.position(items[i].begin), live.position(items[i].end)};
+            by_start[i] = {items[i].range.start, i};
+            by_end[i] = {items[i].range.end, i};
+        }
+        std::sort(by_start.begin(), by_start.end());
+        std::sort(by_end.begin(), by_end.end());
         result.bytes_at.assign(static_cast<std::size_t>(horizon) + 1, 0);
         std::size_t next_start = 0, next_end = 0;
         for (logical_time t = 0; t <= horizon; ++t) {
             // Live at t: start <= t <= end. Every item is added (at its start) before it is removed
             // (once its end has passed), so the counts never go negative.
-            while (next_start < by_start.size() && items[by_start[next_start]].range.start <= t) {
-                auto const& it = items[by_start[next_start++]];
-                live.update(it.begin, it.end, +1);
+            while (next_start < by_start.size() && by_start[next_start].first <= t) {
+                auto const& at = position[by_start[next_start++].second];
+                live.update_positions(at.first, at.second, +1);
             }
-            while (next_end < by_end.size() && items[by_end[next_end]].range.end < t) {
-                auto const& it = items[by_end[next_end++]];
-                live.update(it.begin, it.end, -1);
+            while (next_end < by_end.size() && by_end[next_end].first < t) {
+                auto const& at = position[by_end[next_end++].second];
+                live.update_positions(at.first, at.second, -1);
             }
             std::int64_t const bytes = live.covered();
             result.bytes_at[static_cast<std::size_t>(t)] = bytes;

@@ -49,6 +49,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -227,20 +228,68 @@ struct sharing_summary {
 template <class P, class Values, class Visit>
 void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit,
                                  bool skip_empty = false) {
+    auto const counts = [&](std::size_t vi) { return ba.values[vi].live_range && (!skip_empty || ba.values[vi].size > 0); };
+    // Most allocations of a large dump hold one or two values: no sweep (and no memory) for them.
+    std::size_t pair[2] = {npos, npos}, n = 0;
+    for (std::size_t vi : values) {
+        if (!counts(vi)) continue;
+        if (n < 2) pair[n] = vi;
+        if (++n > 2) break;
+    }
+    if (n < 2) return;
+    if (n == 2) {
+        // for_each_overlapping_pair's order: the earlier start first (the first listed on ties).
+        live_interval const a = *ba.values[pair[0]].live_range, b = *ba.values[pair[1]].live_range;
+        if (b.start < a.start) {
+            if (b.end >= a.start) visit(pair[1], pair[0]);
+        } else if (a.end >= b.start) {
+            visit(pair[0], pair[1]);
+        }
+        return;
+    }
     std::vector<std::size_t> ranged;
     for (std::size_t vi : values) {
-        if (ba.values[vi].live_range && (!skip_empty || ba.values[vi].size > 0)) ranged.push_back(vi);
+        if (counts(vi)) ranged.push_back(vi);
     }
     for_each_overlapping_pair(
         ranged.size(), [&](std::size_t k) { return *ba.values[ranged[k]].live_range; },
         [&](std::size_t x, std::size_t y) { visit(ranged[x], ranged[y]); });
 }
 
+/// Calls visit(i, j) for the pairs of `values` (indices into ba.values, of one allocation) that
+/// are live together *and* occupy the same slice (offset and size): the only pairs legal_sharing
+/// can accept. Grouping by slice first avoids visiting every pair live together, which in a
+/// temp allocation of thousands of values reusing the same bytes over time is most of them.
+template <class P, class Values, class Visit>
+void for_each_same_slice_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit) {
+    if (std::size(values) < 2) return;
+    std::vector<std::size_t> sorted(std::begin(values), std::end(values));
+    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+        auto const& x = ba.values[a];
+        auto const& y = ba.values[b];
+        return x.offset != y.offset ? x.offset < y.offset : x.size < y.size;
+    });
+    struct run {
+        std::size_t const* first;
+        std::size_t const* last;
+        std::size_t const* begin() const { return first; }
+        std::size_t const* end() const { return last; }
+        std::size_t size() const { return static_cast<std::size_t>(last - first); }
+    };
+    for (std::size_t k = 0; k < sorted.size();) {
+        std::size_t e = k + 1;
+        auto const& v = ba.values[sorted[k]];
+        while (e < sorted.size() && ba.values[sorted[e]].offset == v.offset && ba.values[sorted[e]].size == v.size) ++e;
+        if (e - k > 1) for_each_pair_live_together(ba, run{sorted.data() + k, sorted.data() + e}, visit);
+        k = e;
+    }
+}
+
 template <class P>
 sharing_summary summarize_sharing(basic_buffer_assignment<P> const& ba) {
     sharing_summary out;
     for (auto const& a : ba.allocations) {
-        for_each_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
+        for_each_same_slice_pair_live_together(ba, a.values, [&](std::size_t i, std::size_t j) {
             switch (legal_sharing(ba, i, j).value_or(static_cast<sharing_reason>(255))) {
                 case sharing_reason::in_place: ++out.in_place; break;
                 case sharing_reason::phi: ++out.phi; break;
@@ -287,6 +336,8 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
         out.push_back(make_diagnostic(kind, severity::error, std::move(message)).about(first, second, allocation).at(line));
     };
     size_function_kind const sizing = options.size_function.value_or(size_function_of(ba));
+    std::int64_t constexpr unknown = -2, unsized = -1;
+    std::vector<std::int64_t> needed_of_shape(ba.shapes.size(), unknown);
     for (std::size_t ai = 0; ai < ba.allocations.size(); ++ai) {
         auto const& a = ba.allocations[ai];
         for (std::size_t vi : a.values) {
@@ -309,10 +360,15 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
                              " but its shape " + to_string(*shape) + " is in memory space " +
                              std::to_string(shape->layout_or_default().memory_space));
                 }
-                bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
-                                                [](auto d) { return detail::is_unbounded_extent(d); });
-                if (sized) {
-                    std::int64_t const needed = bytes_under(*shape, sizing);
+                // The size each shape needs, computed once per shape of the table: a large dump
+                // names a few hundred shapes for a hundred thousand values. -1: not sized.
+                std::int64_t& needed = needed_of_shape[v.shape];
+                if (needed == unknown) {
+                    bool const sized = std::none_of(shape->dimensions().begin(), shape->dimensions().end(),
+                                                    [](auto d) { return detail::is_unbounded_extent(d); });
+                    needed = sized ? bytes_under(*shape, sizing) : unsized;
+                }
+                if (needed != unsized) {
                     if (v.size < needed) {
                         fail(diagnostic_kind::undersized, vi, npos, ai, v.line,
                              detail::describe_value(ba, vi) + " has " + std::to_string(v.size) +
