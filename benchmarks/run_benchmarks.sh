@@ -131,6 +131,9 @@ done
 step "threaded parse"
 echo "loadavg_before_threads=$(cut -d' ' -f1 /proc/loadavg)" >> "$meta"
 for _ in $(seq 5); do "$bin/hlomem_measure_dump" "$scratch/dump-100000.txt" >> "$results/threads.txt"; done
+# Where the threaded parse spends its processor time (finding the parts, the parts, merging them,
+# the id order: hlomem_measure_parse threads), which holds on a loaded machine where wall time does not.
+"$bin/hlomem_measure_parse" threads "$scratch/dump-100000.txt" 5 >> "$results/thread_parts.txt"
 
 # hlomem diff: two dumps of the largest size, generated from the two sides of a bundled pair of
 # compilations (the same program at two problem sizes), diffed (diff-N.txt: one line a run).

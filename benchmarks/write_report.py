@@ -10,6 +10,8 @@ RESULTS_DIR holds what run_benchmarks.sh leaves in build-bench/bench-results:
   module-<N>.txt            one `key=value ...` line of measure_module per run
   commands.txt              one `key=value ...` line per whole command (time_commands.py), `wc -l` first
   threads.txt               measure_dump on the 10^5-value dump, unpinned: one thread against all
+  thread_parts.txt          (when present) `measure_parse threads` on the same dump: the threaded
+                            parse's serial steps and parts in processor time
   assign-<N>.txt            one `key=value ...` line of measure_assign per run
   diff-<N>.txt              one `key=value ...` line of measure_diff per run (two dumps of N values)
   compile.txt               /usr/bin/time -v of compiling the all-parsers translation unit
@@ -579,6 +581,16 @@ def main(argv):
                   f"{fmt_time(threads['threaded_parse_wall_s'])}, "
                   f"{threads['parse_wall_s'] / threads['threaded_parse_wall_s']:.2f}× (1-min load before: "
                   f"{meta.get('loadavg_before_threads', '?')}).\n")
+    parts = read_runs(results / "thread_parts.txt") if (results / "thread_parts.txt").exists() else None
+    if parts:
+        md.append(f"Where it goes (`hlomem_measure_parse threads`, processor time of the thread that ran each "
+                  f"step, 2 threads, {parts['parts']:.0f} parts): one thread {fmt_time(parts['one_thread_cpu_s'])}; "
+                  f"finding the parts {fmt_time(parts['split_s'])}, the parts {fmt_time(parts['parts_cpu_s'])} "
+                  f"(longest {fmt_time(parts['longest_part_cpu_s'])}), merging {fmt_time(parts['merge_s'])}, "
+                  f"id order and live ranges {fmt_time(parts['finish_s'])}: serial fraction "
+                  f"{parts['serial_fraction']:.0%}, {parts['cpu_overhead']:+.0%} processor time in all, "
+                  f"{parts['two_core_estimate']:.2f}× on two idle cores by Amdahl's law "
+                  f"(measured wall: {parts['wall_speedup']:.2f}×).\n")
     assigns = read_scaling(results, "assign")
     if assigns:
         sizes = list(assigns)

@@ -95,6 +95,30 @@ TEST_CASE("line_end, next_line and count_lines find line ends", "[scan]") {
     CHECK(lines("") == 1);
     CHECK(lines("a\nb") == 2);
     CHECK(lines("a\nb\n") == 3);
+    // Every length up to a few hundred bytes, line ends at irregular places, and texts made only
+    // of line ends (a vectorised count once got these wrong: scan.hpp, count_lines).
+    for (std::size_t n = 0; n <= 3 * 128 + 17; ++n) {
+        std::string text(n, 'x');
+        std::size_t ends = 0;
+        for (std::size_t i = 0; i < n; i += 1 + i % 7) {
+            text[i] = '\n';
+            ++ends;
+        }
+        CHECK(lines(text) == ends + 1);
+        CHECK(lines(std::string(n, '\n')) == n + 1);
+    }
+}
+
+TEST_CASE("hash_text depends on every byte and on the length", "[scan]") {
+    auto hash = [](std::string_view s) { return hlomem::detail::hash_text(s.data(), s.size()); };
+    CHECK(hash("f32[8]{0}") == hash(std::string("f32[8]{0}")));
+    CHECK(hash("f32[8]{0}") != hash("f32[9]{0}"));
+    // The same bytes in the last word, padded with zeros, differ by length.
+    CHECK(hash(std::string_view("ab\0", 3)) != hash("ab"));
+    CHECK(hash("") != hash(std::string_view("\0", 1)));
+    // A change in the first of several words, and in a tail after full words.
+    CHECK(hash("bf16[32,6144]{1,0:T(8,128)}") != hash("cf16[32,6144]{1,0:T(8,128)}"));
+    CHECK(hash("bf16[32,6144]{1,0:T(8,128)}") != hash("bf16[32,6144]{1,0:T(8,128))"));
 }
 
 TEST_CASE("scan_identifier reads [A-Za-z_][A-Za-z0-9_.-]*", "[scan]") {

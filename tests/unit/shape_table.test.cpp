@@ -47,6 +47,25 @@ TEST_CASE("copies and moves of a table keep their lookups", "[shape_table]") {
     }
 }
 
+TEST_CASE("a table that grows past its first slots finds every text, and only those", "[shape_table]") {
+    // The lookup table starts with 64 slots and doubles at half full: 1,000 shapes (each also
+    // known by a second, spaced text) make it grow five times.
+    hlomem::shape_table table;
+    for (int i = 1; i <= 1000; ++i) {
+        std::string const dims = std::to_string(i) + ",8";
+        auto const id = table.insert("f32[" + dims + "]{1,0}", hlomem::parse_shape("f32[" + dims + "]{1,0}"));
+        CHECK(table.insert("f32[ " + dims + " ]{1,0}", hlomem::parse_shape("f32[" + dims + "]{1,0}")) == id);
+    }
+    CHECK(table.size() == 1000);
+    for (int i = 1; i <= 1000; ++i) {
+        auto const id = table.find("f32[ " + std::to_string(i) + ",8 ]{1,0}");
+        REQUIRE(id.has_value());
+        CHECK(hlomem::to_string(table[*id]) == "f32[" + std::to_string(i) + ",8]{1,0}");
+    }
+    CHECK_FALSE(table.find("f32[1001,8]{1,0}").has_value());
+    CHECK_FALSE(table.find("").has_value());
+}
+
 TEST_CASE("a malformed shape is reported against the whole input", "[shape_table][errors]") {
     hlomem::shape_table table;
     std::string const text = "line one\n  %x = f32[8,1]{1,1} add()";

@@ -13,11 +13,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <hlomem/core/shape.hpp>
+#include <hlomem/detail/scan.hpp>
 
 namespace hlomem {
 
@@ -33,8 +33,8 @@ public:
     using shape_type = basic_shape<P>;
 
     basic_shape_table() = default;
-    // The map's keys point into keys_, whose strings do not move with the table, so moving is
-    // safe; copying would leave the copy's keys pointing at the original.
+    // The table's texts point into keys_, whose strings do not move with the table, so moving is
+    // safe; copying would leave the copy's texts pointing at the original.
     basic_shape_table(basic_shape_table&&) noexcept = default;
     basic_shape_table& operator=(basic_shape_table&&) noexcept = default;
     basic_shape_table(basic_shape_table const& other) { *this = other; }
@@ -42,8 +42,9 @@ public:
         if (this == &other) return *this;
         shapes_ = other.shapes_;
         keys_.clear();
-        by_text_.clear();
-        for (auto const& [text, id] : other.by_text_) remember(text, id);
+        slots_.clear();
+        count_ = 0;
+        for (auto const& text : other.keys_) remember(text, *other.find(text));
         return *this;
     }
 
@@ -56,9 +57,8 @@ public:
 
     /// The id of a shape read from exactly this text before, if any.
     std::optional<shape_id> find(std::string_view text) const {
-        auto it = by_text_.find(text);
-        if (it == by_text_.end()) return std::nullopt;
-        return it->second;
+        if (slot const* s = lookup(text, detail::hash_text(text.data(), text.size()))) return s->id;
+        return std::nullopt;
     }
 
     /// Adds `shape`, read from `text`. If an equal shape is already in the table (read from other
@@ -91,22 +91,59 @@ public:
     std::vector<shape_id> merge(basic_shape_table const& other) {
         std::vector<shape_id> ids(other.size(), no_shape);
         for (auto const& text : other.keys_) {
-            shape_id const theirs = other.by_text_.find(text)->second;
+            shape_id const theirs = *other.find(text);
             ids[theirs] = insert(text, other.shapes_[theirs]);
         }
         return ids;
     }
 
 private:
+    // The texts are looked up in an open-addressing table (linear probing, at most half full)
+    // that keeps each text's hash: a parse looks up every shape it reads, and a std::unordered_map
+    // cost a division and a node to follow per lookup.
+    struct slot {
+        std::size_t hash = 0;
+        std::string_view text;
+        shape_id id = no_shape;  // no_shape: an empty slot
+    };
+
+    slot const* lookup(std::string_view text, std::size_t hash) const {
+        if (slots_.empty()) return nullptr;
+        std::size_t const mask = slots_.size() - 1;
+        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+            slot const& s = slots_[i];
+            if (s.id == no_shape) return nullptr;
+            if (s.hash == hash && s.text == text) return &s;
+        }
+    }
+
+    void place(slot const& entry) {
+        std::size_t const mask = slots_.size() - 1;
+        std::size_t i = entry.hash & mask;
+        while (slots_[i].id != no_shape) i = (i + 1) & mask;
+        slots_[i] = entry;
+        ++count_;
+    }
+
     void remember(std::string_view text, shape_id id) {
-        if (by_text_.count(text)) return;
+        std::size_t const hash = detail::hash_text(text.data(), text.size());
+        if (lookup(text, hash)) return;
+        if ((count_ + 1) * 2 > slots_.size()) {
+            std::vector<slot> old = std::move(slots_);
+            slots_.assign(old.empty() ? 64 : old.size() * 2, slot{});
+            count_ = 0;
+            for (slot const& s : old) {
+                if (s.id != no_shape) place(s);
+            }
+        }
         keys_.emplace_back(text);
-        by_text_.emplace(std::string_view(keys_.back()), id);
+        place(slot{hash, std::string_view(keys_.back()), id});
     }
 
     std::vector<shape_type> shapes_;
-    std::deque<std::string> keys_;  // stable storage for the map's keys
-    std::unordered_map<std::string_view, shape_id> by_text_;
+    std::deque<std::string> keys_;  // stable storage for the table's texts, in the order first seen
+    std::vector<slot> slots_;
+    std::size_t count_ = 0;
 };
 
 using shape_table = basic_shape_table<>;

@@ -35,6 +35,7 @@
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_table.hpp>
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/dump/live_range.hpp>
 
 namespace hlomem {
@@ -277,7 +278,7 @@ private:
         std::size_t hash;
         std::size_t value;
     };
-    static std::size_t name_hash(std::string_view name) { return std::hash<std::string_view>{}(name); }
+    static std::size_t name_hash(std::string_view name) { return detail::hash_text(name.data(), name.size()); }
     std::vector<name_entry> by_name_;  // value indices sorted by (hash of name, name, index)
 };
 

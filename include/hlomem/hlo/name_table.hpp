@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/detail/scan.hpp>
+
 namespace hlomem {
 
 class name_table {
@@ -68,7 +70,7 @@ private:
         std::uint32_t generation = 0;
     };
 
-    static std::size_t hash(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+    static std::size_t hash(std::string_view s) noexcept { return ::hlomem::detail::hash_text(s.data(), s.size()); }
 
     void grow() {
         std::vector<slot> old = std::move(slots_);

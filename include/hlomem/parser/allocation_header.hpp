@@ -34,7 +34,7 @@ struct human_size_parser : token<human_size_parser, human_size> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator p = first;
         bool const negative = p != last && *p == '-';
         if (negative) ++p;
@@ -74,7 +74,7 @@ struct address_parser : token<address_parser, std::uint64_t> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (last - first < 3 || first[0] != '0' || (first[1] != 'x' && first[1] != 'X')) return false;
         Iterator p = first + 2;
         std::uint64_t v = 0;

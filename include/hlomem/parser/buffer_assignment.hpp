@@ -45,7 +45,9 @@
 
 #if defined(__linux__)
 #include <sched.h>
+#include <time.h>
 #endif
+#include <chrono>
 
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/dump/live_range.hpp>
@@ -301,19 +303,35 @@ struct buffer_assignment_builder : live_range_builder<P> {
         v.has_block = true;
         v.block_line = this->line_of(k.where);
     }
+    // A block's positions and uses are gathered here and copied into the value once their count
+    // is known (at ` uses:` and at `from instruction:`): one allocation each, not one per regrowth.
+    typename P::template vector_type<basic_hlo_position<P>> pending_positions;
+    typename P::template vector_type<basic_hlo_use<P>> pending_uses;
+
     void position(position_line const& p) {
-        ba.values[current].positions.push_back(basic_hlo_position<P>{base::str(p.name), base::to_index(p.index), p.index_printed});
+        pending_positions.push_back(basic_hlo_position<P>{base::str(p.name), base::to_index(p.index), p.index_printed});
     }
-    void uses(uses_state s) { ba.values[current].uses_as_printed = s; }
-    void use(use_line const& u) {
+    void uses(uses_state s) {
         auto& v = ba.values[current];
-        v.uses.push_back(basic_hlo_use<P>{base::str(u.name), u.operand, base::to_index(u.index), u.index_printed});
-        v.uses_as_printed = uses_state::listed;
+        v.uses_as_printed = s;
+        take_pending(v.positions, pending_positions);
+    }
+    void use(use_line const& u) {
+        pending_uses.push_back(basic_hlo_use<P>{base::str(u.name), u.operand, base::to_index(u.index), u.index_printed});
+        ba.values[current].uses_as_printed = uses_state::listed;
+    }
+    template <class Vector>
+    static void take_pending(Vector& into, Vector& pending) {
+        if (pending.empty()) return;
+        into.reserve(into.size() + pending.size());
+        for (auto& e : pending) into.push_back(std::move(e));
+        pending.clear();
     }
 
     /// `%name = SHAPE opcode(...)`: keeps the text and reads the result shape.
     void instruction(std::string_view text, char const* where) {
         auto& v = ba.values[current];
+        take_pending(v.uses, pending_uses);
         v.instruction_text = base::str(text);
         v.instruction_text_spaced = where > this->text_begin() && (where[-1] == ' ' || where[-1] == '\t');
         auto const eq = text.find(" = ");
@@ -428,13 +446,23 @@ struct buffer_assignment_builder : live_range_builder<P> {
     void finish() {
         std::vector<std::size_t> const order = by_id.in_id_order();
         std::vector<std::size_t> new_index(order.size());
-        typename P::template vector_type<basic_logical_value<P>> sorted;
-        sorted.reserve(order.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            new_index[order[i]] = i;
-            sorted.push_back(std::move(ba.values[order[i]]));
+        for (std::size_t i = 0; i < order.size(); ++i) new_index[order[i]] = i;
+        // The values move to their places in id order along the cycles of the permutation, in
+        // the vector they are in: a second vector of every value would be as large again, its
+        // pages touched for the first time (at 10^5 values, 30 MB of page faults).
+        std::vector<bool> placed(order.size(), false);
+        for (std::size_t start = 0; start < order.size(); ++start) {
+            if (placed[start] || order[start] == start) continue;
+            basic_logical_value<P> held = std::move(ba.values[start]);
+            std::size_t to = start;
+            for (std::size_t from = order[to]; from != start; from = order[to]) {
+                ba.values[to] = std::move(ba.values[from]);
+                placed[to] = true;
+                to = from;
+            }
+            ba.values[to] = std::move(held);
+            placed[to] = true;
         }
-        ba.values = std::move(sorted);
         for (auto& a : ba.allocations) {
             for (auto& vi : a.values) vi = new_index[vi];
         }
@@ -541,12 +569,39 @@ void for_each_on_threads(std::size_t n, std::size_t threads, Work const& work) {
     for (auto& t : pool) t.join();
 }
 
+/// Where a threaded read spends its time (benchmarks/measure_parse.cpp asks for it), each step in
+/// the processor time of the thread that ran it: the serial steps (finding the parts, merging
+/// them, putting the values in id order) and each part's parse.
+struct read_statistics {
+    double split_s = 0;
+    double merge_s = 0;
+    double finish_s = 0;
+    std::vector<double> part_cpu_s;
+};
+
+/// Seconds on this thread's processor clock (the wall clock where there is none).
+inline double thread_seconds() {
+#if defined(__linux__)
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+#else
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
+
 /// The dump [begin, end) read in parts on `threads` threads; nullopt when any part fails to read
-/// or the parts disagree (the caller reads it whole, for the error the whole text gives).
+/// or the parts disagree (the caller reads it whole, for the error the whole text gives). `stats`,
+/// when given, receives where the time went.
 template <class P>
 std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, char const* begin, char const* end,
-                                                        std::size_t threads) {
+                                                        std::size_t threads, read_statistics* stats = nullptr) {
+    double const split_start = stats ? thread_seconds() : 0;
     auto parts = split_dump(begin, end, static_cast<std::size_t>(end - begin) / (4 * threads) + 1);
+    if (stats) {
+        stats->split_s = thread_seconds() - split_start;
+        stats->part_cpu_s.assign(parts.size(), 0);
+    }
     if (parts.size() < 2) return std::nullopt;
     std::vector<basic_buffer_assignment<P>> models(parts.size());
     std::vector<std::size_t> line_ends(parts.size(), 0);  // line ends in each part
@@ -554,6 +609,7 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     std::vector<char> failed(parts.size(), 0);
     for_each_on_threads(parts.size(), threads, [&](std::size_t k) {
         auto const& part = parts[k];
+        double const part_start = stats ? thread_seconds() : 0;
         try {
             auto& b = builders[k].emplace(file, begin, end, models[k]);
             // The first part's table is the one every value ends in; the others hold their blocks'.
@@ -569,8 +625,10 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
         } catch (...) {
             failed[k] = 1;
         }
+        if (stats) stats->part_cpu_s[k] = thread_seconds() - part_start;
     });
     if (std::find(failed.begin(), failed.end(), 1) != failed.end()) return std::nullopt;
+    double const merge_start = stats ? thread_seconds() : 0;
     auto& whole = *builders[0];
     std::size_t lines_before = 0;
     for (std::size_t k = 1; k < parts.size(); ++k) {
@@ -578,7 +636,12 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
         builders[k]->shift_lines(lines_before);
         if (!whole.merge(*builders[k])) return std::nullopt;
     }
+    double const finish_start = stats ? thread_seconds() : 0;
     whole.finish();
+    if (stats) {
+        stats->merge_s = finish_start - merge_start;
+        stats->finish_s = thread_seconds() - finish_start;
+    }
     basic_buffer_assignment<P> ba = std::move(models[0]);
     ba.file = std::string(file);
     return ba;

@@ -155,13 +155,48 @@ struct blank_skipper_parser : token<blank_skipper_parser, x3::unused_type> {
 };
 inline constexpr blank_skipper_parser blank_skipper{};
 
+/// x3::skip_over with its usual answer inline. X3 skips before every token, and its skip_over is
+/// a function call that, most of the time, finds nothing to skip. hlomem's skippers (skipper,
+/// blank_skipper) skip only blanks, line ends and comments: characters at most ' ', or '/'.
+/// Any other character means there is nothing to skip, decided here without the call; so is the
+/// next most common case, one space before such a character (`%a, %b`, `= f32[8]`).
+template <class Iterator, class Context>
+BOOST_FORCEINLINE void skip_before(Iterator& first, Iterator const& last, Context const& ctx) {
+    auto const ends_skip = [](char c) { return c > ' ' && c != '/'; };
+    if (first == last || ends_skip(*first)) return;
+    if (*first == ' ' && last - first >= 2 && ends_skip(first[1])) {
+        ++first;
+        return;
+    }
+    x3::skip_over(first, last, ctx);
+}
+
+/// A literal character, matched as x3::lit(C) matches it and named the same way in messages
+/// ("expected '='"), with the skip before it decided inline (skip_before): the instruction rule
+/// of an HLO module reads one per attribute.
+template <char C>
+struct char_parser : token<char_parser<C>, x3::unused_type> {
+    static constexpr char quoted[4] = {'\'', C, '\'', '\0'};
+    static constexpr char const* expected = quoted;
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
+        skip_before(first, last, ctx);
+        if (first == last || *first != C) return false;
+        ++first;
+        return true;
+    }
+};
+template <char C>
+inline constexpr char_parser<C> ch{};
+
 /// The end of a line: `\n`, `\r\n`, or the end of the input (a last line without newline).
 struct end_of_line_parser : token<end_of_line_parser, x3::unused_type> {
     static constexpr char const* expected = "the end of the line";
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last) return true;
         if (*first == '\n') {
             ++first;
@@ -197,7 +232,7 @@ struct rest_of_line_parser : token<rest_of_line_parser, std::string_view> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         // Trailing blanks and the '\r' of a CRLF line end are left for end_of_line.
         Iterator end = ::hlomem::detail::line_end(first, last);
         if (end != first && end[-1] == '\r') --end;
@@ -216,7 +251,7 @@ struct name_parser : token<name_parser, std::string_view> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator const p = ::hlomem::detail::scan_name(first, last);
         if (p == first) return false;
         x3::traits::move_to(std::string_view(first, static_cast<std::size_t>(p - first)), attr);
@@ -285,7 +320,7 @@ struct int64_parser : token<int64_parser<Signed>, std::int64_t> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator p = first;
         bool negative = false;
         if (Signed && p != last && *p == '-') {
@@ -369,7 +404,7 @@ struct end_of_input_parser : token<end_of_input_parser, x3::unused_type> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         return first == last;
     }
 };
@@ -393,7 +428,7 @@ struct on_match_parser : x3::unary_parser<Subject, on_match_parser<Subject, F>>,
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
         Iterator const before_blanks = first;
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator const start = first;
         typename x3::traits::attribute_of<Subject, Context>::type value{};
         if (!this->subject.parse(first, last, ctx, rctx, value)) return false;

@@ -58,7 +58,7 @@ struct index_path_parser : token<index_path_parser, index_path> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last || *first != '{') return false;
         Iterator p = first + 1;
         index_path path;
@@ -94,7 +94,7 @@ struct text_until_parser : token<text_until_parser<Stop>, std::string_view> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator p = first;
         while (p != last && *p != Stop && *p != '\n' && *p != '\r') ++p;
         if (p == last || *p != Stop) return false;
@@ -188,10 +188,14 @@ struct builder_base {
     /// Lines are counted on from `where`, the start of line `line` (a part read on its own).
     void start_lines_at(char const* where, std::size_t line) { lines.start_at(where, line); }
 
+    /// One allocation of the exact size (none for `{}`), not one per push_back's regrowth.
     static basic_shape_index<P> to_index(index_path const& path) {
-        basic_shape_index<P> out;
+        using container = typename basic_shape_index<P>::container_type;
+        if (path.empty()) return {};
+        container out;
+        out.reserve(path.size());
         for (auto v : path) out.push_back(static_cast<typename basic_shape_index<P>::int_type>(v));
-        return out;
+        return basic_shape_index<P>(std::move(out));
     }
     static typename P::string_type str(std::string_view s) { return typename P::string_type(s); }
 

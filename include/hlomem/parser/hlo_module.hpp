@@ -74,11 +74,16 @@ namespace hlo_actions {
 /// instructions: reserving that much saves the regrowth of the big vectors and their slack.
 inline constexpr auto begin_module = [](auto& ctx, auto&, char const* where) {
     auto& r = reader_of(ctx);
+    // The next module starts a line with `HloModule`. Searching for the 'H' rather than for the
+    // line end leaves memchr long runs to scan: 'H' is rare in HLO text, line ends are not.
     std::string_view const rest(where + 1, static_cast<std::size_t>(r.end - where - 1));
-    std::size_t const next = rest.find("\nHloModule");
+    std::size_t next = rest.find("HloModule");
+    while (next != std::string_view::npos && rest.data()[static_cast<std::ptrdiff_t>(next) - 1] != '\n') {
+        next = rest.find("HloModule", next + 1);
+    }
     r.module_starts.push_back(where);
     r.entry_keyword = nullptr;
-    r.builder.begin_module(::hlomem::detail::count_lines(where, next == std::string_view::npos ? r.end : rest.data() + next));
+    r.builder.begin_module(::hlomem::detail::count_lines(where, next == std::string_view::npos ? r.end : rest.data() + next - 1));
 };
 inline constexpr auto module_name = [](auto& ctx, std::string_view n, char const*) { reader_of(ctx).builder.set_name(n); };
 inline constexpr auto end_module = [](auto& ctx, auto&, char const*) {
@@ -272,12 +277,12 @@ inline auto const predecessor_list = lit('{') >
 /// after the '='.
 template <class Iterator, class Context>
 std::string_view attribute_key(Iterator& first, Iterator const& last, Context const& ctx, char const* what) {
-    x3::skip_over(first, last, ctx);
+    skip_before(first, last, ctx);
     char const* const start = first;
     char const* const end = ::hlomem::detail::scan_identifier(start, last);
     if (end == start) throw failure(start, std::string("expected ") + what, what);
     first = end;
-    x3::skip_over(first, last, ctx);
+    skip_before(first, last, ctx);
     if (first == last || *first != '=') throw failure(first, "expected '=' after " + hlo_lex::quote(std::string_view(start, end - start)), "'='");
     ++first;
     return std::string_view(start, static_cast<std::size_t>(end - start));
@@ -287,17 +292,17 @@ std::string_view attribute_key(Iterator& first, Iterator const& last, Context co
 /// `item()` reads one item from `first` or throws.
 template <class Iterator, class Context, class Item>
 void comma_list(Iterator& first, Iterator const& last, Context const& ctx, char close, Item item) {
-    x3::skip_over(first, last, ctx);
+    skip_before(first, last, ctx);
     if (first != last && *first != close) {
         item();
         for (;;) {
-            x3::skip_over(first, last, ctx);
+            skip_before(first, last, ctx);
             if (first == last || *first != ',') break;
             ++first;
             item();
         }
     }
-    x3::skip_over(first, last, ctx);
+    skip_before(first, last, ctx);
     if (first == last || *first != close) {
         std::string const expected = std::string("',' or '") + close + "'";
         throw failure(first, "expected " + expected, expected);
@@ -312,7 +317,7 @@ struct building_parser : token<Derived, x3::unused_type> {};
 /// Runs `p` from `first` and turns a soft failure into an error: `expected <what>`.
 template <class Parser, class Iterator, class Context, class RContext>
 void expect(Parser const& p, char const* what, Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx) {
-    x3::skip_over(first, last, ctx);
+    skip_before(first, last, ctx);
     if (!p.parse(first, last, ctx, rctx, x3::unused)) throw failure(first, std::string("expected ") + what, what);
 }
 
@@ -327,7 +332,7 @@ struct header_attribute_parser : building_parser<header_attribute_parser> {
         std::string_view const key = attribute_key(first, last, ctx, "a module attribute such as is_scheduled=true");
         if (key == "is_scheduled") {
             bool v = false;
-            x3::skip_over(first, last, ctx);
+            skip_before(first, last, ctx);
             if (!x3::bool_.parse(first, last, ctx, rctx, v)) throw failure(first, "expected true or false", "true or false");
             b.set_is_scheduled(v);
         } else if (key == "entry_computation_layout") {
@@ -338,7 +343,7 @@ struct header_attribute_parser : building_parser<header_attribute_parser> {
             expect(g::donor_table, "'{'", first, last, ctx, rctx);
         } else if (key == "num_partitions" || key == "replica_count") {
             std::int64_t v = 0;
-            x3::skip_over(first, last, ctx);
+            skip_before(first, last, ctx);
             if (!uint64_.parse(first, last, ctx, rctx, v)) throw failure(first, "expected a non-negative integer", "a non-negative integer");
             key == "num_partitions" ? b.set_num_partitions(v) : b.set_replica_count(v);
         } else {
@@ -351,7 +356,7 @@ struct header_attribute_parser : building_parser<header_attribute_parser> {
     template <class Iterator, class Context, class RContext>
     static std::string_view raw(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx) {
         std::string_view value;
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (!hlo_raw_value.parse(first, last, ctx, rctx, value)) throw failure(first, "expected an attribute value", "an attribute value");
         return value;
     }
@@ -365,12 +370,12 @@ struct operands_parser : building_parser<operands_parser> {
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
         auto& r = reader_of(ctx);
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last || *first != '(') throw failure(first, "expected '('", "'('");
         ++first;
         switch (r.builder.current_opcode()) {
             case hlo_opcode::constant: {
-                x3::skip_over(first, last, ctx);
+                skip_before(first, last, ctx);
                 char const* const start = first;
                 char const* end = hlo_lex::scan_raw(start, last, r.begin, true);
                 first = end;
@@ -380,7 +385,7 @@ struct operands_parser : building_parser<operands_parser> {
             }
             case hlo_opcode::parameter: {
                 std::int64_t n = 0;
-                x3::skip_over(first, last, ctx);
+                skip_before(first, last, ctx);
                 char const* const where = first;
                 if (!uint64_.parse(first, last, ctx, rctx, n)) throw failure(where, "expected a parameter number", "a parameter number");
                 r.builder.set_parameter_number(n, r.at(where));
@@ -390,7 +395,7 @@ struct operands_parser : building_parser<operands_parser> {
                 comma_list(first, last, ctx, ')', [&] { operand(first, last, ctx); });
                 return true;
         }
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last || *first != ')') throw failure(first, "expected ')'", "')'");
         ++first;
         return true;
@@ -401,7 +406,7 @@ struct operands_parser : building_parser<operands_parser> {
     template <class Iterator, class Context>
     static void operand(Iterator& first, Iterator const& last, Context const& ctx) {
         auto& r = reader_of(ctx);
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         char const* const start = first;
         shape_id declared = no_shape;
         char const* const id_end = ::hlomem::detail::scan_identifier(start, last);
@@ -411,7 +416,7 @@ struct operands_parser : building_parser<operands_parser> {
                                 (*after == '[' || (*after == '(' && id_end - start == 1 && *start == 'b')));
         if (has_shape) {
             declared = intern_shape(r.shapes(), first, last, r.file(), r.text_begin());
-            x3::skip_over(first, last, ctx);
+            skip_before(first, last, ctx);
         }
         char const* const where = first;
         char const* name_start = first != last && *first == '%' ? first + 1 : first;
@@ -434,9 +439,9 @@ struct metadata_parser : building_parser<metadata_parser> {
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
         auto& r = reader_of(ctx);
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last || *first != '{') return false;
-        auto skip = [&](char const*& p) { x3::skip_over(p, last, ctx); };
+        auto skip = [&](char const*& p) { skip_before(p, last, ctx); };
         first = read_metadata(first, last, r.begin, skip, r.builder.add_metadata());
         return true;
     }
@@ -458,7 +463,7 @@ struct instruction_attribute_parser : building_parser<instruction_attribute_pars
         if (key == "metadata") {
             expect(hlo_metadata, "'{'", first, last, ctx, rctx);
         } else if (key == "calls" || key == "branch_computations" || key == "called_computations") {
-            x3::skip_over(first, last, ctx);
+            skip_before(first, last, ctx);
             if (first != last && *first == '{') {
                 ++first;
                 comma_list(first, last, ctx, '}', [&] { computation(key, first, last, ctx); });
@@ -491,7 +496,7 @@ struct instruction_attribute_parser : building_parser<instruction_attribute_pars
 
     template <class Iterator, class Context>
     static void computation(std::string_view key, Iterator& first, Iterator const& last, Context const& ctx) {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         char const* const where = first;
         char const* const start = first != last && *first == '%' ? first + 1 : first;
         char const* const end = ::hlomem::detail::scan_identifier(start, last);
@@ -520,9 +525,9 @@ inline constexpr x3::rule<module_rule_id> module{"'HloModule'"};
 
 inline auto const instruction_start = (on_match(hlo_keyword("ROOT"), a::mark_root) > on_match(hlo_name, a::begin_instruction)) |
                                       on_match(hlo_name, a::begin_instruction);
-inline auto const instruction_def = instruction_start > '=' > on_match(named("a shape", hlo_shape), a::set_shape) >
+inline auto const instruction_def = instruction_start > ch<'='> > on_match(named("a shape", hlo_shape), a::set_shape) >
                                     on_match(named("an opcode", hlo_identifier), a::set_opcode) > hlo_operands >
-                                    *(',' > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
+                                    *(ch<','> > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
 
 inline auto const computation_start = (on_match(hlo_keyword("ENTRY"), a::mark_entry) > on_match(hlo_name, a::begin_computation)) |
                                       on_match(hlo_name, a::begin_computation);

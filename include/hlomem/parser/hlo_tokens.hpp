@@ -84,7 +84,7 @@ struct keyword_parser : token<keyword_parser, x3::unused_type> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         std::string_view const w(word);
         if (static_cast<std::size_t>(last - first) < w.size() || std::string_view(first, w.size()) != w) return false;
         if (first + w.size() != last && ::hlomem::detail::is_identifier_char(first[w.size()])) return false;
@@ -112,7 +112,7 @@ struct token_parser : token<token_parser<Lexer>, std::string_view> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         lexeme const t = Lexer::scan(first, last, ctx);
         if (t.next == nullptr) return false;
         x3::traits::move_to(std::string_view(t.first, static_cast<std::size_t>(t.last - t.first)), attr);

@@ -43,7 +43,7 @@ struct spaced_count_parser : token<spaced_count_parser, std::int64_t> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator p = first;
         std::int64_t value = 0;
         if (!uint64_.parse(p, last, x3::unused, rctx, value)) return false;
@@ -81,7 +81,7 @@ struct stack_trace_line_parser : token<stack_trace_line_parser, stack_trace_line
         // two blanks at the top): a node at depth 0 starts at column 4, one at depth d >= 1 at
         // 4d + 6. Count code points, not bytes: the box characters take three bytes each. The
         // skipper may already have passed the leading blanks, so count those backwards.
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         char const* const text_begin = a::builder(ctx).text_begin();
         int columns = 0;
         // A tab counts as one blank, as everywhere in dumps, so that a name never starts with one.

@@ -53,7 +53,7 @@ struct header_parser : token<header_parser, x3::unused_type> {
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
         auto& b = x3::get<builder_tag>(ctx).get();
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         Iterator const line_start = first;
         Iterator p = first;
         std::array<bool, column_names.size()> seen{};
@@ -98,18 +98,18 @@ struct row_parser : token<row_parser, x3::unused_type> {
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
         auto& b = x3::get<builder_tag>(ctx).get();
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last || *first == '\n' || *first == '\r') return false;
         Iterator p = first;
         problem_buffer buffer;
         Iterator id_at = p, upper_at = p, alignment_at = p;
         for (std::size_t i = 0; i < b.columns.size(); ++i) {
             if (i > 0) {
-                x3::skip_over(p, last, ctx);
+                skip_before(p, last, ctx);
                 if (p == last || *p != ',') throw x3::expectation_failure<Iterator>(p, "','");
                 ++p;
             }
-            x3::skip_over(p, last, ctx);
+            skip_before(p, last, ctx);
             column const c = b.columns[i];
             if (c == column::id) {
                 id_at = p;

@@ -55,7 +55,7 @@ struct element_type_parser : token<element_type_parser, primitive_type> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
         if (first == last || !is_alpha(*first)) return false;
         Iterator p = first;
@@ -175,7 +175,7 @@ struct layout_close_parser : token<layout_close_parser, x3::unused_type> {
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last) return false;
         if (*first == '}') {
             ++first;
@@ -541,7 +541,7 @@ struct table_shape_parser : token<table_shape_parser<BuilderTag, Presence>, shap
 
     template <class Iterator, class Context, class RContext, class Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        x3::skip_over(first, last, ctx);
+        skip_before(first, last, ctx);
         if (first == last || *first == '\n' || *first == '\r') return false;
         if constexpr (Presence == shape_presence::optional) {
             if (!(*first == '(' || ::hlomem::detail::is_identifier_start(*first))) return false;
