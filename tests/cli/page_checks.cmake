@@ -37,6 +37,19 @@ function(page_dom url dom_out body_out)
   set(${dom_out} "${dom}" PARENT_SCOPE)
 endfunction()
 
+# matches_joined(OUT REGEX REPLACEMENT TEXT): every match of REGEX (with groups) in TEXT, each
+# rewritten by REPLACEMENT (\\1...), joined by spaces: "0:123 1:456" to compare with an expectation.
+function(matches_joined out regex replacement text)
+  string(REGEX MATCHALL "${regex}" found "${text}")
+  set(items)
+  foreach(item IN LISTS found)
+    string(REGEX REPLACE "${regex}" "${replacement}" item "${item}")
+    list(APPEND items "${item}")
+  endforeach()
+  string(REPLACE ";" " " items "${items}")
+  set(${out} "${items}" PARENT_SCOPE)
+endfunction()
+
 # `actual` must equal `expected`.
 function(expect what actual expected)
   if(NOT actual STREQUAL expected)
