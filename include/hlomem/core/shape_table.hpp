@@ -78,6 +78,17 @@ public:
         return id;
     }
 
+    /// Adds `shape`, read from `text` that is exactly its canonical text (`to_string(shape) ==
+    /// text`, as for `f32[8,128]{1,0}`): what insert does, without printing the shape to find
+    /// out. The parsers read most shapes in this form, and printing each new one cost them 5%.
+    shape_id insert_canonical(std::string_view text, shape_type shape) {
+        if (auto found = find(text)) return *found;
+        auto const id = static_cast<shape_id>(shapes_.size());
+        shapes_.push_back(std::move(shape));
+        remember(text, id);
+        return id;
+    }
+
     /// Adds a shape by value (its canonical text is the key).
     shape_id insert(shape_type shape) {
         std::string const canonical = to_string(shape);
