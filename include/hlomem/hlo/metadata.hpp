@@ -166,7 +166,7 @@ inline constexpr metadata_scan_classes metadata_scan_class = make_metadata_scan_
 /// brackets; at the top level a closing bracket is text like any other), or `last`. Eight bytes
 /// are classed before one branch: most of an instruction's text is names and digits.
 inline char const* skip_metadata_plain(char const* p, char const* last, bool closers) noexcept {
-    auto const special = [closers](char c) {
+    auto const special = [closers](char c) -> unsigned {  // 0 or 1, to be or-ed without a branch
         std::uint8_t const k = metadata_scan_class.of[static_cast<unsigned char>(c)];
         return k != metadata_plain && (closers || k != metadata_close);
     };
