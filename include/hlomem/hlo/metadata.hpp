@@ -145,52 +145,136 @@ char const* read_metadata(char const* open, char const* last, char const* text_b
     }
 }
 
+namespace detail {
+
+/// The bytes the search for an instruction's `metadata={` stops at: a '"' that opens a string
+/// and the three opening brackets (top level), and inside brackets also the closing ones.
+struct metadata_scan_classes {
+    std::uint8_t of[256];
+};
+enum : std::uint8_t { metadata_plain = 0, metadata_quote = 1, metadata_open = 2, metadata_close = 3 };
+constexpr metadata_scan_classes make_metadata_scan_classes() {
+    metadata_scan_classes t{};
+    t.of[static_cast<unsigned char>('"')] = metadata_quote;
+    t.of[static_cast<unsigned char>('(')] = t.of[static_cast<unsigned char>('[')] = t.of[static_cast<unsigned char>('{')] = metadata_open;
+    t.of[static_cast<unsigned char>(')')] = t.of[static_cast<unsigned char>(']')] = t.of[static_cast<unsigned char>('}')] = metadata_close;
+    return t;
+}
+inline constexpr metadata_scan_classes metadata_scan_class = make_metadata_scan_classes();
+
+/// The first byte at or after `p` that is one of `"([{`, or of `)]}` too when `closers` (inside
+/// brackets; at the top level a closing bracket is text like any other), or `last`. Eight bytes
+/// are classed before one branch: most of an instruction's text is names and digits.
+inline char const* skip_metadata_plain(char const* p, char const* last, bool closers) noexcept {
+    auto const special = [closers](char c) -> unsigned {  // 0 or 1, to be or-ed without a branch
+        std::uint8_t const k = metadata_scan_class.of[static_cast<unsigned char>(c)];
+        return k != metadata_plain && (closers || k != metadata_close);
+    };
+    while (last - p >= 8) {
+        if (special(p[0]) | special(p[1]) | special(p[2]) | special(p[3]) | special(p[4]) | special(p[5]) | special(p[6]) |
+            special(p[7])) {
+            break;
+        }
+        p += 8;
+    }
+    while (p != last && !special(*p)) ++p;
+    return p;
+}
+
+/// From an opening bracket at `open`, its closing bracket: scan_raw(open + 1, last, true)'s end
+/// when it finds one (the first closing bracket outside the brackets and strings it opens, of
+/// whatever kind), nullptr when scan_raw reports a problem or reaches `last`. The same rules,
+/// with the bytes between brackets and quotes skipped by skip_metadata_plain.
+inline char const* metadata_closing(char const* open, char const* last) noexcept {
+    char const* openers[max_nesting_depth];
+    std::size_t depth = 0;
+    char const* p = open + 1;
+    for (;;) {
+        p = skip_metadata_plain(p, last, true);
+        if (p == last) return nullptr;
+        switch (metadata_scan_class.of[static_cast<unsigned char>(*p)]) {
+            case metadata_quote:
+                p = skip_quoted(p, last);
+                if (p == nullptr) return nullptr;
+                continue;
+            case metadata_open:
+                if (depth == max_nesting_depth) return nullptr;
+                openers[depth++] = p;
+                break;
+            default:  // metadata_close
+                if (depth == 0) return p;
+                if (closing_bracket(*openers[depth - 1]) != *p) return nullptr;
+                --depth;
+                break;
+        }
+        ++p;
+    }
+}
+
+}  // namespace detail
+
 /// The `metadata={...}` attribute of an instruction's text: op_type, op_name, source_file,
 /// source_line and stack_frame_id. nullopt when the text has no metadata attribute or it is not
-/// closed. The attribute is looked for after a ',' outside strings and brackets, so that a
-/// `metadata=` inside a backend_config string or an operand list is not taken for it. Read
-/// leniently: a field whose value is not what XLA prints (a source_line that is not a number) is
-/// left at its default, and reading stops at text that is not `key=value`.
+/// closed. The attribute is the first `metadata={` outside strings and brackets whose last
+/// non-blank byte before it is a ',', so that a `metadata=` inside a backend_config string or an
+/// operand list is not taken for it; text before it with a string or bracket that is not closed
+/// has none. Read leniently: a field whose value is not what XLA prints (a source_line that is
+/// not a number) is left at its default, and reading stops at text that is not `key=value`.
+///
+/// XLA prints it after every other attribute but backend_config (HloInstruction::
+/// PrintWithCanonicalNameMap: PrintExtraAttributes, then `, metadata={`, then
+/// `, backend_config=`), so the search crosses most of the text before it. It runs on every
+/// value of a dump (attribute_values), so it jumps: from one string or opening bracket of the top
+/// level to the next (a candidate is the '{' after `metadata=`; the byte before its `metadata`
+/// is then read backwards over blanks), and across each bracket to its close
+/// (detail::metadata_closing). The attribute's fields are read once, up to its '}': when they
+/// read to the end as `key=value` fields, that '}' is the bracket's close.
 inline std::optional<basic_hlo_metadata<view_policy>> instruction_metadata(std::string_view text) {
-    constexpr std::string_view key = "metadata={";
+    constexpr std::string_view key = "metadata=";
     char const* const first = text.data();
     char const* const last = first + text.size();
-    // From an opening bracket, its closing bracket; nullptr when it has none or the text up to it
-    // holds a string or bracket that is not closed.
-    auto closing = [&](char const* open) -> char const* {
-        detail::raw_scan const r = detail::scan_raw(open + 1, last, true);
-        return r.problem != detail::raw_scan::none || r.end == last ? nullptr : r.end;
-    };
-    basic_hlo_metadata<view_policy> m;
+    char const* open = nullptr;  // the '{' of the attribute
     char const* p = first;
-    char previous = 0;  // the last character before p that is not a blank
-    while (p != last && !(previous == ',' && std::string_view(p, static_cast<std::size_t>(last - p)).substr(0, key.size()) == key)) {
-        char const c = *p;
-        if (c == '"') {
-            p = detail::skip_quoted(p, last);
+    while (open == nullptr) {
+        char const* const stop = detail::skip_metadata_plain(p, last, false);
+        if (stop == last) return std::nullopt;
+        if (*stop == '{' && static_cast<std::size_t>(stop - p) >= key.size() &&
+            std::string_view(stop - key.size(), key.size()) == key) {
+            char const* before = stop - key.size();
+            while (before != first && detail::is_blank(before[-1])) --before;
+            if (before != first && before[-1] == ',') {
+                open = stop;
+                break;
+            }
+        }
+        if (*stop == '"') {
+            p = detail::skip_quoted(stop, last);
             if (p == nullptr) return std::nullopt;  // a string that is not closed
-            previous = '"';
-        } else if (c == '(' || c == '{' || c == '[') {
-            char const* const close = closing(p);
-            if (close == nullptr) return std::nullopt;
-            previous = *close;
-            p = close + 1;
         } else {
-            if (!detail::is_blank(c)) previous = c;
-            ++p;
+            char const* const close = detail::metadata_closing(stop, last);
+            if (close == nullptr) return std::nullopt;
+            p = close + 1;
         }
     }
-    if (p == last) return std::nullopt;
-    char const* const open = p + key.size() - 1;
-    char const* const close = closing(open);
-    if (close == nullptr) return std::nullopt;
-    auto skip_blanks = [close](char const*& q) {
-        while (q != close && detail::is_space(*q)) ++q;
+    basic_hlo_metadata<view_policy> m;
+    auto skip_blanks_to = [](char const* end) {
+        return [end](char const*& q) {
+            while (q != end && detail::is_space(*q)) ++q;
+        };
     };
     try {
-        read_metadata(open, close + 1, first, skip_blanks, m, false);
+        read_metadata(open, last, first, skip_blanks_to(last), m, false);
+        return m;
     } catch (hlo_text_error const&) {
-        // Text that is not `key=value`: keep the fields read before it.
+        // Not `key=value` to the end: the attribute still counts when its bracket is closed, with
+        // the fields read before the text that is not.
+    }
+    char const* const close = detail::metadata_closing(open, last);
+    if (close == nullptr) return std::nullopt;
+    m = basic_hlo_metadata<view_policy>{};
+    try {
+        read_metadata(open, close + 1, first, skip_blanks_to(close), m, false);
+    } catch (hlo_text_error const&) {
     }
     return m;
 }
