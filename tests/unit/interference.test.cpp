@@ -398,6 +398,30 @@ TEST_CASE("adjacency_list, CSR and the implicit view give identical adjacency on
     }
 }
 
+namespace {
+
+/// max_weight_moment against the largest sum of weights covering one of `times` (ascending),
+/// the earliest of equal sums.
+void check_heaviest_moment(std::vector<hlomem::live_interval> const& ranges, std::vector<std::int64_t> const& weights,
+                           std::vector<hlomem::logical_time> const& times) {
+    std::int64_t best = 0;
+    hlomem::logical_time when = 0;
+    for (hlomem::logical_time t : times) {
+        std::int64_t sum = 0;
+        for (std::size_t i = 0; i < ranges.size(); ++i) sum += ranges[i].contains(t) ? weights[i] : 0;
+        if (sum > best) {
+            best = sum;
+            when = t;
+        }
+    }
+    auto const m = hlomem::max_weight_moment(
+        ranges.size(), [&](std::size_t i) { return ranges[i]; }, [&](std::size_t i) { return weights[i]; });
+    CHECK(m.weight == best);
+    CHECK(m.time == when);
+}
+
+}  // namespace
+
 TEST_CASE("the heaviest moment equals the largest live sum", "[graph][random]") {
     std::mt19937 rng(11);
     for (int round = 0; round < 30; ++round) {
@@ -409,20 +433,9 @@ TEST_CASE("the heaviest moment equals the largest live sum", "[graph][random]") 
             ranges.push_back({a, a + std::uniform_int_distribution<int>(0, 10)(rng)});
             weights.push_back(std::uniform_int_distribution<int>(1, 1000)(rng));
         }
-        std::int64_t best = 0;
-        hlomem::logical_time when = 0;
-        for (hlomem::logical_time t = 0; t <= 50; ++t) {
-            std::int64_t sum = 0;
-            for (int i = 0; i < n; ++i) sum += ranges[static_cast<std::size_t>(i)].contains(t) ? weights[static_cast<std::size_t>(i)] : 0;
-            if (sum > best) {
-                best = sum;
-                when = t;
-            }
-        }
-        auto const m = hlomem::max_weight_moment(
-            static_cast<std::size_t>(n), [&](std::size_t i) { return ranges[i]; }, [&](std::size_t i) { return weights[i]; });
-        CHECK(m.weight == best);
-        CHECK(m.time == when);
+        std::vector<hlomem::logical_time> times;
+        for (hlomem::logical_time t = 0; t <= 50; ++t) times.push_back(t);
+        check_heaviest_moment(ranges, weights, times);
     }
 }
 
@@ -510,19 +523,6 @@ TEST_CASE("the heaviest moment over a wide span of times", "[graph][random]") {
         std::vector<hlomem::logical_time> starts;
         for (auto const& r : ranges) starts.push_back(r.start);
         std::sort(starts.begin(), starts.end());
-        std::int64_t best = 0;
-        hlomem::logical_time when = 0;
-        for (hlomem::logical_time t : starts) {
-            std::int64_t sum = 0;
-            for (int i = 0; i < n; ++i) sum += ranges[static_cast<std::size_t>(i)].contains(t) ? weights[static_cast<std::size_t>(i)] : 0;
-            if (sum > best) {
-                best = sum;
-                when = t;
-            }
-        }
-        auto const m = hlomem::max_weight_moment(
-            static_cast<std::size_t>(n), [&](std::size_t i) { return ranges[i]; }, [&](std::size_t i) { return weights[i]; });
-        CHECK(m.weight == best);
-        CHECK(m.time == when);
+        check_heaviest_moment(ranges, weights, starts);
     }
 }

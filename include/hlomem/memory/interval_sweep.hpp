@@ -29,18 +29,21 @@ namespace hlomem {
 /// O(n log n + E) where E is the number of pairs visited.
 template <class IntervalOf, class Visit>
 void for_each_overlapping_pair(std::size_t n, IntervalOf interval, Visit visit) {
+    // Each interval read once: `interval` may look far into memory (a value of a large dump), and
+    // the sort would otherwise call it O(n log n) times.
+    std::vector<live_interval> ranges(n);
+    for (std::size_t i = 0; i < n; ++i) ranges[i] = interval(i);
     std::vector<std::size_t> order(n);
     for (std::size_t i = 0; i < n; ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        live_interval const ia = interval(a), ib = interval(b);
-        return ia.start != ib.start ? ia.start < ib.start : a < b;
+        return ranges[a].start != ranges[b].start ? ranges[a].start < ranges[b].start : a < b;
     });
     using entry = std::pair<logical_time, std::size_t>;  // (end, item)
     std::priority_queue<entry, std::vector<entry>, std::greater<entry>> ends;
     std::vector<std::size_t> open;      // items not yet closed, in start order
     std::vector<bool> closed(n, false);
     for (std::size_t i : order) {
-        live_interval const r = interval(i);
+        live_interval const r = ranges[i];
         // Close everything that ended before this start (inclusive ends: end < start).
         bool any_closed = false;
         while (!ends.empty() && ends.top().first < r.start) {
