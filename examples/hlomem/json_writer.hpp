@@ -12,10 +12,13 @@
 #ifndef HLOMEM_EXAMPLES_JSON_WRITER_HPP
 #define HLOMEM_EXAMPLES_JSON_WRITER_HPP
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -24,9 +27,22 @@
 
 namespace hlomem_cli {
 
+/// What JSON escapes in a string: '"', '\\' and the control characters.
+struct json_escape_table {
+    bool flags[256] = {};
+    constexpr json_escape_table() {
+        for (int c = 0; c < 0x20; ++c) flags[c] = true;
+        flags[static_cast<unsigned char>('"')] = true;
+        flags[static_cast<unsigned char>('\\')] = true;
+    }
+    constexpr bool operator[](unsigned char c) const { return flags[c]; }
+};
+inline constexpr json_escape_table json_escaped{};
+
 class json_writer {
 public:
-    explicit json_writer(std::ostream& out, bool pretty = true) : out_(out), pretty_(pretty) { buffer_.reserve(capacity); }
+    explicit json_writer(std::ostream& out, bool pretty = true)
+        : out_(out), pretty_(pretty), buffer_(new char[capacity + slack]), at_(buffer_.get()) {}
     json_writer(json_writer const&) = delete;
     json_writer& operator=(json_writer const&) = delete;
     ~json_writer() { flush(); }
@@ -40,7 +56,12 @@ public:
     json_writer& key(std::string_view name) {
         separate();
         write_string(name);
-        put(pretty_ ? std::string_view(": ") : std::string_view(":"));
+        if (pretty_) {
+            *at_++ = ':';
+            *at_++ = ' ';
+        } else {
+            *at_++ = ':';
+        }
         after_key_ = true;
         return *this;
     }
@@ -53,9 +74,7 @@ public:
     json_writer& value(char const* s) { return value(std::string_view(s)); }
     json_writer& value(std::int64_t v) {
         separate();
-        char digits[24];
-        auto const r = std::to_chars(digits, digits + sizeof digits, v);
-        put(std::string_view(digits, static_cast<std::size_t>(r.ptr - digits)));
+        at_ = std::to_chars(at_, at_ + 24, v).ptr;  // separate() left room for it
         return complete();
     }
     json_writer& value(int v) { return value(static_cast<std::int64_t>(v)); }
@@ -95,19 +114,26 @@ public:
 
     /// Ends the document with a newline, and hands the text to the stream.
     void finish() {
-        buffer_ += '\n';
+        room(1);
+        *at_++ = '\n';
         flush();
     }
 
     /// Hands the text written so far to the stream.
     void flush() {
-        if (buffer_.empty()) return;
-        out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-        buffer_.clear();
+        if (at_ == buffer_.get()) return;
+        out_.write(buffer_.get(), static_cast<std::streamsize>(at_ - buffer_.get()));
+        at_ = buffer_.get();
     }
 
 private:
     static constexpr std::size_t capacity = std::size_t(1) << 16;
+    // Room kept past `capacity` for what is written without a check: a separator, an indent of
+    // up to `indent_run` spaces, then a number, or a string of up to `inline_string` characters
+    // and a key's colon.
+    static constexpr std::size_t indent_run = 128;
+    static constexpr std::size_t inline_string = 1024;  // written unchecked behind a separator
+    static constexpr std::size_t slack = 2048;
 
     /// After a value: a whole document (nothing left open) goes to the stream.
     json_writer& complete() {
@@ -115,71 +141,116 @@ private:
         return *this;
     }
 
+    /// Makes room for `n` more characters (n <= slack) without a flush in the middle of them.
+    void room(std::size_t n) {
+        if (static_cast<std::size_t>(at_ - buffer_.get()) + n > capacity + slack) flush();
+    }
+    /// Hands the buffer on once it holds `capacity` characters: everything else writes into the
+    /// slack behind it.
+    void drain() {
+        if (static_cast<std::size_t>(at_ - buffer_.get()) >= capacity) flush();
+    }
+
     void put(std::string_view s) {
-        buffer_.append(s);
-        if (buffer_.size() >= capacity) flush();
+        while (!s.empty()) {
+            drain();
+            std::size_t const n = std::min(s.size(), capacity + slack - static_cast<std::size_t>(at_ - buffer_.get()));
+            std::memcpy(at_, s.data(), n);
+            at_ += n;
+            s.remove_prefix(n);
+        }
+        drain();
     }
 
     json_writer& open(char c) {
         separate();
-        buffer_ += c;
-        first_.push_back(true);
+        *at_++ = c;
+        first_.push_back(1);
         return *this;
     }
     json_writer& close(char c) {
-        bool const empty = first_.back();
+        bool const empty = first_.back() != 0;
         first_.pop_back();
+        drain();
         if (pretty_ && !empty) newline();
-        buffer_ += c;
+        *at_++ = c;
         return complete();
     }
+    /// What goes before a value or key: a comma and a new line where needed. Leaves the buffer
+    /// under `capacity` plus what it wrote, so that a number or a mark can follow unchecked.
     void separate() {
+        drain();
         if (after_key_) {
             after_key_ = false;
             return;
         }
         if (first_.empty()) return;
-        if (!first_.back()) buffer_ += ',';
-        first_.back() = false;
+        if (!first_.back()) *at_++ = ',';
+        first_.back() = 0;
         if (pretty_) newline();
     }
     void newline() {
-        buffer_ += '\n';
-        buffer_.append(2 * first_.size(), ' ');
+        *at_++ = '\n';
+        std::size_t n = 2 * first_.size();
+        while (n > 0) {
+            std::size_t const k = std::min(n, indent_run);
+            std::memset(at_, ' ', k);
+            at_ += k;
+            n -= k;
+            if (n > 0) flush();
+        }
     }
-    /// `s` quoted, with what JSON must escape escaped; runs of plain characters are copied whole.
+    /// `s` quoted, with what JSON must escape escaped. A string that fits behind the buffer's end
+    /// (keys, names, shapes: nearly all) is copied as it is checked, a character at a time with a
+    /// table lookup; one with something to escape, or a longer one, in runs of plain characters.
     void write_string(std::string_view s) {
-        buffer_ += '"';
+        if (s.size() <= inline_string) {
+            char* o = at_;
+            *o++ = '"';
+            for (char const c : s) {
+                if (json_escaped[static_cast<unsigned char>(c)]) return write_escaped(s);
+                *o++ = c;
+            }
+            *o++ = '"';
+            at_ = o;
+            return;
+        }
+        write_escaped(s);
+    }
+    void write_escaped(std::string_view s) {
+        *at_++ = '"';
         char const* run = s.data();
         char const* const end = s.data() + s.size();
         for (char const* p = run; p < end; ++p) {
             char const c = *p;
-            if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
-            buffer_.append(run, static_cast<std::size_t>(p - run));
+            if (!json_escaped[static_cast<unsigned char>(c)]) continue;
+            put(std::string_view(run, static_cast<std::size_t>(p - run)));
             run = p + 1;
             switch (c) {
-                case '"': buffer_ += "\\\""; break;
-                case '\\': buffer_ += "\\\\"; break;
-                case '\n': buffer_ += "\\n"; break;
-                case '\r': buffer_ += "\\r"; break;
-                case '\t': buffer_ += "\\t"; break;
+                case '"': put("\\\""); break;
+                case '\\': put("\\\\"); break;
+                case '\n': put("\\n"); break;
+                case '\r': put("\\r"); break;
+                case '\t': put("\\t"); break;
                 default: {
                     char buf[8];
                     std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                    buffer_ += buf;
+                    put(buf);
                 }
             }
         }
-        buffer_.append(run, static_cast<std::size_t>(end - run));
-        buffer_ += '"';
-        if (buffer_.size() >= capacity) flush();
+        put(std::string_view(run, static_cast<std::size_t>(end - run)));
+        room(4);
+        *at_++ = '"';
     }
+
 
     std::ostream& out_;
     bool pretty_;
     bool after_key_ = false;
-    std::vector<bool> first_;
-    std::string buffer_;
+    std::vector<char> first_;  // per open object or array: nothing written in it yet
+    std::unique_ptr<char[]> buffer_;
+    char* at_;
 };
 
 }  // namespace hlomem_cli

@@ -141,6 +141,52 @@ TEST_CASE("every breakdown adds up to each color's peak, on every real dump", "[
     }
 }
 
+TEST_CASE("the metadata of the values live at the peaks alone is theirs, and the holdings the same", "[attribution]") {
+    std::size_t named = 0;
+    for (auto const& file : hlomem_test::real_dumps) {
+        INFO(file);
+        auto const ba = hlomem::parse_buffer_assignment(read_data(file), file);
+        auto const every = hlomem::attribute_values(ba);
+        auto const colors = hlomem::assigned_live_bytes(ba);
+        std::vector<std::size_t> wanted;
+        for (auto const& c : colors) {
+            for (std::size_t i : hlomem::values_live_at(ba, c.color, c.peak_time)) wanted.push_back(i);
+        }
+        auto const some = hlomem::attribute_values(ba, wanted);
+        REQUIRE(some.values.size() == ba.values.size());
+        std::vector<char> is_wanted(ba.values.size(), 0);
+        for (std::size_t i : wanted) is_wanted[i] = 1;
+        std::size_t with = 0;
+        for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            auto const& s = some[i];
+            if (!is_wanted[i]) {
+                CHECK_FALSE(s.has_metadata());
+                continue;
+            }
+            with += s.has_metadata() ? 1 : 0;
+            CHECK(s.origin == every[i].origin);
+            CHECK(s.op_type == every[i].op_type);
+            CHECK(s.op_name == every[i].op_name);
+            CHECK(s.source_file == every[i].source_file);
+            CHECK(s.source_line == every[i].source_line);
+        }
+        CHECK(some.with_metadata() == with);
+        named += with;
+        // The holdings rank shared bytes by the live values' metadata only.
+        auto const h_every = hlomem::peak_holdings_by_color(ba, colors, every);
+        auto const h_some = hlomem::peak_holdings_by_color(ba, colors, some);
+        REQUIRE(h_every.size() == h_some.size());
+        for (std::size_t c = 0; c < h_every.size(); ++c) {
+            REQUIRE(h_every[c].values.size() == h_some[c].values.size());
+            for (std::size_t k = 0; k < h_every[c].values.size(); ++k) {
+                CHECK(h_every[c].values[k].value == h_some[c].values[k].value);
+                CHECK(h_every[c].values[k].bytes == h_some[c].values[k].bytes);
+            }
+        }
+    }
+    CHECK(named > 0);
+}
+
 TEST_CASE("shared bytes count once, for the value that states a source line", "[attribution]") {
     // An in-place dynamic-update-slice shares the broadcast's slice; a negate without metadata
     // lies beside them. At time 1 all three are live: 64 + 32 bytes.

@@ -41,14 +41,17 @@ struct buffer_assignment_facts {
     std::size_t depth = 3;                        // levels of the op_name tree the text shows
 };
 
-/// The facts of `ba`, whose values' metadata `sources` gives (attribute_values).
-template <class P>
-buffer_assignment_facts<P> facts_of(hlomem::basic_buffer_assignment<P> const& ba, hlomem::basic_source_attribution<P> sources) {
+/// The facts of `ba`; `sources_for(colors)` gives its values' metadata (attribute_values) once
+/// the colors' peaks are known (assigned_live_bytes), so that a report that names only the values
+/// live at the peaks reads only their texts (values_at_peaks).
+template <class P, class SourcesFor>
+buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& ba, SourcesFor sources_for) {
     buffer_assignment_facts<P> f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
-                                 std::move(sources), {}, 3};
+                                 {}, {}, 3};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
-    f.violations = hlomem::check_soundness(ba).size();
+    auto const soundness = hlomem::check_soundness(ba);
+    f.violations = soundness.size();
     if (ba.live_range && !ba.live_range->not_available) {
         f.peak = hlomem::compute_xla_peak(ba);
         for (auto& d : hlomem::compare_stated_peak(ba, *f.peak)) f.warnings.push_back(std::move(d));
@@ -57,10 +60,33 @@ buffer_assignment_facts<P> facts_of(hlomem::basic_buffer_assignment<P> const& ba
                                          " values with a live range have no Used-values block, so XLA's peak cannot size them"));
         }
     }
-    f.colors = hlomem::assigned_live_bytes(ba);
+    f.colors = hlomem::assigned_live_bytes(ba, f.buffers, soundness);  // a sum over buffers when sound
     f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing, f.colors);  // the live bytes measured once
+    f.sources = sources_for(f.colors);
     f.holdings = hlomem::peak_holdings_by_color(ba, f.colors, f.sources);
     return f;
+}
+
+/// The facts of `ba`, whose values' metadata `sources` gives (attribute_values).
+template <class P>
+buffer_assignment_facts<P> facts_of(hlomem::basic_buffer_assignment<P> const& ba, hlomem::basic_source_attribution<P> sources) {
+    return facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const&) { return std::move(sources); });
+}
+
+/// The values live at the peak of their color (`colors` as assigned_live_bytes gives them), by
+/// index: the values peak_holdings_by_color weighs, whose metadata the text report groups.
+template <class P>
+std::vector<std::size_t> values_at_peaks(hlomem::basic_buffer_assignment<P> const& ba, std::vector<hlomem::color_live_bytes> const& colors) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (v.allocation == hlomem::npos || v.size <= 0 || !v.live_range) continue;
+        std::int64_t const color = ba.allocations[v.allocation].color;
+        for (auto const& c : colors) {
+            if (c.color == color && v.live_range->contains(c.peak_time)) out.push_back(i);
+        }
+    }
+    return out;
 }
 
 inline std::string pad_left(std::string s, std::size_t width) {
@@ -225,7 +251,11 @@ void write_value_members(json_writer& json, hlomem::basic_buffer_assignment<P> c
                          shape_text_cache<P>& shape_text, hlomem::value_source const& s) {
     json.member("id", v.id);
     json.member("name", v.name);
-    json.member("index", hlomem::to_string(v.index));
+    if (v.index.empty()) {
+        json.member("index", "{}");  // most values: no string made
+    } else {
+        json.member("index", hlomem::to_string(v.index));
+    }
     json.member("phi", v.is_phi);
     json.member("color", v.color);
     json.member("allocation", v.allocation == hlomem::npos ? std::optional<std::int64_t>()

@@ -27,7 +27,12 @@ namespace hlomem_cli {
 template <class P>
 void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
     auto const& ba = *loaded.assignment();
-    auto facts = facts_of(ba, hlomem::attribute_values(loaded));
+    // The text names the metadata of the values live at each peak only: without a module to join
+    // (whose count of values the notes name), only their texts are read. JSON lists every value's.
+    bool const every_value = as_json || loaded.assignment_module() != nullptr;
+    auto facts = facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const& colors) {
+        return every_value ? hlomem::attribute_values(loaded) : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
+    });
     facts.depth = depth;
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
     if (loaded.module_file) {

@@ -141,8 +141,10 @@ value_source source_from(basic_hlo_metadata<Q> const& m, metadata_origin origin)
             m.stack_frame_id, origin};
 }
 
+/// The attribution of the values `wanted` flags (every value when null).
 template <class P, class Q>
-basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m) {
+basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
+                                      std::vector<char> const* wanted = nullptr) {
     basic_source_attribution<Q> out;
     out.values.resize(ba.values.size());
     // The values of one instruction (its tuple elements) follow each other by id in most dumps:
@@ -150,6 +152,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
     std::string_view last_text;
     value_source last;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        if (wanted && !(*wanted)[i]) continue;
         std::string_view const text(ba.values[i].instruction_text);
         if (text.empty()) continue;
         if (text.data() != last_text.data() || text.size() != last_text.size()) {
@@ -177,6 +180,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
                 auto const* md = m->metadata(k);
                 if (!md) continue;
                 for (std::size_t i : ba.values_of_instruction(std::string_view(m->instruction(k).name))) {
+                    if (wanted && !(*wanted)[i]) continue;
                     auto& s = out.values[i];
                     if (!s.has_metadata()) {
                         s = source_from(*md, metadata_origin::module);
@@ -201,6 +205,16 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
 template <class P>
 basic_source_attribution<P> attribute_values(basic_buffer_assignment<P> const& ba) {
     return detail::attribute<P, P>(ba, nullptr);
+}
+
+/// attribute_values for the values `wanted` (indices into ba.values) alone: the others have no
+/// metadata, and the counts count only these. What a report that names only the values live at
+/// a peak needs, without reading every other value's text.
+template <class P>
+basic_source_attribution<P> attribute_values(basic_buffer_assignment<P> const& ba, std::vector<std::size_t> const& wanted) {
+    std::vector<char> flags(ba.values.size(), 0);
+    for (std::size_t i : wanted) flags[i] = 1;
+    return detail::attribute<P, P>(ba, nullptr, &flags);
 }
 
 /// The metadata of each value, the dump's joined with its module's: the dump's text where it has

@@ -75,6 +75,85 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
     return out;
 }
 
+/// assigned_live_bytes, from the shared buffers of `ba` (shared_buffers) and its soundness check
+/// (check_soundness), in O(n + max) instead of a segment tree's O(n log n): when the check finds
+/// no overlap and no overrun, two slices of a color live at the same time are either disjoint or
+/// one slice of a shared buffer (legal_sharing accepts only the same allocation, offset and
+/// size), so the union of the live slices at t is the sum of the sizes of the buffers live at t,
+/// a difference array over time. Each buffer counts over the union of its values' live ranges,
+/// with the same values left out as live_slice_bytes leaves out (no bytes; a range that ends
+/// before 0 or before it starts). With an overlap or an overrun, the general measure.
+template <class P>
+std::vector<color_live_bytes> assigned_live_bytes(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers,
+                                                  std::vector<diagnostic> const& soundness) {
+    bool const disjoint = std::none_of(soundness.begin(), soundness.end(), [](diagnostic const& d) {
+        return d.kind == diagnostic_kind::overlap || d.kind == diagnostic_kind::overrun;
+    });
+    if (!disjoint || !ba.live_range) return assigned_live_bytes(ba);
+    std::vector<color_live_bytes> out;
+    std::vector<std::int64_t> colors;  // out's colors, sorted, as live_slice_bytes lists them
+    for (auto const& a : ba.allocations) colors.push_back(a.color);
+    std::sort(colors.begin(), colors.end());
+    colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
+    out.resize(colors.size());
+    for (std::size_t k = 0; k < colors.size(); ++k) out[k].color = colors[k];
+    auto slot = [&](std::int64_t color) {
+        return static_cast<std::size_t>(std::lower_bound(colors.begin(), colors.end(), color) - colors.begin());
+    };
+    for (auto const& a : ba.allocations) out[slot(a.color)].allocated_bytes += a.size;
+    logical_time const horizon = std::max<logical_time>(ba.live_range->max, 0);
+    std::vector<std::vector<std::int64_t>> change(colors.size());  // per color: bytes_at[t] - bytes_at[t - 1]
+    std::vector<live_interval> ranges;                              // one buffer's, while it is summed
+    for (auto const& b : buffers) {
+        std::size_t const c = slot(b.color);
+        auto& result = out[c];
+        std::int64_t bytes = 0;
+        ranges.clear();
+        for (std::size_t vi : b.values) {
+            auto const& v = ba.values[vi];
+            if (v.size <= 0) continue;
+            if (!v.live_range) {
+                ++result.unranged_values;
+                result.unranged_bytes += v.size;
+                continue;
+            }
+            if (v.live_range->start > v.live_range->end || v.live_range->end < 0) continue;
+            bytes = std::max(bytes, v.size);
+            ranges.push_back({std::max<logical_time>(v.live_range->start, 0), std::min(v.live_range->end, horizon)});
+        }
+        if (ranges.empty()) continue;
+        auto& delta = change[c];
+        if (delta.empty()) delta.assign(static_cast<std::size_t>(horizon) + 2, 0);
+        // The union of the buffer's ranges (one interval for XLA's touching ranges), piece by piece.
+        if (ranges.size() > 1) {
+            std::sort(ranges.begin(), ranges.end(), [](live_interval const& x, live_interval const& y) { return x.start < y.start; });
+        }
+        for (std::size_t k = 0; k < ranges.size();) {
+            logical_time const start = ranges[k].start;
+            logical_time end = ranges[k].end;
+            for (++k; k < ranges.size() && ranges[k].start <= end + 1; ++k) end = std::max(end, ranges[k].end);
+            if (start > end) continue;  // starts after the last time
+            delta[static_cast<std::size_t>(start)] += bytes;
+            delta[static_cast<std::size_t>(end) + 1] -= bytes;
+        }
+    }
+    for (std::size_t c = 0; c < out.size(); ++c) {
+        auto& result = out[c];
+        result.bytes_at.assign(static_cast<std::size_t>(horizon) + 1, 0);
+        if (change[c].empty()) continue;
+        std::int64_t running = 0;
+        for (logical_time t = 0; t <= horizon; ++t) {
+            running += change[c][static_cast<std::size_t>(t)];
+            result.bytes_at[static_cast<std::size_t>(t)] = running;
+            if (running > result.peak_bytes) {
+                result.peak_bytes = running;
+                result.peak_time = t;
+            }
+        }
+    }
+    return out;
+}
+
 /// The most bytes that must be live at one time: a lower bound for any placement of `buffers`.
 struct live_bytes_bound {
     std::int64_t bytes = 0;

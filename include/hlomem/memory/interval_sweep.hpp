@@ -29,18 +29,21 @@ namespace hlomem {
 /// O(n log n + E) where E is the number of pairs visited.
 template <class IntervalOf, class Visit>
 void for_each_overlapping_pair(std::size_t n, IntervalOf interval, Visit visit) {
+    // Each interval read once: `interval` may look far into memory (a value of a large dump), and
+    // the sort would otherwise call it O(n log n) times.
+    std::vector<live_interval> ranges(n);
+    for (std::size_t i = 0; i < n; ++i) ranges[i] = interval(i);
     std::vector<std::size_t> order(n);
     for (std::size_t i = 0; i < n; ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        live_interval const ia = interval(a), ib = interval(b);
-        return ia.start != ib.start ? ia.start < ib.start : a < b;
+        return ranges[a].start != ranges[b].start ? ranges[a].start < ranges[b].start : a < b;
     });
     using entry = std::pair<logical_time, std::size_t>;  // (end, item)
     std::priority_queue<entry, std::vector<entry>, std::greater<entry>> ends;
     std::vector<std::size_t> open;      // items not yet closed, in start order
     std::vector<bool> closed(n, false);
     for (std::size_t i : order) {
-        live_interval const r = interval(i);
+        live_interval const r = ranges[i];
         // Close everything that ended before this start (inclusive ends: end < start).
         bool any_closed = false;
         while (!ends.empty() && ends.top().first < r.start) {
@@ -68,32 +71,66 @@ struct heaviest_moment {
 
 template <class IntervalOf, class WeightOf>
 heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf weight) {
-    struct event {
-        logical_time time;
-        bool close;  // opens sort before closes at the same time: [0,2] and [2,4] meet at 2
-        std::size_t item;
-    };
-    std::vector<event> events;
-    events.reserve(2 * n);
+    heaviest_moment best;
+    // With no negative weight, the running sum is highest after a time's opens, in whatever order
+    // they come: the weight covering each time is what matters, and when the times span little
+    // more than there are intervals, a difference array over them gives it in O(n + span), with
+    // no sort. The earliest time of the largest cover is the moment the sorted events give.
+    logical_time first = 0, last = -1;
+    bool negative = false;
     for (std::size_t i = 0; i < n; ++i) {
         live_interval const r = interval(i);
         if (r.start > r.end) continue;
-        events.push_back({r.start, false, i});
-        events.push_back({r.end, true, i});
+        negative = negative || weight(i) < 0;
+        if (last < first) first = r.start, last = r.end;
+        first = std::min(first, r.start);
+        last = std::max(last, r.end);
     }
-    std::sort(events.begin(), events.end(), [](event const& a, event const& b) {
-        return a.time != b.time ? a.time < b.time : (!a.close && b.close);
-    });
-    heaviest_moment best;
-    std::int64_t running = 0;
-    for (auto const& e : events) {
-        if (e.close) {
-            running -= weight(e.item);
-        } else {
-            running += weight(e.item);
+    if (last < first) return best;
+    if (!negative && static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) <= 4 * static_cast<std::uint64_t>(n) + 1024) {
+        std::vector<std::int64_t> change(static_cast<std::size_t>(last - first) + 2, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            live_interval const r = interval(i);
+            if (r.start > r.end) continue;
+            std::int64_t const w = weight(i);
+            change[static_cast<std::size_t>(r.start - first)] += w;
+            change[static_cast<std::size_t>(r.end - first) + 1] -= w;
+        }
+        std::int64_t running = 0;
+        for (std::size_t t = 0; t + 1 < change.size(); ++t) {
+            running += change[t];
             if (running > best.weight) {
                 best.weight = running;
-                best.time = e.time;
+                best.time = first + static_cast<logical_time>(t);
+            }
+        }
+    } else {
+        struct event {
+            logical_time time;
+            bool close;  // opens sort before closes at the same time: [0,2] and [2,4] meet at 2
+            std::size_t item;
+        };
+        std::vector<event> events;
+        events.reserve(2 * n);
+        for (std::size_t i = 0; i < n; ++i) {
+            live_interval const r = interval(i);
+            if (r.start > r.end) continue;
+            events.push_back({r.start, false, i});
+            events.push_back({r.end, true, i});
+        }
+        std::sort(events.begin(), events.end(), [](event const& a, event const& b) {
+            return a.time != b.time ? a.time < b.time : (!a.close && b.close);
+        });
+        std::int64_t running = 0;
+        for (auto const& e : events) {
+            if (e.close) {
+                running -= weight(e.item);
+            } else {
+                running += weight(e.item);
+                if (running > best.weight) {
+                    best.weight = running;
+                    best.time = e.time;
+                }
             }
         }
     }

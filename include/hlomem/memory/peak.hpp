@@ -111,6 +111,8 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
     logical_time first_time = 0, last_time = 0;
     bool negative = false;
     events.reserve(2 * ba.values.size());
+    std::vector<std::size_t> sized;  // the values with events, in index order: events[2k], events[2k + 1] are sized[k]'s
+    sized.reserve(ba.values.size());
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (!v.live_range) continue;
@@ -128,9 +130,11 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
         last_time = std::max({last_time, v.live_range->start, end});
         events.push_back({v.live_range->start, false, *size});
         events.push_back({end, true, *size});
+        sized.push_back(i);
     }
     bool const removes_first = rule == peak_size_rule::value_subshape;
     std::int64_t running = 0, peak = 0;
+    bool events_sorted = false;
     if (!negative && first_time >= 0 && static_cast<std::size_t>(last_time) <= 4 * events.size() + 1024) {
         // Sizes are not negative, so within one time the running sum is highest right after that
         // time's adds, in whatever order they come: only each time's total added and removed
@@ -148,6 +152,7 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
             if (!removes_first) running -= removed[t];
         }
     } else {
+        events_sorted = true;
         std::stable_sort(events.begin(), events.end(), [&](event const& a, event const& b) {
             if (a.time != b.time) return a.time < b.time;
             return removes_first ? (a.remove && !b.remove) : (!a.remove && b.remove);
@@ -161,10 +166,17 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
         }
     }
     out.bytes = peak;
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const& v = ba.values[i];
-        if (v.live_range && v.live_range->contains(out.time) && !unsized[i]) {
-            out.values.push_back(i);
+    // The values live at the peak, from their events (kept in value order, unless sorted above):
+    // no second pass over the values themselves, which a dump of 10^6 values holds in hundreds of
+    // megabytes.
+    if (events_sorted) {
+        for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            auto const& v = ba.values[i];
+            if (v.live_range && v.live_range->contains(out.time) && !unsized[i]) out.values.push_back(i);
+        }
+    } else {
+        for (std::size_t k = 0; k < sized.size(); ++k) {
+            if (events[2 * k].time <= out.time && out.time < events[2 * k + 1].time) out.values.push_back(sized[k]);
         }
     }
     if (rule == peak_size_rule::value_subshape) {

@@ -433,8 +433,10 @@ inline void copy_offsets(allocation_problem const& from, allocation_problem& to)
 namespace detail {
 
 template <class Problem, class OffsetMap, class Name>
-std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std::optional<std::int64_t> capacity,
+std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets, std::int64_t const* capacity,
                                         Name name) {
+    // `capacity` by pointer (null: none), not as an optional: GCC 12 inlines an optional made at
+    // the call into this and warns that its empty value may be read uninitialized.
     using boost::get;
     std::size_t const n = num_buffers(p);
     std::vector<diagnostic> out;
@@ -503,13 +505,14 @@ template <class Problem, class OffsetMap,
           std::enable_if_t<!std::is_convertible_v<OffsetMap, std::optional<std::int64_t>>, int> = 0>
 std::vector<diagnostic> check_placement(Problem const& p, OffsetMap offsets,
                                         std::optional<std::int64_t> capacity = std::nullopt) {
-    return detail::check_placement(p, offsets, capacity, [](std::size_t i) { return "buffer " + std::to_string(i); });
+    return detail::check_placement(p, offsets, capacity ? &*capacity : nullptr,
+                                   [](std::size_t i) { return "buffer " + std::to_string(i); });
 }
 
 /// check_placement on a problem's own offsets; messages name buffers by id: `buffer 'b2' [3, 9)`.
 inline std::vector<diagnostic> check_placement(allocation_problem const& p,
                                                std::optional<std::int64_t> capacity = std::nullopt) {
-    return detail::check_placement(p, offset_map(p), capacity,
+    return detail::check_placement(p, offset_map(p), capacity ? &*capacity : nullptr,
                                    [&](std::size_t i) { return "buffer '" + p.buffers[i].id + "'"; });
 }
 
