@@ -172,6 +172,10 @@ TEST_CASE("value sets hold one id in place, more in a block; buffers are lists v
     hlomem::value_id_set moved = std::move(copy);
     CHECK(moved.size() == 3);
     CHECK(copy.empty());  // NOLINT(bugprone-use-after-move): a moved-from set is empty
+    u = {2, 5, 8, 11};
+    CHECK(hlomem::instruction_value_sets::assign_sorted(copy, u));  // and takes a block of its own again
+    CHECK(std::vector<hlomem::value_id>(copy.begin(), copy.end()) == std::vector<hlomem::value_id>{2, 5, 8, 11});
+    CHECK(std::vector<hlomem::value_id>(moved.begin(), moved.end()) == std::vector<hlomem::value_id>{1, 3, 9});
 
     // Items 0..4 in lists 0, 1, 0, 2, 1: each list in increasing order, the lists in order.
     hlomem::value_index_lists lists;

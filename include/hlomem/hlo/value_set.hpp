@@ -35,12 +35,18 @@ public:
         if (this != &o) assign(o.begin(), o.end());
         return *this;
     }
-    value_id_set(value_id_set&& o) noexcept : many_(std::move(o.many_)), size_(o.size_), one_(o.one_) { o.size_ = 0; }
+    value_id_set(value_id_set&& o) noexcept
+        : many_(std::move(o.many_)), size_(o.size_), capacity_(o.capacity_), one_(o.one_) {
+        o.size_ = 0;
+        o.capacity_ = 0;
+    }
     value_id_set& operator=(value_id_set&& o) noexcept {
         many_ = std::move(o.many_);
         size_ = o.size_;
+        capacity_ = o.capacity_;
         one_ = o.one_;
         o.size_ = 0;
+        o.capacity_ = 0;
         return *this;
     }
 
