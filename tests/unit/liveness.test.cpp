@@ -151,6 +151,43 @@ TEST_CASE("the phi graph: a phi that merges one value and itself is that value",
     CHECK(g.optimized_value(42) == 42);  // never registered
 }
 
+TEST_CASE("value sets hold one id in place, more in a block; buffers are lists viewed in place",
+          "[liveness][dataflow][alias]") {
+    hlomem::value_id_set s;
+    CHECK(s.empty());
+    s.assign_one(7);
+    CHECK(std::vector<hlomem::value_id>(s.begin(), s.end()) == std::vector<hlomem::value_id>{7});
+    std::vector<hlomem::value_id> u{9, 3, 1, 3};  // repeats and any order, as a union gathers them
+    CHECK(hlomem::instruction_value_sets::assign_sorted(s, u));
+    CHECK(std::vector<hlomem::value_id>(s.begin(), s.end()) == std::vector<hlomem::value_id>{1, 3, 9});
+    u = {3, 9, 1};
+    CHECK_FALSE(hlomem::instruction_value_sets::assign_sorted(s, u));  // the same set: no change
+    hlomem::value_id_set copy = s;
+    CHECK(copy == s);
+    s.assign_one(4);  // back to one id; the copy keeps its own block
+    CHECK(s.size() == 1);
+    CHECK(s[0] == 4);
+    CHECK(copy != s);
+    CHECK(std::vector<hlomem::value_id>(copy.begin(), copy.end()) == std::vector<hlomem::value_id>{1, 3, 9});
+    hlomem::value_id_set moved = std::move(copy);
+    CHECK(moved.size() == 3);
+    CHECK(copy.empty());  // NOLINT(bugprone-use-after-move): a moved-from set is empty
+    u = {2, 5, 8, 11};
+    CHECK(hlomem::instruction_value_sets::assign_sorted(copy, u));  // and takes a block of its own again
+    CHECK(std::vector<hlomem::value_id>(copy.begin(), copy.end()) == std::vector<hlomem::value_id>{2, 5, 8, 11});
+    CHECK(std::vector<hlomem::value_id>(moved.begin(), moved.end()) == std::vector<hlomem::value_id>{1, 3, 9});
+
+    // Items 0..4 in lists 0, 1, 0, 2, 1: each list in increasing order, the lists in order.
+    hlomem::value_index_lists lists;
+    lists.assign({0, 1, 0, 2, 1}, 3);
+    REQUIRE(lists.size() == 3);
+    std::vector<std::vector<std::size_t>> seen;
+    for (auto const& l : lists) seen.emplace_back(l.begin(), l.end());
+    CHECK(seen == std::vector<std::vector<std::size_t>>{{0, 2}, {1, 4}, {3}});
+    CHECK(lists[2].size() == 1);
+    CHECK(lists[2][0] == 3);
+}
+
 // while_phi: entry a(0) zero(1) init(2) w(14) r(15); cond p.c(3) i.c(4) n(5) lt(6); body p.b(7)
 // i.b(8) x.b(9) one(10) next(11) y(12) t.b(13); max 16.
 //   ids: computations in post order cond, body, main; within each, instructions in post order:
@@ -555,4 +592,32 @@ TEST_CASE("every real module: sequence, ranges and peak are consistent", "[liven
     REQUIRE(ba.live_range->stated_peak);
     CHECK(ba.live_range->stated_peak->time < live.max());
     CHECK(live.notes().empty());
+
+    // The buffers partition the values: each value once, in its own buffer, ids increasing within
+    // a buffer, buffers ordered by their first value.
+    auto const& aa = live.alias_analysis();
+    std::size_t listed = 0, previous_first = 0;
+    for (std::size_t b = 0; b < aa.buffers().size(); ++b) {
+        auto const buffer = aa.buffers()[b];
+        REQUIRE_FALSE(buffer.empty());
+        CHECK((b == 0 || buffer[0] > previous_first));
+        previous_first = buffer[0];
+        for (std::size_t j = 0; j < buffer.size(); ++j) {
+            CHECK(aa.buffer_of(buffer[j]) == b);
+            if (j > 0) CHECK(buffer[j - 1] < buffer[j]);
+        }
+        listed += buffer.size();
+    }
+    CHECK(listed == live.dataflow().values().size());
+    // The call graph's compact copies are the module's.
+    auto const& g = live.dataflow().call_graph();
+    std::size_t mismatches = 0;
+    for (hlomem::instruction_id i = 0; i < m.instruction_count(); ++i) {
+        auto const ops = m.operands(i);
+        bool const same = g.opcode(i) == m.instruction(i).opcode &&
+                          g.is_root(i) == (m.computation(m.instruction(i).computation).root == i) &&
+                          std::equal(ops.begin(), ops.end(), g.operands(i).begin(), g.operands(i).end());
+        mismatches += same ? 0 : 1;
+    }
+    CHECK(mismatches == 0);
 }

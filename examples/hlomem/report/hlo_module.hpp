@@ -124,7 +124,8 @@ struct module_facts {
 };
 
 inline liveness_facts liveness_facts_of(module_type const& m) {
-    liveness_facts f{hlomem::derive_assignment(m), 0, 0, {}};
+    // The report reads sizes, live ranges and peaks: the values' positions and uses are not derived.
+    liveness_facts f{hlomem::derive_assignment(m, /*positions_and_uses=*/false), 0, 0, {}};
     auto const& ba = f.derived.assignment;
     for (auto const& v : ba.values) f.ranged_values += v.live_range ? 1 : 0;
     for (auto const& a : ba.allocations) {

@@ -8,12 +8,15 @@
 #ifndef HLOMEM_DUMP_PRINTER_HPP
 #define HLOMEM_DUMP_PRINTER_HPP
 
+#include <cstdint>
 #include <cstdio>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <hlomem/core/shape_text.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/dump/live_range.hpp>
 
@@ -51,14 +54,38 @@ void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
         return;
     }
     os << "HloLiveRange (max " << lr.max << "):\n";
-    os << "  InstructionSequence:\n";
+    // The two long lists go through one buffer, written out every 64 KiB: a module's live
+    // ranges run to millions of lines, and a stream insertion per field costs more than the text.
+    std::string text;
+    auto flush = [&](bool force) {
+        if (force || text.size() >= 65536) {
+            os.write(text.data(), static_cast<std::streamsize>(text.size()));
+            text.clear();
+        }
+    };
+    text += "  InstructionSequence:\n";
     for (std::size_t t = 0; t < lr.instruction_sequence.size(); ++t) {
-        os << "    " << t << ':' << std::string_view(lr.instruction_sequence[t]) << '\n';
+        text += "    ";
+        detail::append_int(text, static_cast<std::int64_t>(t));
+        text += ':';
+        text += std::string_view(lr.instruction_sequence[t]);
+        text += '\n';
+        flush(false);
     }
-    os << "  BufferLiveRange:\n";
+    text += "  BufferLiveRange:\n";
     for (auto const& r : lr.buffer_live_ranges) {
-        os << "    " << std::string_view(r.name) << to_string(r.index) << ':' << r.range.start << '-' << r.range.end << '\n';
+        text += "    ";
+        text += std::string_view(r.name);
+        text += '{';
+        detail::append_int_list(text, r.index);
+        text += "}:";
+        detail::append_int(text, static_cast<std::int64_t>(r.range.start));
+        text += '-';
+        detail::append_int(text, static_cast<std::int64_t>(r.range.end));
+        text += '\n';
+        flush(false);
     }
+    flush(true);
     if (!lr.stated_peak) return;
     auto const& peak = *lr.stated_peak;
     bool const spaced = peak.spaced_numbers;

@@ -19,7 +19,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <numeric>
 #include <optional>
 #include <string_view>
@@ -220,6 +222,75 @@ std::vector<in_place_pair> in_place_pairs(basic_hlo_module<P> const& m, instruct
     return out;
 }
 
+/// Whether in_place_pairs can name a pair for an instruction of opcode `op`: the opcodes its rules
+/// cover. Every other instruction updates nothing in place, which the analysis need not ask.
+constexpr bool may_update_in_place(hlo_opcode op) noexcept {
+    switch (op) {
+        case hlo_opcode::all_reduce_start:
+        case hlo_opcode::dynamic_update_slice:
+        case hlo_opcode::scatter:
+        case hlo_opcode::collective_permute:
+        case hlo_opcode::collective_permute_start:
+        case hlo_opcode::custom_call:
+        case hlo_opcode::async_start:
+        case hlo_opcode::set_dimension_size:
+        case hlo_opcode::ragged_all_to_all:
+        case hlo_opcode::fusion:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// Lists of value indices stored one after another, as the HloBuffers are: `lists[b]` views list
+/// `b`, and a range-for gives each list in turn (one allocation for all of them, not one each).
+class value_index_lists {
+public:
+    class iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = list_view<std::size_t>;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = list_view<std::size_t>;
+
+        iterator() noexcept = default;
+        iterator(value_index_lists const* lists, std::size_t b) noexcept : lists_(lists), b_(b) {}
+        list_view<std::size_t> operator*() const noexcept { return (*lists_)[b_]; }
+        iterator& operator++() noexcept { return ++b_, *this; }
+        iterator operator++(int) noexcept { return iterator(lists_, b_++); }
+        friend bool operator==(iterator const& a, iterator const& b) noexcept { return a.b_ == b.b_; }
+        friend bool operator!=(iterator const& a, iterator const& b) noexcept { return a.b_ != b.b_; }
+
+    private:
+        value_index_lists const* lists_ = nullptr;
+        std::size_t b_ = 0;
+    };
+
+    std::size_t size() const noexcept { return begins_.empty() ? 0 : begins_.size() - 1; }
+    bool empty() const noexcept { return size() == 0; }
+    list_view<std::size_t> operator[](std::size_t b) const noexcept {
+        return list_view<std::size_t>(items_.data() + begins_[b], begins_[b + 1] - begins_[b]);
+    }
+    iterator begin() const noexcept { return iterator(this, 0); }
+    iterator end() const noexcept { return iterator(this, size()); }
+
+    /// The lists of `of` (the list of each item, numbered from 0 in order of first appearance,
+    /// `count` of them): item k goes to list of[k], items in increasing order within a list.
+    void assign(std::vector<std::size_t> const& of, std::size_t count) {
+        begins_.assign(count + 1, 0);
+        for (std::size_t b : of) ++begins_[b + 1];
+        for (std::size_t b = 1; b <= count; ++b) begins_[b] += begins_[b - 1];
+        items_.resize(of.size());
+        std::vector<std::size_t> fill(begins_.begin(), begins_.end() - 1);
+        for (std::size_t k = 0; k < of.size(); ++k) items_[fill[of[k]]++] = k;
+    }
+
+private:
+    std::vector<std::size_t> items_;
+    std::vector<std::size_t> begins_;  // size() + 1 offsets into items_
+};
+
 /// XLA's HloAliasAnalysis: the values grouped into HloBuffers. Holds a reference to the dataflow
 /// analysis, which must outlive it.
 template <class P = default_policy>
@@ -229,12 +300,23 @@ public:
 
     basic_hlo_dataflow<P> const& dataflow() const noexcept { return df_; }
     /// The buffers, each a list of value indices (into dataflow().values()) sorted by id; buffers
-    /// are ordered by their first value.
-    std::vector<std::vector<std::size_t>> const& buffers() const noexcept { return buffers_; }
+    /// are ordered by their first value. `buffers()[b]` is a list_view of buffer b.
+    value_index_lists const& buffers() const noexcept { return buffers_; }
     /// The buffer of value index `k`.
     std::size_t buffer_of(std::size_t k) const { return buffer_of_[k]; }
     /// The in-place pairs of instruction `i` (cached).
     std::vector<in_place_pair> const& pairs(instruction_id i) const {
+        static std::vector<in_place_pair> const none;
+        hlo_opcode const op = df_.call_graph().opcode(i);
+        if (!may_update_in_place(op)) return none;
+        if (op == hlo_opcode::fusion && df_.module().output_to_operand_aliasing(i).empty()) {
+            // A fusion updates in place only through an instruction of its body that does.
+            bool in_place_body = false;
+            for (auto const& c : df_.module().calls(i)) {
+                if (c.kind == call_kind::fusion && updates_in_place_[c.callee]) in_place_body = true;
+            }
+            if (!in_place_body) return none;
+        }
         if (!pairs_[i]) pairs_[i] = in_place_pairs(df_.module(), i);
         return *pairs_[i];
     }
@@ -243,9 +325,10 @@ private:
     void run();
 
     basic_hlo_dataflow<P> const& df_;
-    std::vector<std::vector<std::size_t>> buffers_;
+    value_index_lists buffers_;
     std::vector<std::size_t> buffer_of_;
     mutable std::vector<std::optional<std::vector<in_place_pair>>> pairs_;
+    std::vector<std::uint8_t> updates_in_place_;  // by computation: holds an instruction in_place_pairs covers
 };
 
 using hlo_alias_analysis = basic_hlo_alias_analysis<>;
@@ -255,6 +338,10 @@ void basic_hlo_alias_analysis<P>::run() {
     auto const& m = df_.module();
     auto const& values = df_.values();
     pairs_.assign(m.instruction_count(), std::nullopt);
+    updates_in_place_.assign(m.computation_count(), 0);
+    for (instruction_id i = 0; i < m.instruction_count(); ++i) {
+        if (may_update_in_place(df_.call_graph().opcode(i))) updates_in_place_[m.instruction(i).computation] = 1;
+    }
     std::vector<std::size_t> parent(values.size());
     std::iota(parent.begin(), parent.end(), std::size_t{0});
     auto find = [&](std::size_t x) {
@@ -273,7 +360,8 @@ void basic_hlo_alias_analysis<P>::run() {
         auto [p, count] = df_.tree(j).path(n);
         return df_.tree(i).find(std::vector<std::int64_t>(p, p + count));
     };
-    auto is_root = [&](instruction_id i) { return m.computation(m.instruction(i).computation).root == i; };
+    auto const& graph = df_.call_graph();
+    auto is_root = [&](instruction_id i) { return graph.is_root(i); };
     auto called = [&](instruction_id i, call_kind kind) {
         for (auto const& c : m.calls(i)) {
             if (c.kind == kind) return c.callee;
@@ -299,11 +387,11 @@ void basic_hlo_alias_analysis<P>::run() {
         }
         // While loops: init value, body and condition parameters, body root and the while share.
         for (auto const& u : df_.uses(v)) {
-            if (m.instruction(u.instruction).opcode != hlo_opcode::while_) continue;
+            if (graph.opcode(u.instruction) != hlo_opcode::while_) continue;
             auto const ops = m.operands(u.instruction);
             if (u.operand_number < ops.size()) unite_with_set(k, u.instruction, same_index(u.instruction, ops[u.operand_number], u.node));
         }
-        if (m.instruction(v.instruction).opcode == hlo_opcode::parameter) {
+        if (graph.opcode(v.instruction) == hlo_opcode::parameter) {
             for (auto const& c : m.callers(m.instruction(v.instruction).computation)) {
                 if (m.instruction(c.caller).opcode == hlo_opcode::while_) unite_with_set(k, c.caller, same_index(c.caller, v.instruction, v.node));
             }
@@ -321,8 +409,10 @@ void basic_hlo_alias_analysis<P>::run() {
         }
         // In-place updates, seen from the output and from the operand.
         for (auto const& p : positions) {
+            auto const& position_pairs = pairs(p.instruction);
+            if (position_pairs.empty()) continue;
             auto [path, count] = df_.tree(p.instruction).path(p.node);
-            for (auto const& pair : pairs(p.instruction)) {
+            for (auto const& pair : position_pairs) {
                 if (!std::equal(pair.output_index.begin(), pair.output_index.end(), path, path + count)) continue;
                 auto const ops = m.operands(p.instruction);
                 if (pair.operand_number < 0 || static_cast<std::size_t>(pair.operand_number) >= ops.size()) continue;
@@ -331,9 +421,11 @@ void basic_hlo_alias_analysis<P>::run() {
             }
         }
         for (auto const& u : df_.uses(v)) {
-            auto const ops = m.operands(u.instruction);
+            auto const& use_pairs = pairs(u.instruction);
+            if (use_pairs.empty()) continue;
+            auto const ops = graph.operands(u.instruction);
             auto [path, count] = df_.tree(ops[u.operand_number]).path(u.node);
-            for (auto const& pair : pairs(u.instruction)) {
+            for (auto const& pair : use_pairs) {
                 if (pair.operand_number != static_cast<std::int64_t>(u.operand_number) ||
                     !std::equal(pair.operand_index.begin(), pair.operand_index.end(), path, path + count)) {
                     continue;
@@ -344,15 +436,13 @@ void basic_hlo_alias_analysis<P>::run() {
     }
     buffer_of_.assign(values.size(), 0);
     std::vector<std::size_t> buffer_of_root(values.size(), no_value_index);
+    std::size_t count = 0;
     for (std::size_t k = 0; k < values.size(); ++k) {
         std::size_t const r = find(k);
-        if (buffer_of_root[r] == no_value_index) {
-            buffer_of_root[r] = buffers_.size();
-            buffers_.emplace_back();
-        }
+        if (buffer_of_root[r] == no_value_index) buffer_of_root[r] = count++;
         buffer_of_[k] = buffer_of_root[r];
-        buffers_[buffer_of_root[r]].push_back(k);
     }
+    buffers_.assign(buffer_of_, count);
 }
 
 }  // namespace hlomem

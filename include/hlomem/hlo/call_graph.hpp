@@ -54,7 +54,29 @@ public:
     explicit basic_call_graph(module_type const& m) : m_(m) {
         compute_contexts();
         compute_computation_order();
+        // The opcode and root flag of every instruction, one byte each: the analyses ask them of
+        // users and positions all over the module, where the instruction records (tens of bytes
+        // each) would each cost a cache miss.
+        // So are the operand lists, which the module keeps in those records.
+        opcodes_.resize(m.instruction_count());
+        flags_.assign(m.instruction_count(), 0);
+        operands_.resize(m.instruction_count());
+        for (instruction_id i = 0; i < m.instruction_count(); ++i) {
+            opcodes_[i] = m.instruction(i).opcode;
+            operands_[i] = m.operands(i);
+            if (!m.control_predecessors(i).empty()) flags_[i] |= has_control_predecessors;
+        }
+        for (computation_id c = 0; c < m.computation_count(); ++c) {
+            if (m.computation(c).root != no_instruction) flags_[m.computation(c).root] |= root_flag;
+        }
     }
+
+    /// The opcode of instruction `i` (the module's, from a compact copy).
+    hlo_opcode opcode(instruction_id i) const { return opcodes_[i]; }
+    /// Whether `i` is the root of its computation.
+    bool is_root(instruction_id i) const { return (flags_[i] & root_flag) != 0; }
+    /// The operands of `i` (the module's list).
+    list_view<instruction_id> operands(instruction_id i) const { return operands_[i]; }
 
     call_context context(computation_id c) const { return contexts_[c]; }
     /// Computations in post order (callees first), the order value ids follow.
@@ -86,6 +108,10 @@ private:
     module_type const& m_;
     std::vector<call_context> contexts_;
     std::vector<computation_id> computation_order_;
+    static constexpr std::uint8_t root_flag = 1, has_control_predecessors = 2;
+    std::vector<hlo_opcode> opcodes_;
+    std::vector<std::uint8_t> flags_;
+    std::vector<list_view<instruction_id>> operands_;
     mutable std::vector<std::optional<std::vector<instruction_id>>> post_orders_;  // by computation, once asked for
 };
 
@@ -205,12 +231,14 @@ std::vector<instruction_id> basic_call_graph<P>::make_instruction_post_order(com
             instruction_id const cur = stack.back();
             if (state[local(cur)] == fresh) {
                 state[local(cur)] = visiting;
-                auto const ops = m_.operands(cur);
+                auto const ops = operands_[cur];
                 for (std::size_t k = ops.size(); k-- > 0;) {
                     if (in_computation(ops[k]) && state[local(ops[k])] != visited) stack.push_back(ops[k]);
                 }
-                for (instruction_id p : m_.control_predecessors(cur)) {
-                    if (in_computation(p) && state[local(p)] != visited) stack.push_back(p);
+                if (flags_[cur] & has_control_predecessors) {
+                    for (instruction_id p : m_.control_predecessors(cur)) {
+                        if (in_computation(p) && state[local(p)] != visited) stack.push_back(p);
+                    }
                 }
                 continue;
             }

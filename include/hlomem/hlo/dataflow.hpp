@@ -46,7 +46,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -167,7 +166,7 @@ private:
         records_.push_back({i, n, is_phi, false});
         return id;
     }
-    void define(instruction_id i, shape_node n) { sets_.set(i, n).assign(1, new_value(i, n, false)); }
+    void define(instruction_id i, shape_node n) { sets_.set(i, n).assign_one(new_value(i, n, false)); }
     /// A `*-done`: the arrays its start holds under {1} (the result) become its own, united with
     /// what the wrapped computation's `root` returns when there is one.
     bool forward_result(instruction_id i, instruction_id start, instruction_id root) {
@@ -193,13 +192,13 @@ private:
         if (options_.ssa_form && need_phi) return phi(i, inputs);
         bool changed = false;
         for (shape_node n = 0; n < tree(i).size(); ++n) {
-            id_set u;
+            std::vector<value_id> u;
             for (auto const& in : inputs) {
                 if (!sets_.same_tree(i, in.first)) continue;
                 auto const& s = sets_.set(in.first, n);
                 u.insert(u.end(), s.begin(), s.end());
             }
-            changed |= sets_.assign_union(sets_.set(i, n), {&u});
+            changed |= instruction_value_sets::assign_sorted(sets_.set(i, n), u);
         }
         return changed;
     }
@@ -210,7 +209,7 @@ private:
         auto const params = m_.parameters(c);
         return number < params.size() ? params[number] : no_instruction;
     }
-    bool is_root(instruction_id i) const { return root_of(m_.instruction(i).computation) == i; }
+    bool is_root(instruction_id i) const { return graph_.is_root(i); }
     bool phi(instruction_id i, inputs_type const& inputs);
     bool may_use(shape_node n, instruction_id operand, instruction_id user) const;
 
@@ -254,6 +253,7 @@ void basic_hlo_dataflow<P>::run() {
 template <class P>
 void basic_hlo_dataflow<P>::initialize() {
     auto const tree_of = [this](instruction_id k) -> subshape_tree const& { return tree(k); };
+    records_.reserve(m_.instruction_count());
     for (computation_id c : graph_.computation_post_order()) {
         for (instruction_id i : graph_.instruction_post_order(c)) {
             define_values(m_, graph_, i, tree_of, options_.bitcast_defines_value, [&](shape_node n) { define(i, n); });
@@ -280,7 +280,7 @@ bool basic_hlo_dataflow<P>::phi(instruction_id i, inputs_type const& inputs) {
         if (input_ids.size() == 1) {
             if (current == no_value || current != input_ids[0]) {
                 if (current != no_value && defined_here) records_[current].deleted = true;
-                here.assign(1, input_ids[0]);
+                here.assign_one(input_ids[0]);
                 changed = true;
             }
             continue;
@@ -288,7 +288,7 @@ bool basic_hlo_dataflow<P>::phi(instruction_id i, inputs_type const& inputs) {
         bool const phi_here = defined_here && records_[current].is_phi;
         if (!phi_here) {
             value_id const p = new_value(i, n, true);
-            here.assign(1, p);
+            here.assign_one(p);
             phis_.register_phi(p, input_ids);
             changed = true;
         } else {
@@ -339,25 +339,48 @@ void basic_hlo_dataflow<P>::propagate() {
     };
     if (m_.entry() != no_computation) walk(m_.entry());
 
+    // The worklist starts with every instruction. Rather than a priority queue of all of them,
+    // they sit in one array in the queue's order, (priority, id): those of priority 0 by id,
+    // then the walked ones as walked (their priorities are distinct). An instruction queued again
+    // after its turn (a while's parameters, a called computation's parameters, a caller of a
+    // root) goes to a heap, and each step takes the smaller of the two heads: the order of XLA's
+    // queue, with no heap operation where nothing loops.
+    std::vector<instruction_id> order;
+    order.reserve(m_.instruction_count());
+    for (instruction_id i = 0; i < m_.instruction_count(); ++i) {
+        if (priority[i] == 0) order.push_back(i);
+    }
+    std::vector<instruction_id> by_priority(static_cast<std::size_t>(ordinal), no_instruction);
+    for (instruction_id i = 0; i < m_.instruction_count(); ++i) {
+        if (priority[i] > 0) by_priority[static_cast<std::size_t>(priority[i])] = i;
+    }
+    for (instruction_id i : by_priority) {
+        if (i != no_instruction) order.push_back(i);
+    }
     using work = std::pair<std::int64_t, instruction_id>;
-    std::priority_queue<work, std::vector<work>, std::greater<work>> worklist;
-    std::vector<bool> queued(m_.instruction_count(), false);
+    std::vector<work> again;  // a min-heap
+    std::vector<bool> queued(m_.instruction_count(), true);
     auto add = [&](instruction_id i) {
         if (i == no_instruction || queued[i]) return;
         queued[i] = true;
-        worklist.emplace(priority[i], i);
+        again.emplace_back(priority[i], i);
+        std::push_heap(again.begin(), again.end(), std::greater<work>());
     };
-    for (computation_id c : graph_.computation_post_order()) {
-        for (instruction_id i : graph_.instruction_post_order(c)) add(i);
-    }
-    while (!worklist.empty()) {
-        instruction_id const i = worklist.top().second;
-        worklist.pop();
+    std::size_t next = 0;
+    while (next < order.size() || !again.empty()) {
+        instruction_id i = no_instruction;
+        if (again.empty() || (next < order.size() && work(priority[order[next]], order[next]) < again.front())) {
+            i = order[next++];
+        } else {
+            std::pop_heap(again.begin(), again.end(), std::greater<work>());
+            i = again.back().second;
+            again.pop_back();
+        }
         queued[i] = false;
         if (!update(i)) continue;
         for (instruction_id user : m_.users(i)) {
             add(user);
-            auto const op = m_.instruction(user).opcode;
+            auto const op = graph_.opcode(user);
             if (op == hlo_opcode::conditional) {
                 auto const ops = m_.operands(user);
                 std::size_t branch = 0;
@@ -401,10 +424,10 @@ void basic_hlo_dataflow<P>::propagate() {
 template <class P>
 bool basic_hlo_dataflow<P>::update(instruction_id i) {
     auto const& inst = m_.instruction(i);
-    auto const ops = m_.operands(i);
+    auto const ops = graph_.operands(i);
     auto const& t = tree(i);
     bool changed = false;
-    switch (inst.opcode) {
+    switch (graph_.opcode(i)) {
         case hlo_opcode::add_dependency:
             if (ops.empty()) return false;
             return sets_.copy_subtree(i, 0, ops[0], 0);
@@ -601,7 +624,7 @@ bool basic_hlo_dataflow<P>::update(instruction_id i) {
 // value is replaced by it (XLA's PhiGraph::Optimize does the finding).
 template <class P>
 void basic_hlo_dataflow<P>::optimize_phis() {
-    if (!options_.ssa_form) return;
+    if (!options_.ssa_form || phis_.empty()) return;
     phis_.optimize();
     for (computation_id c = 0; c < m_.computation_count(); ++c) {
         for (instruction_id i : m_.computation(c).instructions()) {
@@ -611,7 +634,7 @@ void basic_hlo_dataflow<P>::optimize_phis() {
                 value_id const phi_id = s[0];
                 value_id const replacement = phis_.optimized_value(phi_id);
                 if (replacement != phi_id) {
-                    s.assign(1, replacement);
+                    s.assign_one(replacement);
                     records_[phi_id].deleted = true;
                 }
             }
@@ -621,7 +644,7 @@ void basic_hlo_dataflow<P>::optimize_phis() {
 
 template <class P>
 bool basic_hlo_dataflow<P>::may_use(shape_node n, instruction_id operand, instruction_id user) const {
-    switch (m_.instruction(user).opcode) {
+    switch (graph_.opcode(user)) {
         case hlo_opcode::get_tuple_element:
         case hlo_opcode::copy:
             return n == 0;
@@ -640,17 +663,31 @@ bool basic_hlo_dataflow<P>::may_use(shape_node n, instruction_id operand, instru
 // holds it, when the user reads the value or is a root where the value appears.
 template <class P>
 void basic_hlo_dataflow<P>::collect_positions_and_uses() {
-    std::vector<std::vector<hlo_value_position>> extra(records_.size());
-    for (computation_id c = 0; c < m_.computation_count(); ++c) {
-        for (instruction_id i : m_.computation(c).instructions()) {
-            for (shape_node n = 0; n < tree(i).size(); ++n) {
-                for (value_id v : sets_.set(i, n)) {
-                    if (records_[v].deleted) continue;
-                    if (records_[v].instruction != i) extra[v].push_back({i, n});
+    // The positions besides the definitions, counted per value, then placed (module order within
+    // each value): two sweeps of the sets, no list per value.
+    std::vector<std::uint32_t> extra_begin(records_.size() + 1, 0);
+    auto for_each_extra = [&](auto&& f) {
+        for (computation_id c = 0; c < m_.computation_count(); ++c) {
+            for (instruction_id i : m_.computation(c).instructions()) {
+                shape_node const nodes = tree(i).size();
+                for (shape_node n = 0; n < nodes; ++n) {
+                    for (value_id v : sets_.set(i, n)) {
+                        if (!records_[v].deleted && records_[v].instruction != i) f(v, i, n);
+                    }
                 }
             }
         }
+    };
+    for_each_extra([&](value_id v, instruction_id, shape_node) { ++extra_begin[v + 1]; });
+    for (std::size_t k = 1; k < extra_begin.size(); ++k) extra_begin[k] += extra_begin[k - 1];
+    std::vector<hlo_value_position> extra(extra_begin.back());
+    {
+        std::vector<std::uint32_t> fill(extra_begin.begin(), extra_begin.end() - 1);
+        for_each_extra([&](value_id v, instruction_id i, shape_node n) { extra[fill[v]++] = {i, n}; });
     }
+    positions_.reserve(records_.size() + extra.size());
+    uses_.reserve(records_.size() + extra.size());
+    values_.reserve(records_.size());
     instruction_id const entry_root = m_.entry() == no_computation ? no_instruction : m_.entry_computation().root;
     index_of_id_.assign(records_.size(), no_value_index);
     for (value_id id = 0; id < records_.size(); ++id) {
@@ -663,7 +700,7 @@ void basic_hlo_dataflow<P>::collect_positions_and_uses() {
         v.is_phi = r.is_phi;
         v.positions_begin = static_cast<std::uint32_t>(positions_.size());
         positions_.push_back({r.instruction, r.node});
-        positions_.insert(positions_.end(), extra[id].begin(), extra[id].end());
+        positions_.insert(positions_.end(), extra.begin() + extra_begin[id], extra.begin() + extra_begin[id + 1]);
         v.positions_count = static_cast<std::uint32_t>(positions_.size()) - v.positions_begin;
         v.uses_begin = static_cast<std::uint32_t>(uses_.size());
         auto const here = list_view<hlo_value_position>(positions_.data() + v.positions_begin, v.positions_count);
@@ -677,7 +714,7 @@ void basic_hlo_dataflow<P>::collect_positions_and_uses() {
         for (auto const& p : here) {
             for (instruction_id user : m_.users(p.instruction)) {
                 if (!may_use(p.node, p.instruction, user) && !at_root(user)) continue;
-                auto const ops = m_.operands(user);
+                auto const ops = graph_.operands(user);
                 for (std::size_t k = 0; k < ops.size(); ++k) {
                     if (ops[k] == p.instruction) uses_.push_back({user, static_cast<std::uint32_t>(k), p.node});
                 }

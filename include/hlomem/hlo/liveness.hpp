@@ -42,6 +42,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -122,7 +123,7 @@ private:
         }
         return no_computation;
     }
-    bool is_root(instruction_id i) const { return m_->computation(m_->instruction(i).computation).root == i; }
+    bool is_root(instruction_id i) const { return df_->call_graph().is_root(i); }
 
     module_type const* m_;
     liveness_options options_;
@@ -249,7 +250,7 @@ void basic_hlo_liveness<P>::compute_ranges() {
         if (inst.opcode != hlo_opcode::parameter || c != m_->entry() || aliased_parameter) {
             for (auto const& u : df_->uses(v)) {
                 instruction_id used = u.instruction;
-                auto const op = m_->instruction(used).opcode;
+                auto const op = df_->call_graph().opcode(used);
                 if (op == hlo_opcode::call) {
                     computation_id const callee = called(used, call_kind::call);
                     if (callee != no_computation && spans_[callee]) continue;
@@ -277,8 +278,10 @@ void basic_hlo_liveness<P>::compute_ranges() {
 template <class P>
 void basic_hlo_liveness<P>::normalize_aliased() {
     auto const& values = df_->values();
+    std::vector<std::size_t> ranged;
     for (auto const& buffer : aa_->buffers()) {
-        std::vector<std::size_t> ranged;
+        if (buffer.size() < 2) continue;
+        ranged.clear();
         for (std::size_t k : buffer) {
             if (ranges_[k]) ranged.push_back(k);
         }
@@ -323,6 +326,11 @@ struct derive_options {
     size_function_kind sizes = size_function_kind::xla;
     /// How the peak is stated in the derived live-range text (peak.hpp).
     peak_size_rule peak_rule = peak_size_rule::instruction_shape;
+    /// Each value's positions and uses, as a dump's Used-values block lists them. Without them
+    /// (false) the values keep their sizes, colors, shapes, live ranges and allocations, which is
+    /// all that peaks, live bytes and the HloLiveRange text read, and the derivation skips two
+    /// lists per value; printed as a dump, such a model shows no positions and no uses.
+    bool positions_and_uses = true;
 };
 
 /// A buffer-assignment model of the module: one logical value per value XLA's buffer assignment
@@ -335,6 +343,15 @@ struct derive_options {
 /// the module's string type: with view_policy they view the module's text.
 template <class P>
 basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const& live, derive_options const& options = {}) {
+    std::optional<xla_peak> peak;
+    return derive_buffer_assignment(live, options, peak);
+}
+
+/// The same, with XLA's peak that the live-range text states put in `peak` (nullopt when it
+/// states none), so that a caller needs not compute it a second time.
+template <class P>
+basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const& live, derive_options const& options,
+                                                    std::optional<xla_peak>& peak_out) {
     using string_type = typename P::string_type;
     auto const& m = live.module();
     auto const& df = live.dataflow();
@@ -359,7 +376,19 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         return interned[s];
     };
 
+    // The same for the subshapes of tuple-shaped results: (module shape id, node) -> assignment id.
+    std::unordered_map<std::uint64_t, shape_id> interned_subshapes;
+    auto intern_subshape = [&](instruction_id i, shape_node node, basic_shape<P> const& shape) {
+        std::uint64_t const key = (static_cast<std::uint64_t>(m.instruction(i).shape) << 32) | node;
+        auto [at, added] = interned_subshapes.try_emplace(key, no_shape);
+        if (added) at->second = ba.shapes.insert(shape);
+        return at->second;
+    };
+
     std::vector<std::size_t> value_of(values.size(), npos);  // dataflow value -> ba value
+    std::size_t kept = 0;
+    for (auto const& v : values) kept += fused[m.instruction(v.instruction).computation] ? 0 : 1;
+    ba.values.reserve(kept);
     for (std::size_t k = 0; k < values.size(); ++k) {
         auto const& v = values[k];
         auto const& inst = m.instruction(v.instruction);
@@ -372,16 +401,20 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         lv.is_phi = v.is_phi;
         auto const& shape = m.shape_of(v.instruction).subshape(lv.index);
         lv.color = shape.has_layout() ? shape.layout().memory_space : 0;
-        lv.shape = lv.index.empty() ? intern_instruction_shape(v.instruction) : ba.shapes.insert(shape);
+        lv.shape = lv.index.empty() ? intern_instruction_shape(v.instruction) : intern_subshape(v.instruction, v.node, shape);
         lv.has_block = true;
-        for (auto const& p : df.positions(v)) {
+        if (options.positions_and_uses) {
+            lv.positions.reserve(df.positions(v).size());
+            lv.uses.reserve(df.uses(v).size());
+        }
+        for (auto const& p : options.positions_and_uses ? df.positions(v) : list_view<hlo_value_position>()) {
             basic_hlo_position<P> pos;
             pos.instruction = m.instruction(p.instruction).name;
             pos.index = df.index_of(p.instruction, p.node);
             pos.index_printed = m.shape_of(p.instruction).is_tuple();
             lv.positions.push_back(std::move(pos));
         }
-        for (auto const& u : df.uses(v)) {
+        for (auto const& u : options.positions_and_uses ? df.uses(v) : list_view<hlo_value_use>()) {
             basic_hlo_use<P> use;
             use.instruction = m.instruction(u.instruction).name;
             use.operand_number = u.operand_number;
@@ -402,8 +435,19 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         ba.values.push_back(std::move(lv));
     }
 
-    // One allocation per HloBuffer.
+    // One allocation per HloBuffer; each distinct shape sized once.
+    std::vector<std::optional<std::int64_t>> size_of_shape(ba.shapes.size());
+    std::vector<bool> sized(ba.shapes.size(), false);
+    auto size_of = [&](shape_id id) {
+        if (!sized[id]) {
+            sized[id] = true;
+            size_of_shape[id] = value_size_of(ba.shapes[id], options.sizes);
+        }
+        return size_of_shape[id];
+    };
     for (auto const& buffer : aa.buffers()) {
+        // Most HloBuffers of a large module hold values of fusion bodies only: no allocation.
+        if (std::none_of(buffer.begin(), buffer.end(), [&](std::size_t k) { return value_of[k] != npos; })) continue;
         basic_allocation<P> a;
         a.index = static_cast<std::int64_t>(ba.allocations.size());
         bool any = false, temp = true;
@@ -414,7 +458,7 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
             auto const& inst = m.instruction(v.instruction);
             if (!any) a.color = lv.color.value_or(0);
             any = true;
-            a.size = std::max(a.size, value_size_of(ba.shapes[lv.shape], options.sizes).value_or(0));
+            a.size = std::max(a.size, size_of(lv.shape).value_or(0));
             if (inst.opcode == hlo_opcode::parameter && inst.computation == m.entry()) {
                 a.parameter_number = inst.parameter_number;
                 a.parameter_shape_index = lv.index;
@@ -474,6 +518,7 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
             stated.entries.push_back(std::move(e));
         }
         ba.live_range->stated_peak = std::move(stated);
+        peak_out = peak;
     } catch (shape_error const&) {
         // An unbounded dynamic shape: XLA states no peak either.
     }

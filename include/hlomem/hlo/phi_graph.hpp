@@ -40,6 +40,8 @@ public:
         for (std::uint32_t o : nodes_[node_of(phi)].operands) out.push_back(nodes_[o].value);
         return out;
     }
+    /// Whether no phi was ever registered.
+    bool empty() const noexcept { return nodes_.empty(); }
     /// PhiGraph::Optimize: replaces every phi that stands for a single value by that value's node.
     void optimize();
     /// The value `v` stands for after optimize() (PhiGraph::FindOptimizedValue); `v` itself when

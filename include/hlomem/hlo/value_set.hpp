@@ -8,11 +8,13 @@
 //   sets.copy_subtree(gte, 0, tuple, sets.tree(tuple).child(0, 1)); // gte := tuple{1}
 //
 // Instructions of one shape share its subshape tree; the sets of all instructions sit in one
-// vector, those of instruction i from its first node on.
+// vector, those of instruction i from its first node on. A set holds one id in place (in SSA form
+// every set but a few holds exactly one): the module's sets cost no allocation of their own.
 #ifndef HLOMEM_HLO_VALUE_SET_HPP
 #define HLOMEM_HLO_VALUE_SET_HPP
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -24,10 +26,76 @@
 
 namespace hlomem {
 
+/// The ids of the values at one node, sorted: one in place, more in a block of their own.
+class value_id_set {
+public:
+    value_id_set() noexcept = default;
+    value_id_set(value_id_set const& o) { assign(o.begin(), o.end()); }
+    value_id_set& operator=(value_id_set const& o) {
+        if (this != &o) assign(o.begin(), o.end());
+        return *this;
+    }
+    value_id_set(value_id_set&& o) noexcept
+        : many_(std::move(o.many_)), size_(o.size_), capacity_(o.capacity_), one_(o.one_) {
+        o.size_ = 0;
+        o.capacity_ = 0;
+    }
+    value_id_set& operator=(value_id_set&& o) noexcept {
+        many_ = std::move(o.many_);
+        size_ = o.size_;
+        capacity_ = o.capacity_;
+        one_ = o.one_;
+        o.size_ = 0;
+        o.capacity_ = 0;
+        return *this;
+    }
+
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    value_id const* data() const noexcept { return size_ > 1 ? many_.get() : &one_; }
+    value_id const* begin() const noexcept { return data(); }
+    value_id const* end() const noexcept { return data() + size_; }
+    value_id operator[](std::size_t k) const noexcept { return data()[k]; }
+
+    /// The set {id}.
+    void assign_one(value_id id) noexcept {
+        size_ = 1;
+        one_ = id;
+    }
+    /// The ids [first, last), sorted and distinct.
+    void assign(value_id const* first, value_id const* last) {
+        auto const n = static_cast<std::uint32_t>(last - first);
+        if (n > 1) {
+            if (n > capacity_) {
+                std::unique_ptr<value_id[]> block(new value_id[n]);
+                std::copy(first, last, block.get());
+                many_ = std::move(block);
+                capacity_ = n;
+            } else {
+                std::copy(first, last, many_.get());
+            }
+        } else if (n == 1) {
+            one_ = *first;
+        }
+        size_ = n;
+    }
+
+    friend bool operator==(value_id_set const& a, value_id_set const& b) noexcept {
+        return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    }
+    friend bool operator!=(value_id_set const& a, value_id_set const& b) noexcept { return !(a == b); }
+
+private:
+    std::unique_ptr<value_id[]> many_;  // when size_ > 1
+    std::uint32_t size_ = 0;
+    std::uint32_t capacity_ = 0;        // of many_
+    value_id one_ = no_value;           // when size_ == 1
+};
+
 class instruction_value_sets {
 public:
     /// The ids of the values at one node, sorted.
-    using id_set = std::vector<value_id>;
+    using id_set = value_id_set;
 
     template <class P>
     explicit instruction_value_sets(basic_hlo_module<P> const& m) {
@@ -73,11 +141,17 @@ public:
     }
     /// dst := union of the sets (XLA's HloValueSet::AssignUnionOf); whether dst changed.
     static bool assign_union(id_set& dst, std::initializer_list<id_set const*> sources) {
-        id_set u;
+        std::vector<value_id> u;
         for (auto const* s : sources) u.insert(u.end(), s->begin(), s->end());
+        return assign_sorted(dst, u);
+    }
+    /// dst := the ids of `u` (any order, repeats allowed); whether dst changed.
+    static bool assign_sorted(id_set& dst, std::vector<value_id>& u) {
         std::sort(u.begin(), u.end());
         u.erase(std::unique(u.begin(), u.end()), u.end());
-        return assign(dst, u);
+        if (dst.size() == u.size() && std::equal(u.begin(), u.end(), dst.begin())) return false;
+        dst.assign(u.data(), u.data() + u.size());
+        return true;
     }
     /// Copies the subtree of `src` at `src_node` onto the subtree of `dst` at `dst_node`, node for
     /// node; nothing when their shapes differ (bad input). Whether anything changed.

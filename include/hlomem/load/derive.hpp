@@ -41,13 +41,17 @@ using derived_assignment = basic_derived_assignment<default_policy>;
 
 /// The assignment derived from `m`'s own live ranges, sized by size_function_of(m.shapes()). Names are of
 /// the module's string type: with view_policy they view the module's text.
+/// With `positions_and_uses` false, the values' positions and uses are left out (derive_options):
+/// for a caller that reads the peak, the live bytes and the live ranges only, as `hlomem liveness`
+/// and `hlomem report` do.
 template <class P>
-basic_derived_assignment<P> derive_assignment(basic_hlo_module<P> const& m) {
+basic_derived_assignment<P> derive_assignment(basic_hlo_module<P> const& m, bool positions_and_uses = true) {
     basic_hlo_liveness<P> live(m);
     derive_options options;
     options.sizes = size_function_of(m.shapes());
-    basic_derived_assignment<P> out{derive_buffer_assignment(live, options), std::nullopt, options.sizes, m.is_scheduled(), {}};
-    if (out.assignment.live_range->stated_peak) out.peak = compute_xla_peak(out.assignment, options.peak_rule);
+    options.positions_and_uses = positions_and_uses;
+    basic_derived_assignment<P> out{{}, std::nullopt, options.sizes, m.is_scheduled(), {}};
+    out.assignment = derive_buffer_assignment(live, options, out.peak);
     out.notes = live.dataflow().notes();
     out.notes.insert(out.notes.end(), live.notes().begin(), live.notes().end());
     if (!m.is_scheduled()) {
