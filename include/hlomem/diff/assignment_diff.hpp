@@ -46,6 +46,7 @@
 #include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
+#include <hlomem/memory/soundness.hpp>
 
 namespace hlomem {
 
@@ -174,8 +175,11 @@ struct diff_side {
 
     diff_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
         : ba(a), sources(s), shape_texts(a.shapes.size()) {
-        live = assigned_live_bytes(a);
         auto const buffers = shared_buffers(a);
+        // A sound side (check_soundness finds no overlap or overrun) sums its live buffers over
+        // time instead of building the union of slices: about a third of the general measure's
+        // time on a 10^6-value dump, the check included.
+        live = assigned_live_bytes(a, buffers, check_soundness(a));
         std::map<std::int64_t, std::int64_t> temp_allocated;
         for (auto const& alloc : a.allocations) {
             auto& bytes = temp_allocated[alloc.color];
