@@ -152,9 +152,11 @@ TEST_CASE("assign: JAX's memory_analysis() of the five jaxdecomp modules", "[ass
         {"gpu_scheduled_spmd_jaxdecomp_pfft3d_customcall_1024_2x4_f32_fft.hlo", 512 * MiB, 1 * GiB, 2 * GiB},
         {"gpu_scheduled_spmd_jaxdecomp_jaxfft_512_4x4_f32_fft_16dev.hlo", 32 * MiB, 64 * MiB, 128 * MiB},
         {"gpu_scheduled_spmd_jaxdecomp_pfft3d_v100_256_2x2_f32_ifft_noncont.hlo", 32 * MiB, 32 * MiB, 64 * MiB},
-        // The report states temp 32 MiB; the prediction lets the three-FFT chain's intermediates
-        // reuse the output's allocation and keeps 16 MiB (see docs/TOOL.md, assign).
-        {"gpu_scheduled_spmd_jaxdecomp_jaxfft_256_2x4_f32_ifft.hlo", 16 * MiB, 16 * MiB, 16 * MiB},
+        // Printed in XLA's async syntax sugar (`all-to-all-start(...)`, no `calls=`): the
+        // all-to-all results are defined in computations the text hides, so their HloBuffers sort
+        // after the entry's (ComparePosition) and find the output's allocation taken by the FFT
+        // chain; they go to the heap beside the transposes they overlap: 32 MiB, not 16.
+        {"gpu_scheduled_spmd_jaxdecomp_jaxfft_256_2x4_f32_ifft.hlo", 16 * MiB, 16 * MiB, 32 * MiB},
     };
     for (auto const& c : cases) {
         CAPTURE(c.file);

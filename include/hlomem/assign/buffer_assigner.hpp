@@ -18,8 +18,10 @@
 //      thread-local (their values are the ones without a live range); fusion bodies get no buffers.
 //   3. AssignBuffersForComputations over the global buffers sorted by BufferOrder::kBiggestFirst
 //      (CompareSize: larger first; CompareLiveOut: live-out first; ComparePosition: the earliest
-//      of its values' instructions in the post order of the computations, callers first; then
-//      the buffer id), each through AssignSpecialHloBuffer or AssignSingleHloBuffer:
+//      of its values' instructions in the post order of the computations, callers first, a value
+//      at {1} of an async-start printed in XLA's syntax sugar being defined in the wrapped
+//      computation the text hides; then the buffer id), each through AssignSpecialHloBuffer or
+//      AssignSingleHloBuffer:
 //        - a constant gets a `constant` allocation (allocate_buffers_for_constants, GPU and CPU);
 //        - an entry parameter gets its `parameter N` allocation; a parameter aliased with an
 //          output (donation, input_output_alias) is a candidate for reuse afterwards;
@@ -279,24 +281,52 @@ using assignment_problem = basic_assignment_problem<>;
 
 namespace detail {
 
-/// MakeInstructionPostOrder of each computation, computations in reverse post order of the call
-/// graph (callers first): the position ComparePosition sorts by.
+/// Where ComparePosition puts each instruction: MakeInstructionPostOrder of each computation,
+/// computations in reverse post order of the call graph (callers first).
+struct post_order_position_table {
+    std::vector<std::int64_t> instruction;
+    /// For an async-start printed in XLA's syntax sugar (`%a = ((f32[8]), f32[8]) all-to-all-start(
+    /// %x)`, no `calls=`), the position of the wrapped instruction in the computation the text does
+    /// not show; -1 for every other instruction. XLA's value at the start's {1} is defined there
+    /// (HloDataflowAnalysis::UpdateAsyncStartValueSet forwards the wrapped root to {1}), so that
+    /// its HloBuffer sorts after every instruction of the callers.
+    std::vector<std::int64_t> async_root;
+};
+
+/// Whether `i` is an async-start in XLA's syntax sugar: its wrapped computation is not in the text.
 template <class P>
-std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
-    std::vector<std::int64_t> position(m.instruction_count(), 0);
+bool is_sugared_async_start(basic_hlo_module<P> const& m, instruction_id i) {
+    if (m.instruction(i).opcode != hlo_opcode::async_start) return false;
+    for (auto const& call : m.calls(i)) {
+        if (call.kind == call_kind::async) return false;
+    }
+    return true;
+}
+
+template <class P>
+post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
+    post_order_position_table table;
+    auto& position = table.instruction;
+    position.assign(m.instruction_count(), 0);
+    table.async_root.assign(m.instruction_count(), -1);
+    // The computations the sugar hides are numbered after the module's own, one per sugared
+    // async-start, and called where the start is (CallGraph's callees are in instruction order).
+    std::vector<instruction_id> hidden;
     std::vector<computation_id> computation_order;
-    std::vector<char> seen(m.computation_count(), 0);
     // Post order of the call graph from the entry, then reversed.
     std::vector<std::pair<computation_id, std::size_t>> stack;
-    auto callees_of = [&](computation_id c) {
-        std::vector<computation_id> out;
-        for (instruction_id i : m.computation(c).instructions()) {
-            for (auto const& call : m.calls(i)) out.push_back(call.callee);
-        }
-        return out;
-    };
     std::vector<std::vector<computation_id>> callees(m.computation_count());
-    for (computation_id c = 0; c < m.computation_count(); ++c) callees[c] = callees_of(c);
+    for (computation_id c = 0; c < m.computation_count(); ++c) {
+        for (instruction_id i : m.computation(c).instructions()) {
+            for (auto const& call : m.calls(i)) callees[c].push_back(call.callee);
+            if (is_sugared_async_start(m, i)) {
+                callees[c].push_back(static_cast<computation_id>(m.computation_count() + hidden.size()));
+                hidden.push_back(i);
+            }
+        }
+    }
+    callees.resize(m.computation_count() + hidden.size());
+    std::vector<char> seen(callees.size(), 0);
     auto visit = [&](computation_id root) {
         if (root == no_computation || seen[root]) return;
         seen[root] = 1;
@@ -323,6 +353,12 @@ std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
     std::vector<char> state(m.instruction_count(), 0);  // 0 new, 1 visiting, 2 done
     std::vector<instruction_id> dfs;
     for (computation_id c : computation_order) {
+        if (c >= m.computation_count()) {  // a hidden computation: its parameters, then its root
+            instruction_id const start = hidden[c - m.computation_count()];
+            counter += static_cast<std::int64_t>(m.operands(start).size());
+            table.async_root[start] = counter++;
+            continue;
+        }
         for (instruction_id root : m.computation(c).instructions()) {
             if (!m.users(root).empty() || state[root]) continue;
             dfs.push_back(root);
@@ -357,7 +393,7 @@ std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
             }
         }
     }
-    return position;
+    return table;
 }
 
 /// Elementwise opcodes (HloInstruction::IsElementwise): their result may take the place of an
@@ -847,7 +883,11 @@ private:
                     k.buffer.is_thread_local = true;
                 }
                 k.buffer.live_out = k.buffer.live_out || values[dk].live_out;
-                std::int64_t const pos = position[values[dk].instruction];
+                instruction_id const at = values[dk].instruction;
+                std::int64_t pos = position.instruction[at];
+                if (position.async_root[at] >= 0 && live_.dataflow().tree(at).top_index(values[dk].node) == 1) {
+                    pos = position.async_root[at];  // defined in the computation the sugar hides
+                }
                 k.position = first ? pos : std::min(k.position, pos);
                 first = false;
             }
