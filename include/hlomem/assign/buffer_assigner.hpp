@@ -1206,6 +1206,12 @@ private:
                     pb.size = std::max(pb.size, p_->value_sizes[v]);
                 }
                 pb.span = to_lifespan(hull);
+                // GlobalDecreasingSizeBestFitHeap places a buffer with its colocations (the other
+                // values of its HloBuffer, the values that share its chunk), each over its own
+                // live range (FindChunkCandidate asks the interval tree per colocation): a while
+                // loop's state leaves its chunk free between the body's last read of its parameter
+                // and the write of the body's result.
+                pb.segments = live_segments(model, h.groups[g]);
                 pb.alignment = p_->alignment;
                 h.problem.buffers.push_back(std::move(pb));
             }
