@@ -557,8 +557,8 @@ std::optional<bool> gpu_can_share_buffer_hint(basic_hlo_module<P> const& m, inst
                    (user_index.size() == 1 && static_cast<std::size_t>(user_index[0]) < ops.size() &&
                     ops[static_cast<std::size_t>(user_index[0])] == operand);
         case hlo_opcode::custom_call: {
-            auto const target = m.attribute(user, "custom_call_target");
-            std::string_view const t = target ? std::string_view(*target) : std::string_view();
+            // The parser keeps custom_call_target in the instruction, not among its attributes.
+            std::string_view const t = m.instruction(user).custom_call_target;
             if (t == "__cublas$lt$matmul") {
                 auto const config = m.attribute(user, "backend_config");
                 std::string_view const c = config ? std::string_view(*config) : std::string_view();
