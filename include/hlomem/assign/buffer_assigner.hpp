@@ -20,8 +20,9 @@
 //      (CompareSize: larger first; CompareLiveOut: live-out first; ComparePosition: the earliest
 //      of its values' instructions in the post order of the computations, callers first, a value
 //      at {1} of an async-start printed in XLA's syntax sugar being defined in the wrapped
-//      computation the text hides; then the buffer id), each through AssignSpecialHloBuffer or
-//      AssignSingleHloBuffer:
+//      computation the text hides, a command buffer's call counted last in its caller's
+//      instruction list, where GPU's CommandBufferScheduling adds it; then the buffer id), each
+//      through AssignSpecialHloBuffer or AssignSingleHloBuffer:
 //        - a constant gets a `constant` allocation (allocate_buffers_for_constants, GPU and CPU);
 //        - an entry parameter gets its `parameter N` allocation; a parameter aliased with an
 //          output (donation, input_output_alias) is a candidate for reuse afterwards;
@@ -46,7 +47,8 @@
 //      a value alone in its HloBuffer, defined by an instruction that reads directly a value
 //      (alone in its HloBuffer too) whose last use it is and may write over it, shares that
 //      operand's chunk (HeapSimulator::Run's ShareWith after CanShareOperandBufferWithUser);
-//      values of one HloBuffer share one chunk. One allocation per color.
+//      values of one HloBuffer share one chunk, placed with each value over its own live range
+//      (GlobalDecreasingSizeBestFitHeap's colocations). One allocation per color.
 //   5. Thread-local computations: every buffer its own `thread-local` allocation (constants
 //      `constant`), in the same order as step 3.
 //   6. maybe-live-out on every allocation holding a live-out buffer, then CombineTempAllocations:
@@ -303,6 +305,21 @@ bool is_sugared_async_start(basic_hlo_module<P> const& m, instruction_id i) {
     return true;
 }
 
+/// Whether `i` calls a command buffer: GPU's CommandBufferScheduling outlines runs of
+/// instructions into a computation named `command_buffer` and calls it from an instruction it adds
+/// last to the caller's instruction list (HloComputation::AddInstruction appends), whatever its
+/// place in the schedule the text prints. CallGraph lists a computation's callees in that list's
+/// order, so the called computation comes after the others the caller calls.
+template <class P>
+bool is_command_buffer_call(basic_hlo_module<P> const& m, instruction_id i) {
+    if (m.instruction(i).opcode != hlo_opcode::call) return false;
+    for (auto const& call : m.calls(i)) {
+        std::string_view const name = m.computation(call.callee).name;
+        if (name.substr(0, 14) == "command_buffer") return true;
+    }
+    return false;
+}
+
 template <class P>
 post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
     post_order_position_table table;
@@ -317,13 +334,16 @@ post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
     std::vector<std::pair<computation_id, std::size_t>> stack;
     std::vector<std::vector<computation_id>> callees(m.computation_count());
     for (computation_id c = 0; c < m.computation_count(); ++c) {
+        std::vector<computation_id> late;
         for (instruction_id i : m.computation(c).instructions()) {
-            for (auto const& call : m.calls(i)) callees[c].push_back(call.callee);
+            auto& to = is_command_buffer_call(m, i) ? late : callees[c];
+            for (auto const& call : m.calls(i)) to.push_back(call.callee);
             if (is_sugared_async_start(m, i)) {
                 callees[c].push_back(static_cast<computation_id>(m.computation_count() + hidden.size()));
                 hidden.push_back(i);
             }
         }
+        callees[c].insert(callees[c].end(), late.begin(), late.end());
     }
     callees.resize(m.computation_count() + hidden.size());
     std::vector<char> seen(callees.size(), 0);
