@@ -32,7 +32,9 @@ struct agreement_row {
 // Exact where same_index == allocations and values_same == values.
 agreement_row const rows[] = {
     {"lorrax/lorrax_apply_H_sparse", 14, 14, 224524432, 214991504, 0, 41, 41},
-    {"lorrax/lorrax_bse_full_run_large", 82, 82, 846605582, 778504680, 0, 347, 319},
+    // A reducer called by an async collective in a while body comes after one called from the entry:
+    // callees in the order the text prints the computations (XLA's post order), not the schedule's.
+    {"lorrax/lorrax_bse_full_run_large", 82, 82, 846605582, 778504680, 0, 347, 347},
     {"lorrax/lorrax_conditional", 10, 10, 5070040, 1028, 0, 21, 21},
     {"lorrax/lorrax_cpu_broadcast_in_dim", 2, 2, 14745616, 0, 0, 2, 2},
     {"lorrax/lorrax_cpu_true_divide", 3, 3, 14746240, 0, 0, 3, 3},

@@ -20,8 +20,10 @@
 //      (CompareSize: larger first; CompareLiveOut: live-out first; ComparePosition: the earliest
 //      of its values' instructions in the post order of the computations, callers first, a value
 //      at {1} of an async-start printed in XLA's syntax sugar being defined in the wrapped
-//      computation the text hides, a command buffer's call counted last in its caller's
-//      instruction list, where GPU's CommandBufferScheduling adds it; then the buffer id), each
+//      computation the text hides; the computations in the reverse of CallGraph::VisitNodes'
+//      post order, whose callees follow each caller's instruction list, not its schedule: the
+//      text prints the computations in that post order (MakeComputationPostOrder), so callees
+//      are taken in their text order; then the buffer id), each
 //      through AssignSpecialHloBuffer or AssignSingleHloBuffer:
 //        - a constant gets a `constant` allocation (allocate_buffers_for_constants, GPU and CPU);
 //        - an entry parameter gets its `parameter N` allocation; a parameter aliased with an
@@ -50,7 +52,8 @@
 //      values of one HloBuffer share one chunk, placed with each value over its own live range
 //      (GlobalDecreasingSizeBestFitHeap's colocations). One allocation per color.
 //   5. Thread-local computations: every buffer its own `thread-local` allocation (constants
-//      `constant`), in the same order as step 3.
+//      `constant`), in the same order as step 3 (AssignBuffersForComputations again; its position
+//      table covers the thread-local computations only, in the same relative order).
 //   6. maybe-live-out on every allocation holding a live-out buffer, then CombineTempAllocations:
 //      the preallocated-temp allocations of each color (the heap and the tuple tables) are
 //      concatenated, each at the aligned end of the one before, into one allocation placed last.
@@ -67,8 +70,7 @@
 //
 // What is not reproduced: slice input fusions (IsSliceInputFusion), calls sharing with their
 // callee's root, memory-space assignment's preset allocations, multi-heap and paged heaps
-// (options XLA leaves off by default), and the allocation order XLA prints when its thread-local
-// pass and constants interleave.
+// (options XLA leaves off by default).
 //
 // Cost: O(n log^2 n) for n values, times the number of reusable allocations each buffer tries
 // (XLA's own scan order: aliased entry parameters and live-out outputs, newest first).
@@ -305,21 +307,6 @@ bool is_sugared_async_start(basic_hlo_module<P> const& m, instruction_id i) {
     return true;
 }
 
-/// Whether `i` calls a command buffer: GPU's CommandBufferScheduling outlines runs of
-/// instructions into a computation named `command_buffer` and calls it from an instruction it adds
-/// last to the caller's instruction list (HloComputation::AddInstruction appends), whatever its
-/// place in the schedule the text prints. CallGraph lists a computation's callees in that list's
-/// order, so the called computation comes after the others the caller calls.
-template <class P>
-bool is_command_buffer_call(basic_hlo_module<P> const& m, instruction_id i) {
-    if (m.instruction(i).opcode != hlo_opcode::call) return false;
-    for (auto const& call : m.calls(i)) {
-        std::string_view const name = m.computation(call.callee).name;
-        if (name.substr(0, 14) == "command_buffer") return true;
-    }
-    return false;
-}
-
 template <class P>
 post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
     post_order_position_table table;
@@ -333,17 +320,31 @@ post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
     // Post order of the call graph from the entry, then reversed.
     std::vector<std::pair<computation_id, std::size_t>> stack;
     std::vector<std::vector<computation_id>> callees(m.computation_count());
+    //
+    // CallGraph lists a computation's callees in the order of its instruction list, which is not
+    // the schedule the text prints (a pass that adds an instruction appends it: GPU's
+    // CommandBufferScheduling calls its `command_buffer` computations from the end of the list).
+    // XLA prints the computations in HloModule::MakeComputationPostOrder, the same depth-first
+    // post order over that list, so the text's own computation order is the finishing order: at
+    // each computation, the callee printed first is the one the list reaches first. Sorting the
+    // callees by their place in the text rebuilds the list's order. A computation the sugar hides
+    // stays right after the callee printed before it in the caller's schedule.
     for (computation_id c = 0; c < m.computation_count(); ++c) {
-        std::vector<computation_id> late;
+        std::vector<std::pair<std::int64_t, computation_id>> keyed;  // (text order of the callee, callee)
+        std::int64_t previous = -1;
         for (instruction_id i : m.computation(c).instructions()) {
-            auto& to = is_command_buffer_call(m, i) ? late : callees[c];
-            for (auto const& call : m.calls(i)) to.push_back(call.callee);
+            for (auto const& call : m.calls(i)) {
+                if (call.callee == no_computation) continue;
+                previous = static_cast<std::int64_t>(call.callee);
+                keyed.push_back({2 * previous, call.callee});
+            }
             if (is_sugared_async_start(m, i)) {
-                callees[c].push_back(static_cast<computation_id>(m.computation_count() + hidden.size()));
+                keyed.push_back({2 * previous + 1, static_cast<computation_id>(m.computation_count() + hidden.size())});
                 hidden.push_back(i);
             }
         }
-        callees[c].insert(callees[c].end(), late.begin(), late.end());
+        std::stable_sort(keyed.begin(), keyed.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+        for (auto const& k : keyed) callees[c].push_back(k.second);
     }
     callees.resize(m.computation_count() + hidden.size());
     std::vector<char> seen(callees.size(), 0);
