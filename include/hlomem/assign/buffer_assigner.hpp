@@ -18,8 +18,13 @@
 //      thread-local (their values are the ones without a live range); fusion bodies get no buffers.
 //   3. AssignBuffersForComputations over the global buffers sorted by BufferOrder::kBiggestFirst
 //      (CompareSize: larger first; CompareLiveOut: live-out first; ComparePosition: the earliest
-//      of its values' instructions in the post order of the computations, callers first; then
-//      the buffer id), each through AssignSpecialHloBuffer or AssignSingleHloBuffer:
+//      of its values' instructions in the post order of the computations, callers first, a value
+//      at {1} of an async-start printed in XLA's syntax sugar being defined in the wrapped
+//      computation the text hides; the computations in the reverse of CallGraph::VisitNodes'
+//      post order, whose callees follow each caller's instruction list, not its schedule: the
+//      text prints the computations in that post order (MakeComputationPostOrder), so callees
+//      are taken in their text order; then the buffer id), each
+//      through AssignSpecialHloBuffer or AssignSingleHloBuffer:
 //        - a constant gets a `constant` allocation (allocate_buffers_for_constants, GPU and CPU);
 //        - an entry parameter gets its `parameter N` allocation; a parameter aliased with an
 //          output (donation, input_output_alias) is a candidate for reuse afterwards;
@@ -44,9 +49,11 @@
 //      a value alone in its HloBuffer, defined by an instruction that reads directly a value
 //      (alone in its HloBuffer too) whose last use it is and may write over it, shares that
 //      operand's chunk (HeapSimulator::Run's ShareWith after CanShareOperandBufferWithUser);
-//      values of one HloBuffer share one chunk. One allocation per color.
+//      values of one HloBuffer share one chunk, placed with each value over its own live range
+//      (GlobalDecreasingSizeBestFitHeap's colocations). One allocation per color.
 //   5. Thread-local computations: every buffer its own `thread-local` allocation (constants
-//      `constant`), in the same order as step 3.
+//      `constant`), in the same order as step 3 (AssignBuffersForComputations again; its position
+//      table covers the thread-local computations only, in the same relative order).
 //   6. maybe-live-out on every allocation holding a live-out buffer, then CombineTempAllocations:
 //      the preallocated-temp allocations of each color (the heap and the tuple tables) are
 //      concatenated, each at the aligned end of the one before, into one allocation placed last.
@@ -63,8 +70,7 @@
 //
 // What is not reproduced: slice input fusions (IsSliceInputFusion), calls sharing with their
 // callee's root, memory-space assignment's preset allocations, multi-heap and paged heaps
-// (options XLA leaves off by default), and the allocation order XLA prints when its thread-local
-// pass and constants interleave.
+// (options XLA leaves off by default).
 //
 // Cost: O(n log^2 n) for n values, times the number of reusable allocations each buffer tries
 // (XLA's own scan order: aliased entry parameters and live-out outputs, newest first).
@@ -279,24 +285,69 @@ using assignment_problem = basic_assignment_problem<>;
 
 namespace detail {
 
-/// MakeInstructionPostOrder of each computation, computations in reverse post order of the call
-/// graph (callers first): the position ComparePosition sorts by.
+/// Where ComparePosition puts each instruction: MakeInstructionPostOrder of each computation,
+/// computations in reverse post order of the call graph (callers first).
+struct post_order_position_table {
+    std::vector<std::int64_t> instruction;
+    /// For an async-start printed in XLA's syntax sugar (`%a = ((f32[8]), f32[8]) all-to-all-start(
+    /// %x)`, no `calls=`), the position of the wrapped instruction in the computation the text does
+    /// not show; -1 for every other instruction. XLA's value at the start's {1} is defined there
+    /// (HloDataflowAnalysis::UpdateAsyncStartValueSet forwards the wrapped root to {1}), so that
+    /// its HloBuffer sorts after every instruction of the callers.
+    std::vector<std::int64_t> async_root;
+};
+
+/// Whether `i` is an async-start in XLA's syntax sugar: its wrapped computation is not in the text.
 template <class P>
-std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
-    std::vector<std::int64_t> position(m.instruction_count(), 0);
+bool is_sugared_async_start(basic_hlo_module<P> const& m, instruction_id i) {
+    if (m.instruction(i).opcode != hlo_opcode::async_start) return false;
+    for (auto const& call : m.calls(i)) {
+        if (call.kind == call_kind::async) return false;
+    }
+    return true;
+}
+
+template <class P>
+post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
+    post_order_position_table table;
+    auto& position = table.instruction;
+    position.assign(m.instruction_count(), 0);
+    table.async_root.assign(m.instruction_count(), -1);
+    // The computations the sugar hides are numbered after the module's own, one per sugared
+    // async-start, and called where the start is (CallGraph's callees are in instruction order).
+    std::vector<instruction_id> hidden;
     std::vector<computation_id> computation_order;
-    std::vector<char> seen(m.computation_count(), 0);
     // Post order of the call graph from the entry, then reversed.
     std::vector<std::pair<computation_id, std::size_t>> stack;
-    auto callees_of = [&](computation_id c) {
-        std::vector<computation_id> out;
-        for (instruction_id i : m.computation(c).instructions()) {
-            for (auto const& call : m.calls(i)) out.push_back(call.callee);
-        }
-        return out;
-    };
     std::vector<std::vector<computation_id>> callees(m.computation_count());
-    for (computation_id c = 0; c < m.computation_count(); ++c) callees[c] = callees_of(c);
+    //
+    // CallGraph lists a computation's callees in the order of its instruction list, which is not
+    // the schedule the text prints (a pass that adds an instruction appends it: GPU's
+    // CommandBufferScheduling calls its `command_buffer` computations from the end of the list).
+    // XLA prints the computations in HloModule::MakeComputationPostOrder, the same depth-first
+    // post order over that list, so the text's own computation order is the finishing order: at
+    // each computation, the callee printed first is the one the list reaches first. Sorting the
+    // callees by their place in the text rebuilds the list's order. A computation the sugar hides
+    // stays right after the callee printed before it in the caller's schedule.
+    for (computation_id c = 0; c < m.computation_count(); ++c) {
+        std::vector<std::pair<std::int64_t, computation_id>> keyed;  // (text order of the callee, callee)
+        std::int64_t previous = -1;
+        for (instruction_id i : m.computation(c).instructions()) {
+            for (auto const& call : m.calls(i)) {
+                if (call.callee == no_computation) continue;
+                previous = static_cast<std::int64_t>(call.callee);
+                keyed.push_back({2 * previous, call.callee});
+            }
+            if (is_sugared_async_start(m, i)) {
+                keyed.push_back({2 * previous + 1, static_cast<computation_id>(m.computation_count() + hidden.size())});
+                hidden.push_back(i);
+            }
+        }
+        std::stable_sort(keyed.begin(), keyed.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+        for (auto const& k : keyed) callees[c].push_back(k.second);
+    }
+    callees.resize(m.computation_count() + hidden.size());
+    std::vector<char> seen(callees.size(), 0);
     auto visit = [&](computation_id root) {
         if (root == no_computation || seen[root]) return;
         seen[root] = 1;
@@ -323,6 +374,12 @@ std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
     std::vector<char> state(m.instruction_count(), 0);  // 0 new, 1 visiting, 2 done
     std::vector<instruction_id> dfs;
     for (computation_id c : computation_order) {
+        if (c >= m.computation_count()) {  // a hidden computation: its parameters, then its root
+            instruction_id const start = hidden[c - m.computation_count()];
+            counter += static_cast<std::int64_t>(m.operands(start).size());
+            table.async_root[start] = counter++;
+            continue;
+        }
         for (instruction_id root : m.computation(c).instructions()) {
             if (!m.users(root).empty() || state[root]) continue;
             dfs.push_back(root);
@@ -357,7 +414,7 @@ std::vector<std::int64_t> post_order_positions(basic_hlo_module<P> const& m) {
             }
         }
     }
-    return position;
+    return table;
 }
 
 /// Elementwise opcodes (HloInstruction::IsElementwise): their result may take the place of an
@@ -521,8 +578,8 @@ std::optional<bool> gpu_can_share_buffer_hint(basic_hlo_module<P> const& m, inst
                    (user_index.size() == 1 && static_cast<std::size_t>(user_index[0]) < ops.size() &&
                     ops[static_cast<std::size_t>(user_index[0])] == operand);
         case hlo_opcode::custom_call: {
-            auto const target = m.attribute(user, "custom_call_target");
-            std::string_view const t = target ? std::string_view(*target) : std::string_view();
+            // The parser keeps custom_call_target in the instruction, not among its attributes.
+            std::string_view const t = m.instruction(user).custom_call_target;
             if (t == "__cublas$lt$matmul") {
                 auto const config = m.attribute(user, "backend_config");
                 std::string_view const c = config ? std::string_view(*config) : std::string_view();
@@ -847,7 +904,11 @@ private:
                     k.buffer.is_thread_local = true;
                 }
                 k.buffer.live_out = k.buffer.live_out || values[dk].live_out;
-                std::int64_t const pos = position[values[dk].instruction];
+                instruction_id const at = values[dk].instruction;
+                std::int64_t pos = position.instruction[at];
+                if (position.async_root[at] >= 0 && live_.dataflow().tree(at).top_index(values[dk].node) == 1) {
+                    pos = position.async_root[at];  // defined in the computation the sugar hides
+                }
                 k.position = first ? pos : std::min(k.position, pos);
                 first = false;
             }
@@ -1166,6 +1227,12 @@ private:
                     pb.size = std::max(pb.size, p_->value_sizes[v]);
                 }
                 pb.span = to_lifespan(hull);
+                // GlobalDecreasingSizeBestFitHeap places a buffer with its colocations (the other
+                // values of its HloBuffer, the values that share its chunk), each over its own
+                // live range (FindChunkCandidate asks the interval tree per colocation): a while
+                // loop's state leaves its chunk free between the body's last read of its parameter
+                // and the write of the body's result.
+                pb.segments = live_segments(model, h.groups[g]);
                 pb.alignment = p_->alignment;
                 h.problem.buffers.push_back(std::move(pb));
             }
