@@ -106,6 +106,19 @@ TEST_CASE("assign: every bundled module whose dump is bundled, against XLA's dum
         CHECK(predicted.stated_total_bytes == actual.stated_total_bytes);
         CHECK(std::string(predicted.stated_total_human) == std::string(actual.stated_total_human));
     }
+    // `hlomem diff PREDICTED ACTUAL` on an exact row: every value matched, nothing changed (size,
+    // shape, live range), and every figure's delta 0.
+    if (a.exact()) {
+        auto const d = hlomem::diff_assignments(predicted, hlomem::attribute_values(predicted), actual, hlomem::attribute_values(actual));
+        CHECK(d.matching.pairs.size() == row.values);
+        CHECK(d.identical());
+        for (auto const& c : d.colors) {
+            CHECK(c.allocated_bytes.delta() == 0);
+            for (auto const& k : c.allocated_by_kind) CHECK(k.bytes.delta() == 0);
+            CHECK(c.temp_lower_bound_bytes.delta() == 0);
+            CHECK(c.peak_a.time == c.peak_b.time);
+        }
+    }
 }
 
 TEST_CASE("assign: the printed prediction reads back as the same dump and is sound", "[assign][corpus]") {
