@@ -15,6 +15,7 @@
 #ifndef HLOMEM_PARSER_LIVE_RANGE_HPP
 #define HLOMEM_PARSER_LIVE_RANGE_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -254,6 +255,12 @@ struct live_range_builder : builder_base<P> {
         target->emplace();
         lr().max = max;
         lr().line = this->line_of(where);
+        // The sequence lists the instructions at times 0..max, each on a line of 4 bytes or more
+        // (`0:a` and its line end): reserved once, within what the rest of the text can hold.
+        if (max >= 0) {
+            auto const room = static_cast<std::uint64_t>(this->text_end() - where) / 4;
+            lr().instruction_sequence.reserve(static_cast<std::size_t>(std::min(static_cast<std::uint64_t>(max) + 1, room)));
+        }
     }
     void live_range_unavailable(char const* where) {
         target->emplace();
