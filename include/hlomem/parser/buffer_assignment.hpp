@@ -35,7 +35,9 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -249,10 +251,16 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// of a dump or more (its value line, its Used-values block and its live range: the generated
     /// dumps take 885, seeds 000, 002 and 003 take 825, 1,258 and 674), an allocation over 1,000
     /// with its value lines. What is reserved beyond what the text fills is address space only,
-    /// its pages never touched; a denser text grows the vectors past it as before.
+    /// its pages never touched; a denser text grows the vectors past it as before. Where even the
+    /// address space is refused (a text near the machine's memory, with overcommit limited), the
+    /// vectors grow as they fill, as they did without it.
     void reserve_for(std::size_t bytes) {
-        ba.values.reserve(bytes / 256);
-        ba.allocations.reserve(bytes / 1024);
+        try {
+            ba.values.reserve(bytes / 256);
+            ba.allocations.reserve(bytes / 1024);
+        } catch (std::bad_alloc const&) {
+        } catch (std::length_error const&) {
+        }
     }
 
     basic_shape_table<P>& shapes() { return ba.shapes; }
