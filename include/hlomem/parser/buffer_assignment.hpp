@@ -250,14 +250,20 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// time (at 10^6 values, 300 MB more than the values' own 264 MB). A value takes some 250 bytes
     /// of a dump or more (its value line, its Used-values block and its live range: the generated
     /// dumps take 885, seeds 000, 002 and 003 take 825, 1,258 and 674), an allocation over 1,000
-    /// with its value lines. What is reserved beyond what the text fills is address space only,
-    /// its pages never touched; a denser text grows the vectors past it as before. Where even the
-    /// address space is refused (a text near the machine's memory, with overcommit limited), the
-    /// vectors grow as they fill, as they did without it.
+    /// with its value lines. The room beyond what the text fills must cost nothing: only a block
+    /// that the C library maps on its own leaves its untouched pages out of memory (and unmaps it
+    /// when freed), and glibc maps every block of 32 MiB or more (its largest mmap threshold). So a
+    /// vector is reserved only where its block reaches that size; smaller ones, and a denser text,
+    /// grow as they fill. Where even the address space is refused (a text near the machine's
+    /// memory, with overcommit limited), the vectors grow as they fill too.
     void reserve_for(std::size_t bytes) {
+        constexpr std::size_t mapped_block_bytes = std::size_t(32) << 20;
+        auto const reserve = [](auto& vector, std::size_t n) {
+            if (n >= mapped_block_bytes / sizeof(vector[0])) vector.reserve(n);
+        };
         try {
-            ba.values.reserve(bytes / 256);
-            ba.allocations.reserve(bytes / 1024);
+            reserve(ba.values, bytes / 256);
+            reserve(ba.allocations, bytes / 1024);
         } catch (std::bad_alloc const&) {
         } catch (std::length_error const&) {
         }
