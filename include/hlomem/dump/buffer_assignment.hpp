@@ -288,7 +288,12 @@ struct basic_buffer_assignment {
             }
             std::sort(bound(k), bound(k + 1), less);
         });
-        for (std::size_t k = 1; k < pieces; ++k) std::inplace_merge(bound(0), bound(k), bound(k + 1), less);
+        // Neighbours merged pairwise, then pairs of pairs: log2(pieces) passes over the lookup.
+        for (std::size_t width = 1; width < pieces; width *= 2) {
+            for (std::size_t k = 0; k + width < pieces; k += 2 * width) {
+                std::inplace_merge(bound(k), bound(k + width), bound(std::min(k + 2 * width, pieces)), less);
+            }
+        }
     }
 
 private:
