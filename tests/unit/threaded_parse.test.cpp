@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <hlomem/hlomem.hpp>
+#include <hlomem/parser/buffer_assignment.hpp>  // read_in_parts and split_dump, tested directly
 
 #include "test_data.hpp"
 
