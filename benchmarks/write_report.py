@@ -583,12 +583,14 @@ def main(argv):
                   f"{meta.get('loadavg_before_threads', '?')}).\n")
     parts = read_runs(results / "thread_parts.txt") if (results / "thread_parts.txt").exists() else None
     if parts:
-        md.append(f"Where it goes (`hlomem_measure_parse threads`, processor time of the thread that ran each "
-                  f"step, 2 threads, {parts['parts']:.0f} parts): one thread {fmt_time(parts['one_thread_cpu_s'])}; "
-                  f"finding the parts {fmt_time(parts['split_s'])}, the parts {fmt_time(parts['parts_cpu_s'])} "
-                  f"(longest {fmt_time(parts['longest_part_cpu_s'])}), merging {fmt_time(parts['merge_s'])}, "
-                  f"id order and live ranges {fmt_time(parts['finish_s'])}: serial fraction "
-                  f"{parts['serial_fraction']:.0%}, {parts['cpu_overhead']:+.0%} processor time in all, "
+        md.append(f"Where it goes (`hlomem_measure_parse threads`, processor time of the threads that ran each "
+                  f"step, 2 threads, {parts['parts']:.0f} parts, the model freed outside the timed span): one "
+                  f"thread {fmt_time(parts['one_thread_cpu_s'])}; finding the parts {fmt_time(parts['split_s'])}, "
+                  f"the parts {fmt_time(parts['parts_cpu_s'])} (longest {fmt_time(parts['longest_part_cpu_s'])}), "
+                  f"joining them {fmt_time(parts['merge_cpu_s'])} (on one thread: "
+                  f"{fmt_time(parts['merge_serial_s'])}), the lookup by name and the live ranges "
+                  f"{fmt_time(parts['finish_cpu_s'])} (on one thread: {fmt_time(parts['finish_serial_s'])}): serial "
+                  f"fraction {parts['serial_fraction']:.0%}, {parts['cpu_overhead']:+.0%} processor time in all, "
                   f"{parts['two_core_estimate']:.2f}× on two idle cores by Amdahl's law "
                   f"(measured wall: {parts['wall_speedup']:.2f}×).\n")
     assigns = read_scaling(results, "assign")

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <hlomem/hlomem.hpp>
+#include <hlomem/parser/buffer_assignment.hpp>  // read_in_parts and split_dump, tested directly
 
 #include "test_data.hpp"
 
@@ -125,5 +126,109 @@ TEST_CASE("a damaged dump gives the one-thread error on several threads", "[buff
         std::string const one = read_with<hlomem::default_policy>(bad, 1);
         CHECK(one.rfind("error: dump.txt:", 0) == 0);
         for (std::size_t threads : {2, 5}) CHECK(read_with<hlomem::default_policy>(bad, threads) == one);
+    }
+}
+
+namespace {
+
+/// The threaded read of `text` on `threads` threads, with where its time went (and whether the
+/// blocks joined in id order); "error" when it declined (the caller then reads the text whole).
+std::string read_in_parts(std::string const& text, std::size_t threads, hlomem::parser::dump::read_statistics& stats) {
+    auto ba = hlomem::parser::dump::read_in_parts<hlomem::default_policy>("dump.txt", text.data(), text.data() + text.size(),
+                                                                          threads, &stats);
+    return ba ? everything(*ba) : "error";
+}
+
+}  // namespace
+
+TEST_CASE("blocks in id order join by id; any other order joins one by one, to the same model",
+          "[buffer_assignment][threads]") {
+    std::string const text = hlomem_test::read_data("seeds/000_5960cad812240b69.txt");
+    auto const used = text.find("\nUsed values:\n");
+    auto const live = text.find("\nHloLiveRange");
+    REQUIRE(used != std::string::npos);
+    REQUIRE(live != std::string::npos);
+    // The first block (`<19 x.65 @0>`, the lowest id) and its value line.
+    auto const first_block = text.find("\n<19 x.65 @0>\n", used) + 1;
+    auto const first_block_end = text.find("\n<", first_block) + 1;
+    auto const value_line = text.find(" value: <19 x.65 @0>");
+    auto const value_line_end = text.find('\n', value_line) + 1;
+    REQUIRE(first_block > used);
+    REQUIRE(first_block_end > first_block);
+    REQUIRE(value_line < used);
+    std::string const block = text.substr(first_block, first_block_end - first_block);
+    auto without = [](std::string t, std::size_t at, std::size_t to) { return t.erase(at, to - at); };
+    // The lowest id's block moved after the others: out of id order.
+    std::string const moved = [&] {
+        std::string t = without(text, first_block, first_block_end);
+        t.insert(live + 1 - block.size(), block);
+        return t;
+    }();
+    struct variant {
+        char const* what;
+        std::string text;
+        bool in_id_order;
+    };
+    for (auto const& v : {variant{"as XLA wrote it", text, true}, variant{"a block out of id order", moved, false},
+                          variant{"a value line without its block", without(text, first_block, first_block_end), false},
+                          variant{"a block without its value line", without(text, value_line, value_line_end), true}}) {
+        INFO(v.what);
+        std::string const one = read_with<hlomem::default_policy>(v.text, 1);
+        REQUIRE(one.rfind("error", 0) != 0);
+        for (std::size_t threads : {2, 3, 9}) {
+            INFO("threads " << threads);
+            hlomem::parser::dump::read_statistics stats;
+            CHECK(read_in_parts(v.text, threads, stats) == one);
+            CHECK(stats.in_id_order == v.in_id_order);
+            CHECK(stats.part_cpu_s.size() > threads);
+        }
+    }
+}
+
+TEST_CASE("the threaded read splits the live ranges off at the last HloLiveRange line", "[buffer_assignment][threads]") {
+    std::string const text = hlomem_test::read_data("seeds/000_5960cad812240b69.txt");
+    auto const live = text.find("\nHloLiveRange") + 1;
+    auto const parts = hlomem::parser::dump::split_dump(text.data(), text.data() + text.size(), 4096);
+    REQUIRE(parts.size() > 4);
+    CHECK(parts.front().kind == hlomem::parser::dump::part_kind::allocations);
+    CHECK(parts[1].kind == hlomem::parser::dump::part_kind::used_values_head);
+    CHECK(parts.back().kind == hlomem::parser::dump::part_kind::live_range);
+    CHECK(parts.back().first == text.data() + live);
+    // The parts cover the text, in order, each after the first Used-values part at a block.
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+        CHECK(parts[k].first == parts[k - 1].last);
+        if (parts[k].kind == hlomem::parser::dump::part_kind::used_values) CHECK(*parts[k].first == '<');
+    }
+    CHECK(parts.back().last == text.data() + text.size());
+    // A second HloLiveRange header among the blocks, or after the first: the one-thread error.
+    auto const mid = text.find("\n<", text.find("\nUsed values:") + (live - text.find("\nUsed values:")) / 2) + 1;
+    for (std::size_t at : {mid, text.find("\n  BufferLiveRange:", live) + 1}) {
+        std::string bad = text;
+        bad.insert(at, "HloLiveRange (max 166):\n");
+        std::string const one = read_with<hlomem::default_policy>(bad, 1);
+        CHECK(one.rfind("error: dump.txt:", 0) == 0);
+        for (std::size_t threads : {2, 4}) CHECK(read_with<hlomem::default_policy>(bad, threads) == one);
+    }
+}
+
+TEST_CASE("the lookup by name is the same built in pieces, duplicates included", "[buffer_assignment][threads]") {
+    hlomem::buffer_assignment ba;
+    // Two values of one name and index (a damaged dump): the lookup finds the first.
+    for (std::int64_t id : {4, 7, 9, 12, 15}) {
+        hlomem::logical_value v;
+        v.id = id;
+        v.name = id == 9 || id == 15 ? "fusion.3" : "add." + std::to_string(id);
+        ba.values.push_back(v);
+    }
+    auto const run_all = [](std::size_t n, auto const& work) {
+        for (std::size_t k = n; k-- > 0;) work(k);  // any order
+    };
+    for (std::size_t pieces : {1, 2, 3, 5, 9}) {
+        INFO("pieces " << pieces);
+        ba.reindex(pieces, run_all);
+        CHECK(ba.value_index("fusion.3", {}) == 2);
+        CHECK(ba.value_index("add.12", {}) == 3);
+        CHECK(ba.value_index("add.5", {}) == hlomem::npos);
+        CHECK(ba.values_of_instruction("fusion.3") == std::vector<std::size_t>{2, 4});
     }
 }

@@ -262,15 +262,42 @@ struct basic_buffer_assignment {
 
     /// Rebuilds the (name, index) lookup; call after changing values by hand. The parsers call it.
     void reindex() {
-        by_name_.resize(values.size());
-        for (std::size_t i = 0; i < values.size(); ++i) by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
-        std::sort(by_name_.begin(), by_name_.end(), [&](name_entry const& a, name_entry const& b) {
+        reindex(1, [](std::size_t n, auto const& work) {
+            for (std::size_t k = 0; k < n; ++k) work(k);
+        });
+    }
+    /// reindex() in `pieces` pieces that `run(pieces, work)` may run at once (it calls work(k) for
+    /// each k < pieces; the parser reading a large dump on several threads runs them on its
+    /// threads): each piece hashes and sorts its share of the values, then the sorted pieces are
+    /// merged. Values of one name and index (a damaged dump) are ordered by their place, so the
+    /// lookup is the same however many pieces there were.
+    template <class Run>
+    void reindex(std::size_t pieces, Run const& run) {
+        std::size_t const n = values.size();
+        pieces = std::max<std::size_t>(1, std::min(pieces, n));
+        by_name_.resize(n);
+        auto const less = [&](name_entry const& a, name_entry const& b) {
             if (a.hash != b.hash) return a.hash < b.hash;
             auto const& va = values[a.value];
             auto const& vb = values[b.value];
             int const c = std::string_view(va.name).compare(std::string_view(vb.name));
-            return c < 0 || (c == 0 && va.index < vb.index);
+            if (c != 0) return c < 0;
+            if (va.index != vb.index) return va.index < vb.index;
+            return a.value < b.value;
+        };
+        auto const bound = [&](std::size_t k) { return by_name_.begin() + static_cast<std::ptrdiff_t>(n * k / pieces); };
+        run(pieces, [&](std::size_t k) {
+            for (std::size_t i = n * k / pieces; i < n * (k + 1) / pieces; ++i) {
+                by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
+            }
+            std::sort(bound(k), bound(k + 1), less);
         });
+        // Neighbours merged pairwise, then pairs of pairs: log2(pieces) passes over the lookup.
+        for (std::size_t width = 1; width < pieces; width *= 2) {
+            for (std::size_t k = 0; k + width < pieces; k += 2 * width) {
+                std::inplace_merge(bound(k), bound(k + width), bound(std::min(k + 2 * width, pieces)), less);
+            }
+        }
     }
 
 private:

@@ -33,8 +33,13 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#if defined(__GLIBC__)
+#include <string.h>  // memrchr
+#endif
 #include <exception>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -530,12 +535,23 @@ struct buffer_assignment_builder : live_range_builder<P> {
 // `Total bytes used`), the `Used values:` blocks, and the HloLiveRange text. The blocks, some
 // three quarters of a dump's bytes, split further at any line that starts with '<' (only a
 // block's first line does: `<19 x.65 @0>`). Each part is read by its own builder into a model of
-// its own; the models are then merged in text order (shapes re-interned in the order the whole
-// text would have read them, blocks joined to the values of their value lines), so the result
-// equals the one-thread read. Lines are counted for each part first (also on the threads), so
-// every line number is the whole text's: each part counts its lines from 1 as it reads (as the
-// one-thread read counts them anyway), and its line numbers move by the lines of the parts before
-// it when it is merged (shift_lines).
+// its own, on the threads; line numbers are counted within each part and moved by the lines of
+// the parts before it. Then the parts become one model, equal to the one-thread read:
+//
+//  - the shape tables are merged in text order (the whole text would have interned them so);
+//  - XLA prints the Used-values blocks in value-id order (BufferAssignment::ToVerboseString walks
+//    HloAliasAnalysis's values, sorted by id), one block per value line. When the parts' blocks
+//    are so, the blocks already are the model's values in id order: each thread moves its parts'
+//    blocks to their final places and joins each to its value line (found by id), so neither the
+//    blocks nor the values are moved twice and nothing is sorted;
+//  - a dump whose blocks are out of order, or a value line without a block, takes the general
+//    merge instead (each part's values joined one by one, then sorted by id: `merge`, `finish`);
+//  - the lookup by name is sorted in pieces on the threads (one of them frees the parts
+//    meanwhile), the pieces merged, and the live ranges attached.
+//
+// Any part that fails to read, or parts that disagree (a block that names its value otherwise
+// than its value line, a value with two blocks), make the whole text read on one thread, for
+// the error the one-thread read gives.
 
 /// One part of a dump: the rule that reads it, its text, and the line it starts on.
 enum class part_kind : std::uint8_t { allocations, used_values_head, used_values, live_range };
@@ -555,13 +571,43 @@ inline char const* find_line_start(char const* from, char const* begin, char con
     return nullptr;
 }
 
+/// The last `c` in [from, to), or nullptr: glibc's memrchr where there is one.
+inline char const* find_last_of(char const* from, char const* to, char c) {
+#if defined(__GLIBC__)
+    return static_cast<char const*>(::memrchr(from, c, static_cast<std::size_t>(to - from)));
+#else
+    while (to > from) {
+        if (*--to == c) return to;
+    }
+    return nullptr;
+#endif
+}
+
+/// The last line of [from, end) that starts with `head`, searched from the end: its first
+/// character, or nullptr.
+inline char const* find_last_line_start(char const* from, char const* begin, char const* end, std::string_view head) {
+    for (char const* p = end; p > from;) {
+        char const* const found = find_last_of(from, p, head.front());
+        if (!found) return nullptr;
+        if ((found == begin || found[-1] == '\n') && static_cast<std::size_t>(end - found) >= head.size() &&
+            std::string_view(found, head.size()) == head) {
+            return found;
+        }
+        p = found;
+    }
+    return nullptr;
+}
+
 /// The parts of the dump [begin, end), about `target` bytes each where the blocks allow; empty
-/// when the text has no `Used values:` section (then it reads whole).
+/// when the text has no `Used values:` section (then it reads whole). The live ranges are found
+/// from the end: they follow the blocks, and are a small part of a dump. A text with a line that
+/// starts with `HloLiveRange` among its blocks splits there, and that part then fails to read as
+/// blocks: the whole text is read instead, and gives the same model or error as always.
 inline std::vector<dump_part> split_dump(char const* begin, char const* end, std::size_t target) {
     std::vector<dump_part> parts;
     char const* const used = find_line_start(begin, begin, end, "Used values:");
     if (!used) return parts;
-    char const* const live = find_line_start(used, begin, end, "HloLiveRange");
+    char const* const live = find_last_line_start(used, begin, end, "HloLiveRange");
     char const* const used_end = live ? live : end;
     parts.push_back({part_kind::allocations, begin, used});
     char const* first = used;
@@ -620,16 +666,6 @@ void for_each_on_threads(std::size_t n, std::size_t threads, Work const& work) {
     for (auto& t : pool) t.join();
 }
 
-/// Where a threaded read spends its time (benchmarks/measure_parse.cpp asks for it), each step in
-/// the processor time of the thread that ran it: the serial steps (finding the parts, merging
-/// them, putting the values in id order) and each part's parse.
-struct read_statistics {
-    double split_s = 0;
-    double merge_s = 0;
-    double finish_s = 0;
-    std::vector<double> part_cpu_s;
-};
-
 /// Seconds on this thread's processor clock (the wall clock where there is none).
 inline double thread_seconds() {
 #if defined(__linux__)
@@ -641,19 +677,149 @@ inline double thread_seconds() {
 #endif
 }
 
+/// Seconds on the wall clock.
+inline double wall_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// Where a threaded read spends its time (benchmarks/measure_parse.cpp asks for it). Each step
+/// has its wall time and the processor time of the threads that ran it (thread clocks, summed).
+/// The steps: finding the parts (one thread), reading the parts (all), joining them (all, but
+/// for the shapes), and the end (the lookup by name in pieces on all, then the live ranges on one).
+struct read_statistics {
+    struct step {
+        double wall_s = 0;
+        double cpu_s = 0;
+    };
+    step split, parts, merge, finish;
+    double merge_serial_s = 0;   ///< of merge: on one thread (the plan's checks, the shapes)
+    double finish_serial_s = 0;  ///< of finish: on one thread (merging the sorted pieces, the live ranges)
+    std::vector<double> part_cpu_s;
+    bool in_id_order = false;  ///< the blocks were in id order (the fast join), not merged one by one
+};
+
+/// Times one step: its wall time, and adds to its processor time as each thread reports.
+class step_timer {
+public:
+    explicit step_timer(read_statistics::step* s) : step_(s), wall_(s ? wall_seconds() : 0) {}
+    void stop() {
+        if (step_) step_->wall_s = wall_seconds() - wall_;
+    }
+    /// Runs `f` on this thread, adding its processor time to the step's.
+    template <class F>
+    void count(F&& f) {
+        double const start = step_ ? thread_seconds() : 0;
+        f();
+        if (step_) {
+            double const spent = thread_seconds() - start;
+            std::lock_guard<std::mutex> lock(mutex_);
+            step_->cpu_s += spent;
+        }
+    }
+
+private:
+    read_statistics::step* step_;
+    double wall_;
+    std::mutex mutex_;
+};
+
+/// How the parts join in id order (the fast join, see above), when the blocks come in id order
+/// and every value line has its block: where each block part's values start in the model, and
+/// which value line (an index into the first part's values) each place joins, and back.
+struct id_order_plan {
+    std::vector<std::size_t> offset;         // per part: where its blocks go
+    std::vector<std::size_t> new_index;      // per value line: its place in the model
+    std::vector<std::size_t> line_of_block;  // per place in the model: its value line, or npos
+    std::size_t size = 0;                    // values in the model (blocks)
+};
+
+/// The plan for joining `models` (index 0: the allocations part) in id order, or nullopt when
+/// the blocks are out of id order, a value line has no block, or a block names its value
+/// otherwise than the value line (for that error the whole text is read). Looks up every
+/// block's id on the threads.
+template <class P>
+std::optional<id_order_plan> plan_id_order(std::vector<basic_buffer_assignment<P>>& models, value_id_index& by_id,
+                                           std::size_t threads, step_timer& timer) {
+    std::size_t const n = models.size();
+    id_order_plan plan;
+    plan.offset.assign(n, 0);
+    // The parts' id ranges (first block to last) must follow each other; within them the
+    // threads check each part's order, so no two parts name one value line.
+    std::int64_t last_id = -1;
+    for (std::size_t k = 1; k < n; ++k) {
+        auto const& blocks = models[k].values;
+        plan.offset[k] = plan.size;
+        plan.size += blocks.size();
+        if (blocks.empty()) continue;
+        if (blocks.front().id <= last_id || blocks.back().id < blocks.front().id) return std::nullopt;
+        last_id = blocks.back().id;
+    }
+    auto const& lines = models[0].values;
+    plan.new_index.assign(lines.size(), npos);
+    plan.line_of_block.assign(plan.size, npos);
+    std::vector<char> usable(n, 1);
+    std::vector<std::size_t> joined(n, 0);
+    for_each_on_threads(n - 1, threads, [&](std::size_t part) {
+        timer.count([&] {
+            std::size_t const k = part + 1;
+            auto const& blocks = models[k].values;
+            for (std::size_t j = 0; j < blocks.size(); ++j) {
+                auto const& v = blocks[j];
+                if ((j > 0 && v.id <= blocks[j - 1].id) || v.id > blocks.back().id) {
+                    usable[k] = 0;
+                    return;
+                }
+                std::size_t const from = by_id.find(v.id);
+                if (from == npos) continue;
+                // The one-thread read checks this as it meets the block (builder::block).
+                auto const& line = lines[from];
+                if (std::string_view(line.name) != std::string_view(v.name) || line.index != v.index) {
+                    usable[k] = 0;
+                    return;
+                }
+                plan.new_index[from] = plan.offset[k] + j;
+                plan.line_of_block[plan.offset[k] + j] = from;
+                ++joined[k];
+            }
+        });
+    });
+    std::size_t total_joined = 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        if (!usable[k]) return std::nullopt;
+        total_joined += joined[k];
+    }
+    if (total_joined != lines.size()) return std::nullopt;
+    return plan;
+}
+
+/// What a value line gives a value beyond its name and index (which its block repeats).
+struct value_line_fields {
+    std::size_t allocation;
+    std::int64_t offset;
+    std::int64_t size;
+    std::int64_t color;
+    std::size_t line;
+    shape_id shape;
+    bool has_color;
+    bool index_printed;
+    bool is_phi;
+};
+
 /// The dump [begin, end) read in parts on `threads` threads; nullopt when any part fails to read
 /// or the parts disagree (the caller reads it whole, for the error the whole text gives). `stats`,
 /// when given, receives where the time went.
 template <class P>
 std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, char const* begin, char const* end,
                                                         std::size_t threads, read_statistics* stats = nullptr) {
-    double const split_start = stats ? thread_seconds() : 0;
-    auto parts = split_dump(begin, end, static_cast<std::size_t>(end - begin) / (4 * threads) + 1);
-    if (stats) {
-        stats->split_s = thread_seconds() - split_start;
-        stats->part_cpu_s.assign(parts.size(), 0);
-    }
+    step_timer split_timer(stats ? &stats->split : nullptr);
+    std::vector<dump_part> parts;
+    // Eight parts a thread: the last part to finish then leaves the other threads idle briefly.
+    split_timer.count([&] { parts = split_dump(begin, end, static_cast<std::size_t>(end - begin) / (8 * threads) + 1); });
+    split_timer.stop();
+    if (stats) stats->part_cpu_s.assign(parts.size(), 0);
     if (parts.size() < 2) return std::nullopt;
+
+    step_timer parts_timer(stats ? &stats->parts : nullptr);
     std::vector<basic_buffer_assignment<P>> models(parts.size());
     std::vector<std::size_t> line_ends(parts.size(), 0);  // line ends in each part
     std::vector<std::optional<buffer_assignment_builder<P>>> builders(parts.size());
@@ -661,41 +827,148 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     for_each_on_threads(parts.size(), threads, [&](std::size_t k) {
         auto const& part = parts[k];
         double const part_start = stats ? thread_seconds() : 0;
-        try {
-            auto& b = builders[k].emplace(file, begin, end, models[k]);
-            // The first part's table is the one every value ends in; the others hold their blocks'.
-            if (k > 0) b.by_id = value_id_index(static_cast<std::size_t>(part.last - part.first));
-            b.start_lines_at(part.first, 1);
-            switch (part.kind) {
-                case part_kind::allocations: run(b, allocations_part_rule, part.first, part.last); break;
-                case part_kind::used_values_head: run(b, used_values_head_part_rule, part.first, part.last); break;
-                case part_kind::used_values: run(b, used_values_part_rule, part.first, part.last); break;
-                case part_kind::live_range: run(b, live_range_part_rule, part.first, part.last); break;
+        parts_timer.count([&] {
+            try {
+                auto& b = builders[k].emplace(file, begin, end, models[k]);
+                // The first part's table is the one every value ends in; the others hold their blocks'.
+                if (k > 0) b.by_id = value_id_index(static_cast<std::size_t>(part.last - part.first));
+                // Room for the values a part of this size may hold, so that the vector is not
+                // regrown (and its values moved) as it fills: a block takes 4 lines at least, and
+                // XLA's some 100 bytes at least (`<19 x.65 @0>`, ` positions:`, ` uses:`, `from
+                // instruction: ...`). Only the pages filled are touched.
+                if (part.kind == part_kind::used_values || part.kind == part_kind::used_values_head) {
+                    models[k].values.reserve(static_cast<std::size_t>(part.last - part.first) / 100 + 1);
+                }
+                b.start_lines_at(part.first, 1);
+                switch (part.kind) {
+                    case part_kind::allocations: run(b, allocations_part_rule, part.first, part.last); break;
+                    case part_kind::used_values_head: run(b, used_values_head_part_rule, part.first, part.last); break;
+                    case part_kind::used_values: run(b, used_values_part_rule, part.first, part.last); break;
+                    case part_kind::live_range: run(b, live_range_part_rule, part.first, part.last); break;
+                }
+                line_ends[k] = b.line_of(part.last) - 1;
+            } catch (...) {
+                failed[k] = 1;
             }
-            line_ends[k] = b.line_of(part.last) - 1;
-        } catch (...) {
-            failed[k] = 1;
-        }
+        });
         if (stats) stats->part_cpu_s[k] = thread_seconds() - part_start;
     });
+    parts_timer.stop();
     if (std::find(failed.begin(), failed.end(), 1) != failed.end()) return std::nullopt;
-    double const merge_start = stats ? thread_seconds() : 0;
+
+    step_timer merge_timer(stats ? &stats->merge : nullptr);
     auto& whole = *builders[0];
-    std::size_t lines_before = 0;
-    for (std::size_t k = 1; k < parts.size(); ++k) {
-        lines_before += line_ends[k - 1];
-        builders[k]->shift_lines(lines_before);
-        if (!whole.merge(*builders[k])) return std::nullopt;
+    basic_buffer_assignment<P>& ba = models[0];
+    std::vector<std::size_t> lines_before(parts.size(), 0);
+    for (std::size_t k = 1; k < parts.size(); ++k) lines_before[k] = lines_before[k - 1] + line_ends[k - 1];
+    std::optional<id_order_plan> const plan = plan_id_order(models, whole.by_id, threads, merge_timer);
+    if (!plan) {
+        // The general merge: each part's values joined to the first part's one by one.
+        merge_timer.count([&] {
+            for (std::size_t k = 1; k < parts.size(); ++k) {
+                builders[k]->shift_lines(lines_before[k]);
+                if (!whole.merge(*builders[k])) {
+                    failed[0] = 1;
+                    return;
+                }
+            }
+        });
+        merge_timer.stop();
+        if (stats) stats->merge_serial_s = stats->merge.cpu_s;
+        if (failed[0]) return std::nullopt;
+        step_timer finish_timer(stats ? &stats->finish : nullptr);
+        finish_timer.count([&] { whole.finish(); });
+        finish_timer.stop();
+        if (stats) stats->finish_serial_s = stats->finish.cpu_s;
+        ba.file = std::string(file);
+        return std::move(ba);
     }
-    double const finish_start = stats ? thread_seconds() : 0;
-    whole.finish();
+    // The fast join, in the vector that holds the value lines: what each value line gives is
+    // copied aside (on the threads), then each block moves to its place in id order (on the
+    // threads) and takes its value line's fields. The shapes are merged in text order first.
+    std::vector<std::vector<shape_id>> shape_ids(parts.size());
+    double const serial_start = stats ? thread_seconds() : 0;
+    merge_timer.count([&] {
+        for (std::size_t k = 1; k < parts.size(); ++k) {
+            shape_ids[k] = ba.shapes.merge(models[k].shapes);
+            ba.has_used_values = ba.has_used_values || models[k].has_used_values;
+        }
+        // Blocks of values without a value line: the model holds more values than value lines.
+        if (ba.values.size() < plan->size) ba.values.resize(plan->size);
+    });
+    if (stats) stats->merge_serial_s = thread_seconds() - serial_start;
+    std::size_t const line_count = plan->new_index.size();
+    // Written before read, on the threads: no value-initialization pass over it.
+    std::unique_ptr<value_line_fields[]> const fields(new value_line_fields[line_count]);
+    for_each_on_threads(threads, threads, [&](std::size_t share) {
+        merge_timer.count([&] {
+            for (std::size_t i = line_count * share / threads; i < line_count * (share + 1) / threads; ++i) {
+                auto const& v = ba.values[i];
+                fields[i] = value_line_fields{v.allocation, v.offset, v.size, v.color.value_or(0), v.line, v.shape,
+                                              v.color.has_value(), v.index_printed, v.is_phi};
+            }
+        });
+    });
+    for_each_on_threads(parts.size() - 1, threads, [&](std::size_t part) {
+        merge_timer.count([&] {
+            std::size_t const k = part + 1;
+            auto const ours = [&](shape_id id) { return id == no_shape ? id : shape_ids[k][id]; };
+            auto& blocks = models[k].values;
+            for (std::size_t j = 0; j < blocks.size(); ++j) {
+                std::size_t const to = plan->offset[k] + j;
+                auto& v = ba.values[to];
+                v = std::move(blocks[j]);
+                v.instruction_shape = ours(v.instruction_shape);
+                v.block_line += lines_before[k];
+                std::size_t const from = plan->line_of_block[to];
+                if (from == npos) continue;
+                auto const& f = fields[from];
+                v.allocation = f.allocation;
+                v.offset = f.offset;
+                v.size = f.size;
+                v.color = f.has_color ? std::optional<std::int64_t>(f.color) : std::nullopt;
+                v.line = f.line;
+                v.shape = f.shape;
+                v.index_printed = f.index_printed;
+                v.is_phi = f.is_phi;
+            }
+        });
+    });
+    merge_timer.stop();
+
+    // The lookup by name and the live ranges on one thread; the parts freed on another.
+    step_timer finish_timer(stats ? &stats->finish : nullptr);
+    std::optional<basic_hlo_live_range<P>> live;
+    if (parts.back().kind == part_kind::live_range) {
+        builders.back()->shift_lines(lines_before.back());
+        live = std::move(builders.back()->live);
+    }
+    // The lookup by name in pieces on the threads; the first task, taken first, frees the parts
+    // and renumbers the allocations' values meanwhile. Then, on this thread, the sorted pieces
+    // are merged and the live ranges attached (they use the lookup).
+    double pieces_done = 0;
+    ba.reindex(2 * threads, [&](std::size_t pieces, auto const& piece) {
+        for_each_on_threads(pieces + 1, threads, [&](std::size_t task) {
+            finish_timer.count([&] {
+                if (task > 0) return piece(task - 1);
+                for (auto& a : ba.allocations) {
+                    for (auto& vi : a.values) vi = plan->new_index[vi];
+                }
+                for (std::size_t k = 1; k < models.size(); ++k) models[k] = basic_buffer_assignment<P>();
+                for (auto& b : builders) b.reset();
+            });
+        });
+        pieces_done = thread_seconds();
+    });
+    if (live) attach_live_range(ba, std::move(*live));
+    finish_timer.stop();
     if (stats) {
-        stats->merge_s = finish_start - merge_start;
-        stats->finish_s = thread_seconds() - finish_start;
+        stats->in_id_order = true;
+        stats->finish_serial_s = thread_seconds() - pieces_done;
+        stats->finish.cpu_s += stats->finish_serial_s;
     }
-    basic_buffer_assignment<P> ba = std::move(models[0]);
     ba.file = std::string(file);
-    return ba;
+    return std::move(ba);
 }
 
 }  // namespace dump
