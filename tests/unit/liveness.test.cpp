@@ -621,3 +621,108 @@ TEST_CASE("every real module: sequence, ranges and peak are consistent", "[liven
     }
     CHECK(mismatches == 0);
 }
+
+TEST_CASE("fusion bodies as ids only: the other values, their ids, ranges and buffers unchanged", "[liveness][dataflow][corpus]") {
+    // dataflow_options::fusion_body_values = false numbers the values of fusion bodies without
+    // analysing them. Every other value must come out as the full analysis gives it (id,
+    // definition, positions, uses, live range), the next id must be the same, and the model
+    // derive_buffer_assignment builds (which leaves fusion values out) must be identical.
+    auto const path = std::string(GENERATE(as<std::string>{}, "seeds/004_c00fd3afea504246.txt", "seeds/001_a0c5460ce1af2dbe.txt",
+                                           "corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo",
+                                           "corpus/jaxdecomp/gpu_scheduled_spmd_jaxdecomp_jaxfft_1024_2x4_f64_fft.hlo"));
+    CAPTURE(path);
+    auto const text = read_data(path);
+    auto const m = hlomem::parse_hlo_module<hlomem::view_policy>(text, path);
+    hlomem::basic_hlo_liveness<hlomem::view_policy> const full(m);
+    hlomem::liveness_options options;
+    options.dataflow.fusion_body_values = false;
+    hlomem::basic_hlo_liveness<hlomem::view_policy> const lean(m, options);
+    auto const& a = full.dataflow();
+    auto const& b = lean.dataflow();
+    CHECK(a.id_count() == b.id_count());
+
+    auto fusion_only = [&](hlomem::computation_id c) {
+        auto const callers = m.callers(c);
+        return !callers.empty() && std::all_of(callers.begin(), callers.end(), [](hlomem::hlo_call const& k) {
+            return k.kind == hlomem::call_kind::fusion;
+        });
+    };
+    std::size_t fused = 0;
+    for (std::size_t k = 0; k < a.values().size(); ++k) {
+        auto const& v = a.values()[k];
+        if (fusion_only(m.instruction(v.instruction).computation)) {
+            ++fused;
+            CHECK(b.find(v.id) == nullptr);
+            continue;
+        }
+        auto const* w = b.find(v.id);
+        REQUIRE(w != nullptr);
+        CHECK(w->instruction == v.instruction);
+        CHECK(w->node == v.node);
+        CHECK(w->is_phi == v.is_phi);
+        CHECK(w->live_out == v.live_out);
+        auto const pa = a.positions(v), pb = b.positions(*w);
+        REQUIRE(pa.size() == pb.size());
+        for (std::size_t j = 0; j < pa.size(); ++j) CHECK((pa[j].instruction == pb[j].instruction && pa[j].node == pb[j].node));
+        auto const ua = a.uses(v), ub = b.uses(*w);
+        REQUIRE(ua.size() == ub.size());
+        for (std::size_t j = 0; j < ua.size(); ++j) {
+            CHECK((ua[j].instruction == ub[j].instruction && ua[j].operand_number == ub[j].operand_number && ua[j].node == ub[j].node));
+        }
+        CHECK(full.range(k) == lean.range(b.value_index(v.id)));
+    }
+    CHECK(a.values().size() == b.values().size() + fused);
+    if (path == "seeds/004_c00fd3afea504246.txt") CHECK(fused > b.values().size());  // most of a large module's values
+
+    auto const x = hlomem::derive_buffer_assignment(full);
+    auto const y = hlomem::derive_buffer_assignment(lean);
+    REQUIRE(x.values.size() == y.values.size());
+    for (std::size_t k = 0; k < x.values.size(); ++k) {
+        CHECK(x.values[k].id == y.values[k].id);
+        CHECK(x.values[k].name == y.values[k].name);
+        CHECK(x.values[k].live_range == y.values[k].live_range);
+        CHECK(x.values[k].size == y.values[k].size);
+        CHECK(x.values[k].allocation == y.values[k].allocation);
+    }
+    REQUIRE(x.allocations.size() == y.allocations.size());
+    for (std::size_t k = 0; k < x.allocations.size(); ++k) CHECK(x.allocations[k].values == y.allocations[k].values);
+    std::ostringstream tx, ty;
+    hlomem::print_live_range(tx, *x.live_range);
+    hlomem::print_live_range(ty, *y.live_range);
+    CHECK(tx.str() == ty.str());
+}
+
+TEST_CASE("live bytes of a derived model: the sum over whole allocations equals the general measure", "[liveness][corpus]") {
+    // whole_allocation_live_bytes (memory/analysis.hpp) sums the allocations live at each time;
+    // a derived model places each value over the whole of its allocation, so that sum must equal
+    // the segment tree's union of slices at every time, peak and unranged counts included.
+    auto const path = std::string(GENERATE(as<std::string>{}, "seeds/004_c00fd3afea504246.txt", "seeds/001_a0c5460ce1af2dbe.txt",
+                                           "corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo",
+                                           "corpus/rudrite/tpu_v6e_scheduled_rudrite_kernels_attention.hlo"));
+    CAPTURE(path);
+    auto const text = read_data(path);
+    auto const m = hlomem::parse_hlo_module<hlomem::view_policy>(text, path);
+    auto ba = hlomem::derive_assignment(m, /*positions_and_uses=*/false).assignment;
+    auto same = [](std::vector<hlomem::color_live_bytes> const& x, std::vector<hlomem::color_live_bytes> const& y) {
+        REQUIRE(x.size() == y.size());
+        for (std::size_t c = 0; c < x.size(); ++c) {
+            CHECK(x[c].color == y[c].color);
+            CHECK(x[c].peak_bytes == y[c].peak_bytes);
+            CHECK(x[c].peak_time == y[c].peak_time);
+            CHECK(x[c].bytes_at == y[c].bytes_at);
+            CHECK(x[c].allocated_bytes == y[c].allocated_bytes);
+            CHECK(x[c].unranged_values == y[c].unranged_values);
+            CHECK(x[c].unranged_bytes == y[c].unranged_bytes);
+        }
+    };
+    auto const general = hlomem::assigned_live_bytes(ba);
+    REQUIRE(!general.empty());
+    CHECK(general[0].peak_bytes > 0);
+    same(hlomem::whole_allocation_live_bytes(ba), general);
+    // Two values of one allocation made to overlap in time at different offsets: no longer
+    // whole-allocation, so the general measure answers (and still agrees with itself).
+    auto const a = std::find_if(ba.allocations.begin(), ba.allocations.end(), [](auto const& x) { return x.size > 0; });
+    REQUIRE(a != ba.allocations.end());
+    ba.values[a->values[0]].offset = 1;
+    same(hlomem::whole_allocation_live_bytes(ba), hlomem::assigned_live_bytes(ba));
+}

@@ -106,7 +106,7 @@ void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m
         }
     }
     json.end_array();
-    auto const colors = hlomem::assigned_live_bytes(d.assignment);
+    auto const colors = hlomem::whole_allocation_live_bytes(d.assignment);  // each value fills its allocation
     auto const holdings = hlomem::peak_holdings_by_color(d.assignment, colors, sources);
     json.key("colors").begin_array();
     for (std::size_t c = 0; c < colors.size(); ++c) {

@@ -131,7 +131,7 @@ inline liveness_facts liveness_facts_of(module_type const& m) {
     for (auto const& a : ba.allocations) {
         f.buffers += std::any_of(a.values.begin(), a.values.end(), [&](std::size_t k) { return ba.values[k].live_range.has_value(); });
     }
-    f.colors = hlomem::assigned_live_bytes(ba);
+    f.colors = hlomem::whole_allocation_live_bytes(ba);  // each value fills its allocation
     return f;
 }
 

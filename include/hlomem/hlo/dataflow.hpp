@@ -73,6 +73,16 @@ struct dataflow_options {
     /// An `async-done` uses every value its operand holds (XLA until 2025, and the real dumps we
     /// have); newer XLA counts only `{}` and the indices under `{1}` as uses.
     bool async_done_uses_all_operand_values = true;
+    /// The values of fusion bodies (computations called by `fusion` only) as values() with sets,
+    /// positions and uses. Without them (false) they still take their ids, so that every other
+    /// value keeps the id XLA gives it, but nothing more: no value sets (value_set() of a fused
+    /// instruction is empty), no propagation, not in values(). Nothing outside a fusion body can
+    /// hold them: XLA's dataflow gives a fused computation's parameters values of their own
+    /// (CallContext::kEmbedded) and the fusion instruction defines its whole result, and
+    /// BufferAssigner gives buffers to the values of flattened computations only (it skips
+    /// fused computations when it assigns buffers), which is all that buffer assignment and live
+    /// ranges read.
+    bool fusion_body_values = true;
 };
 
 // notes() are diagnostics (core/diagnostic.hpp) of kind invalid_module, warnings: something in
@@ -218,6 +228,7 @@ private:
     basic_call_graph<P> graph_;
     instruction_value_sets sets_;
     std::vector<record> records_;           // by id
+    std::vector<std::uint8_t> ids_only_;    // by computation: a fusion body left out (fusion_body_values)
     phi_graph phis_;
     std::vector<hlo_value> values_;
     std::vector<std::size_t> index_of_id_;
@@ -243,6 +254,16 @@ void basic_hlo_dataflow<P>::run() {
                                  .about(diagnostic::none, c));
         }
     }
+    // Fusion bodies reached from fusion instructions alone, when their values are ids only.
+    ids_only_.assign(m_.computation_count(), 0);
+    if (!options_.fusion_body_values) {
+        for (computation_id c = 0; c < m_.computation_count(); ++c) {
+            auto const callers = m_.callers(c);
+            ids_only_[c] = !callers.empty() && std::all_of(callers.begin(), callers.end(), [](hlo_call const& k) {
+                return k.kind == call_kind::fusion;
+            });
+        }
+    }
     initialize();
     propagate();
     optimize_phis();
@@ -255,6 +276,15 @@ void basic_hlo_dataflow<P>::initialize() {
     auto const tree_of = [this](instruction_id k) -> subshape_tree const& { return tree(k); };
     records_.reserve(m_.instruction_count());
     for (computation_id c : graph_.computation_post_order()) {
+        if (ids_only_[c]) {
+            // Their ids only: how many values each instruction defines does not depend on the
+            // order they are visited in, and the records stay deleted (never values()).
+            for (instruction_id i : m_.computation(c).instructions()) {
+                define_values(m_, graph_, i, tree_of, options_.bitcast_defines_value,
+                              [&](shape_node n) { records_.push_back({i, n, false, true}); });
+            }
+            continue;
+        }
         for (instruction_id i : graph_.instruction_post_order(c)) {
             define_values(m_, graph_, i, tree_of, options_.bitcast_defines_value, [&](shape_node n) { define(i, n); });
         }
@@ -348,7 +378,7 @@ void basic_hlo_dataflow<P>::propagate() {
     std::vector<instruction_id> order;
     order.reserve(m_.instruction_count());
     for (instruction_id i = 0; i < m_.instruction_count(); ++i) {
-        if (priority[i] == 0) order.push_back(i);
+        if (priority[i] == 0 && !ids_only_[m_.instruction(i).computation]) order.push_back(i);
     }
     std::vector<instruction_id> by_priority(static_cast<std::size_t>(ordinal), no_instruction);
     for (instruction_id i = 0; i < m_.instruction_count(); ++i) {
@@ -627,6 +657,7 @@ void basic_hlo_dataflow<P>::optimize_phis() {
     if (!options_.ssa_form || phis_.empty()) return;
     phis_.optimize();
     for (computation_id c = 0; c < m_.computation_count(); ++c) {
+        if (ids_only_[c]) continue;
         for (instruction_id i : m_.computation(c).instructions()) {
             for (shape_node n = 0; n < tree(i).size(); ++n) {
                 id_set& s = sets_.set(i, n);
@@ -668,6 +699,7 @@ void basic_hlo_dataflow<P>::collect_positions_and_uses() {
     std::vector<std::uint32_t> extra_begin(records_.size() + 1, 0);
     auto for_each_extra = [&](auto&& f) {
         for (computation_id c = 0; c < m_.computation_count(); ++c) {
+            if (ids_only_[c]) continue;
             for (instruction_id i : m_.computation(c).instructions()) {
                 shape_node const nodes = tree(i).size();
                 for (shape_node n = 0; n < nodes; ++n) {

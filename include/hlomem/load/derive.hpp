@@ -46,7 +46,11 @@ using derived_assignment = basic_derived_assignment<default_policy>;
 /// and `hlomem report` do.
 template <class P>
 basic_derived_assignment<P> derive_assignment(basic_hlo_module<P> const& m, bool positions_and_uses = true) {
-    basic_hlo_liveness<P> live(m);
+    // The derived model leaves out the values of fusion bodies (derive_buffer_assignment): the
+    // dataflow numbers them without analysing them.
+    liveness_options analyses;
+    analyses.dataflow.fusion_body_values = false;
+    basic_hlo_liveness<P> live(m, analyses);
     derive_options options;
     options.sizes = size_function_of(m.shapes());
     options.positions_and_uses = positions_and_uses;
