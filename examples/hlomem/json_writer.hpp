@@ -13,6 +13,7 @@
 #define HLOMEM_EXAMPLES_JSON_WRITER_HPP
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -66,6 +67,26 @@ public:
         return *this;
     }
 
+    /// `"name":` for a name the program spells as a string literal: copied whole, with no
+    /// character checked, since a key the program names needs no escaping (asserted in debug
+    /// builds). A report of a large dump writes some twenty keys per value, and the character by
+    /// character check of key(std::string_view) was 5% of `report --json`'s time.
+    template <std::size_t N>
+    json_writer& key(char const (&name)[N]) {
+        std::string_view const s(name);  // the literal's length, known when compiled
+        if (s.size() > inline_string) return key(s);
+        assert(std::none_of(s.begin(), s.end(), [](char c) { return json_escaped[static_cast<unsigned char>(c)]; }));
+        separate();
+        *at_++ = '"';
+        std::memcpy(at_, s.data(), s.size());
+        at_ += s.size();
+        *at_++ = '"';
+        *at_++ = ':';
+        if (pretty_) *at_++ = ' ';
+        after_key_ = true;
+        return *this;
+    }
+
     json_writer& value(std::string_view s) {
         separate();
         write_string(s);
@@ -108,6 +129,12 @@ public:
 
     template <class T>
     json_writer& member(std::string_view name, T const& v) {
+        key(name);
+        return value(v);
+    }
+    /// member() with a key the program spells as a string literal (key(char const (&)[N])).
+    template <std::size_t N, class T>
+    json_writer& member(char const (&name)[N], T const& v) {
         key(name);
         return value(v);
     }

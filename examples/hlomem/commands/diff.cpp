@@ -46,11 +46,11 @@ constexpr char const* diff_usage =
 /// models view the file's text (mapped, and kept alive by the loaded input), so that no name or
 /// instruction text of either side is copied: on two dumps of 10^6 values each, most of the
 /// command's time and memory went to those copies. The attribution views the loaded models,
-/// which therefore stay in one place.
+/// which stay in one place, kept until the process exits (keep_until_exit).
 struct diff_input {
     using policy = hlomem::view_policy;
     std::string path;
-    std::unique_ptr<loaded_input<policy>> loaded;
+    loaded_input<policy> const* loaded = nullptr;
     hlomem::basic_source_attribution<policy> sources;
     hlomem::basic_buffer_assignment<policy> const& assignment() const { return *loaded->assignment(); }
     /// Named by its file as given (a derived assignment would be named after its module).
@@ -72,7 +72,7 @@ std::optional<diff_input> load_side(std::string const& path, std::ostream& err) 
     options.derive_assignment = true;
     auto loaded = load<diff_input::policy>(*in, options, err);
     if (!loaded) return std::nullopt;
-    diff_input out{path, std::make_unique<loaded_input<diff_input::policy>>(std::move(*loaded)), {}};
+    diff_input out{path, loaded, {}};
     out.sources = hlomem::attribute_values(*out.loaded);
     return out;
 }

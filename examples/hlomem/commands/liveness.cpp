@@ -142,8 +142,9 @@ int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
     if (as_json && modules.size() > 1) json.begin_array();
     for (std::size_t k = 0; k < modules.size(); ++k) {
         auto const& m = modules[k];
-        // Sizes, live ranges and the peak are all this prints: no positions and uses.
-        auto const d = hlomem::derive_assignment(m, /*positions_and_uses=*/false);
+        // Sizes, live ranges and the peak are all this prints: no positions and uses. Kept, as the
+        // module is, until the process exits: not taken apart value by value.
+        auto const& d = keep_until_exit(hlomem::derive_assignment(m, /*positions_and_uses=*/false));
         for (auto const& n : d.notes) err << "hlomem liveness: note: " << n.message << '\n';
         if (as_json) {
             write_liveness_json(json, m, d);

@@ -36,7 +36,8 @@ inline std::string source_line_text(hlomem::source_line_key const& k) {
 
 /// A string of metadata as a JSON member: the text read back from XLA's C escapes, null when
 /// absent.
-inline void metadata_member(json_writer& json, std::string_view name, std::string_view text) {
+template <std::size_t N>
+void metadata_member(json_writer& json, char const (&name)[N], std::string_view text) {
     if (text.empty()) {
         json.key(name).null();
     } else {

@@ -29,6 +29,17 @@ namespace hlomem {
 /// O(n log n + E) where E is the number of pairs visited.
 template <class IntervalOf, class Visit>
 void for_each_overlapping_pair(std::size_t n, IntervalOf interval, Visit visit) {
+    // Most allocations of a large dump hold one or two values: no sweep (and no memory) for them.
+    if (n < 2) return;
+    if (n == 2) {
+        live_interval const a = interval(0), b = interval(1);
+        if (b.start < a.start) {
+            if (b.end >= a.start) visit(1, 0);
+        } else if (a.end >= b.start) {
+            visit(0, 1);
+        }
+        return;
+    }
     // Each interval read once: `interval` may look far into memory (a value of a large dump), and
     // the sort would otherwise call it O(n log n) times.
     std::vector<live_interval> ranges(n);

@@ -82,14 +82,19 @@ template <class P>
 xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule rule) {
     xla_peak out;
     out.rule = rule;
-    struct event {
-        logical_time time;
-        bool remove;  // adds (false) sort before removes (true) at equal times
+    // Each sized value once, in value order: its live range as events [start, end + 1), its size
+    // and its index. Everything after the one pass over the values (whose records a dump of 10^6
+    // values holds in some 300 MB) reads these 32 bytes a value: the running sum, the values
+    // live at the peak and their sizes. (Events, sizes and flags per value, as this kept before,
+    // were twice the memory, most of it fresh pages to fault in.)
+    struct sized_value {
+        logical_time start;
+        logical_time end;  // exclusive: the time of its remove event
         std::int64_t bytes;
+        std::size_t value;
     };
-    std::vector<event> events;
-    std::vector<std::int64_t> size_of(ba.values.size(), 0);
-    std::vector<char> unsized(ba.values.size(), 0);  // out.unsized as a flag per value
+    std::vector<sized_value> sized;
+    sized.reserve(ba.values.size());
     // xla_peak_size, with ByteSizeOf of each whole shape of the table computed once (a large dump
     // names a few hundred shapes for a million values); only a tuple element's sub-shape is sized
     // for its value alone.
@@ -110,49 +115,57 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
     };
     logical_time first_time = 0, last_time = 0;
     bool negative = false;
-    events.reserve(2 * ba.values.size());
-    std::vector<std::size_t> sized;  // the values with events, in index order: events[2k], events[2k + 1] are sized[k]'s
-    sized.reserve(ba.values.size());
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (!v.live_range) continue;
         auto const size = cached_size(v);
         if (!size) {
             out.unsized.push_back(i);
-            unsized[i] = 1;
             continue;
         }
-        size_of[i] = *size;
         negative = negative || *size < 0;
         logical_time const end = v.live_range->end + 1;
-        if (events.empty()) first_time = last_time = v.live_range->start;
+        if (sized.empty()) first_time = last_time = v.live_range->start;
         first_time = std::min({first_time, v.live_range->start, end});
         last_time = std::max({last_time, v.live_range->start, end});
-        events.push_back({v.live_range->start, false, *size});
-        events.push_back({end, true, *size});
-        sized.push_back(i);
+        sized.push_back({v.live_range->start, end, *size, i});
     }
     bool const removes_first = rule == peak_size_rule::value_subshape;
     std::int64_t running = 0, peak = 0;
-    bool events_sorted = false;
-    if (!negative && first_time >= 0 && static_cast<std::size_t>(last_time) <= 4 * events.size() + 1024) {
+    if (!negative && first_time >= 0 && static_cast<std::size_t>(last_time) <= 8 * sized.size() + 1024) {
         // Sizes are not negative, so within one time the running sum is highest right after that
         // time's adds, in whatever order they come: only each time's total added and removed
         // matter. Times of a dump run from 0 to max + 1; summed in buckets, in O(n + max), they give
         // the moment the sorted events give.
-        std::vector<std::int64_t> added(static_cast<std::size_t>(last_time) + 1, 0), removed(added.size(), 0);
-        for (auto const& e : events) (e.remove ? removed : added)[static_cast<std::size_t>(e.time)] += e.bytes;
-        for (std::size_t t = 0; t < added.size(); ++t) {
-            if (removes_first) running -= removed[t];
-            running += added[t];
+        struct bucket {
+            std::int64_t added = 0, removed = 0;
+        };
+        std::vector<bucket> at(static_cast<std::size_t>(last_time) + 1);
+        for (auto const& s : sized) {
+            at[static_cast<std::size_t>(s.start)].added += s.bytes;
+            at[static_cast<std::size_t>(s.end)].removed += s.bytes;
+        }
+        for (std::size_t t = 0; t < at.size(); ++t) {
+            if (removes_first) running -= at[t].removed;
+            running += at[t].added;
             if (running > peak) {
                 peak = running;
                 out.time = static_cast<logical_time>(t);
             }
-            if (!removes_first) running -= removed[t];
+            if (!removes_first) running -= at[t].removed;
         }
     } else {
-        events_sorted = true;
+        struct event {
+            logical_time time;
+            bool remove;  // adds (false) sort before removes (true) at equal times
+            std::int64_t bytes;
+        };
+        std::vector<event> events;
+        events.reserve(2 * sized.size());
+        for (auto const& s : sized) {
+            events.push_back({s.start, false, s.bytes});
+            events.push_back({s.end, true, s.bytes});
+        }
         std::stable_sort(events.begin(), events.end(), [&](event const& a, event const& b) {
             if (a.time != b.time) return a.time < b.time;
             return removes_first ? (a.remove && !b.remove) : (!a.remove && b.remove);
@@ -166,29 +179,26 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
         }
     }
     out.bytes = peak;
-    // The values live at the peak, from their events (kept in value order, unless sorted above):
-    // no second pass over the values themselves, which a dump of 10^6 values holds in hundreds of
-    // megabytes.
-    if (events_sorted) {
-        for (std::size_t i = 0; i < ba.values.size(); ++i) {
-            auto const& v = ba.values[i];
-            if (v.live_range && v.live_range->contains(out.time) && !unsized[i]) out.values.push_back(i);
-        }
-    } else {
-        for (std::size_t k = 0; k < sized.size(); ++k) {
-            if (events[2 * k].time <= out.time && out.time < events[2 * k + 1].time) out.values.push_back(sized[k]);
-        }
+    // The values live at the peak, in value order, with their sizes.
+    std::vector<std::pair<std::size_t, std::int64_t>> live;
+    for (auto const& s : sized) {
+        if (s.start <= out.time && out.time < s.end) live.emplace_back(s.value, s.bytes);
     }
     if (rule == peak_size_rule::value_subshape) {
-        std::stable_sort(out.values.begin(), out.values.end(), [&](std::size_t a, std::size_t b) {
-            if (size_of[a] != size_of[b]) return size_of[a] > size_of[b];
-            auto const& va = ba.values[a];
-            auto const& vb = ba.values[b];
+        std::stable_sort(live.begin(), live.end(), [&](auto const& a, auto const& b) {
+            if (a.second != b.second) return a.second > b.second;
+            auto const& va = ba.values[a.first];
+            auto const& vb = ba.values[b.first];
             int const c = std::string_view(va.name).compare(std::string_view(vb.name));
             return c != 0 ? c < 0 : va.index < vb.index;
         });
     }
-    for (std::size_t i : out.values) out.sizes.push_back(size_of[i]);
+    out.values.reserve(live.size());
+    out.sizes.reserve(live.size());
+    for (auto const& [value, bytes] : live) {
+        out.values.push_back(value);
+        out.sizes.push_back(bytes);
+    }
     return out;
 }
 

@@ -238,13 +238,9 @@ void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values co
     }
     if (n < 2) return;
     if (n == 2) {
-        // for_each_overlapping_pair's order: the earlier start first (the first listed on ties).
-        live_interval const a = *ba.values[pair[0]].live_range, b = *ba.values[pair[1]].live_range;
-        if (b.start < a.start) {
-            if (b.end >= a.start) visit(pair[1], pair[0]);
-        } else if (a.end >= b.start) {
-            visit(pair[0], pair[1]);
-        }
+        for_each_overlapping_pair(
+            2, [&](std::size_t k) { return *ba.values[pair[k]].live_range; },
+            [&](std::size_t x, std::size_t y) { visit(pair[x], pair[y]); });
         return;
     }
     std::vector<std::size_t> ranged;
@@ -354,6 +350,16 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
     // values spends most of the check waiting for them, one cache miss after another, unless the
     // values of the allocations a few ahead are fetched while this one is checked.
     constexpr std::size_t ahead = 8;
+    // The values of the allocation at hand that can share bytes (a live range, some bytes), as the
+    // overlap sweep reads them: read from the value once, while it is checked, and then compared
+    // here, instead of looked up again in ba.values (records of hundreds of bytes, anywhere in
+    // memory) for every pair live together. One buffer for every allocation.
+    struct ranged_value {
+        live_interval range;
+        std::int64_t offset, end;
+        std::size_t value;
+    };
+    std::vector<ranged_value> ranged;
     for (std::size_t ai = 0; ai < ba.allocations.size(); ++ai) {
         auto const& a = ba.allocations[ai];
         if (ai + ahead < ba.allocations.size()) {
@@ -362,8 +368,10 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
                 detail::prefetch(&ba.values[vi].live_range);
             }
         }
+        ranged.clear();
         for (std::size_t vi : a.values) {
             auto const& v = ba.values[vi];
+            if (v.live_range && v.size > 0) ranged.push_back({*v.live_range, v.offset, v.offset + v.size, vi});
             if (v.offset < 0 || v.size < 0 || v.offset + v.size > a.size) {
                 fail(diagnostic_kind::overrun, vi, npos, ai, v.line,
                      "allocation " + std::to_string(a.index) + " (size " + std::to_string(a.size) + "): " +
@@ -408,25 +416,26 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
                 }
             }
         }
-        // Overlaps: pairs live at the same time, then those that share bytes, then the legal ones.
-        for_each_pair_live_together(
-            ba, a.values,
-            [&](std::size_t i, std::size_t j) {
-                auto const& vi = ba.values[i];
-                auto const& vj = ba.values[j];
-                std::int64_t const lo = std::max(vi.offset, vj.offset);
-                std::int64_t const hi = std::min(vi.offset + vi.size, vj.offset + vj.size);
-                if (lo >= hi || legal_sharing(ba, i, j)) return;
-                logical_time const from = std::max(vi.live_range->start, vj.live_range->start);
-                logical_time const to = std::min(vi.live_range->end, vj.live_range->end);
-                std::size_t const first = vi.id < vj.id ? i : j, second = vi.id < vj.id ? j : i;
-                fail(diagnostic_kind::overlap, first, second, ai, std::max(vi.line, vj.line),
-                     "allocation " + std::to_string(a.index) + ": " + detail::describe_value(ba, first) +
-                         " and " + detail::describe_value(ba, second) + " share bytes [" +
-                         std::to_string(lo) + ", " + std::to_string(hi) + ") while both are live at " +
-                         std::to_string(from) + (to > from ? "-" + std::to_string(to) : std::string()));
-            },
-            /*skip_empty=*/true);
+        // Overlaps: pairs live at the same time (for_each_pair_live_together's pairs, in its order),
+        // then those that share bytes, then the legal ones.
+        auto overlap = [&](ranged_value const& x, ranged_value const& y) {
+            std::int64_t const lo = std::max(x.offset, y.offset);
+            std::int64_t const hi = std::min(x.end, y.end);
+            if (lo >= hi || legal_sharing(ba, x.value, y.value)) return;
+            auto const& vi = ba.values[x.value];
+            auto const& vj = ba.values[y.value];
+            logical_time const from = std::max(x.range.start, y.range.start);
+            logical_time const to = std::min(x.range.end, y.range.end);
+            std::size_t const first = vi.id < vj.id ? x.value : y.value, second = vi.id < vj.id ? y.value : x.value;
+            fail(diagnostic_kind::overlap, first, second, ai, std::max(vi.line, vj.line),
+                 "allocation " + std::to_string(a.index) + ": " + detail::describe_value(ba, first) + " and " +
+                     detail::describe_value(ba, second) + " share bytes [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + ") while both are live at " + std::to_string(from) +
+                     (to > from ? "-" + std::to_string(to) : std::string()));
+        };
+        for_each_overlapping_pair(
+            ranged.size(), [&](std::size_t k) { return ranged[k].range; },
+            [&](std::size_t x, std::size_t y) { overlap(ranged[x], ranged[y]); });
     }
     if (ba.live_range) {
         auto const& ranges = ba.live_range->buffer_live_ranges;
