@@ -17,12 +17,19 @@
 namespace {
 std::atomic<std::int64_t> live_heap_bytes{0};
 }
-void* operator new(std::size_t n) {
+// The nothrow form is replaced too (std::inplace_merge takes its buffer through it): left to the
+// library, its block would reach the std::free below.
+void* operator new(std::size_t n, std::nothrow_t const&) noexcept {
     void* p = std::malloc(n + 16);
-    if (!p) throw std::bad_alloc();
+    if (!p) return nullptr;
     *static_cast<std::size_t*>(p) = n;
     live_heap_bytes += static_cast<std::int64_t>(n);
     return static_cast<char*>(p) + 16;
+}
+void* operator new(std::size_t n) {
+    void* p = operator new(n, std::nothrow);
+    if (!p) throw std::bad_alloc();
+    return p;
 }
 void operator delete(void* p) noexcept {
     if (!p) return;
@@ -31,6 +38,7 @@ void operator delete(void* p) noexcept {
     std::free(base);
 }
 void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+void operator delete(void* p, std::nothrow_t const&) noexcept { operator delete(p); }
 
 namespace {
 
