@@ -402,7 +402,7 @@ def main(argv):
         label = f"{fmt_count(r['values'])}-value dump ({fmt_bytes(r['bytes'])})"
         targets.append([f"{label}: parse + XLA peak + soundness check",
                         f"{fmt_time(total)} ({fmt_time(r['parse_s'])} + {fmt_time(r['xla_peak_s'])} + "
-                        f"{fmt_time(r['check_s'])})", f"< {MILLION_TOTAL_S:.0f} s", total < MILLION_TOTAL_S])
+                        f"{fmt_time(r['check_s'])})", f"< {MILLION_TOTAL_S:g} s", total < MILLION_TOTAL_S])
         ratio = r["model_bytes"] / r["bytes"]
         targets.append([f"{label}: view-policy model in memory", f"{fmt_bytes(r['model_bytes'])} = {ratio:.2f}× the file",
                         f"< {MODEL_RATIO:.0f}× the file", ratio < MODEL_RATIO])
@@ -445,7 +445,7 @@ def main(argv):
         total = r["attribute_and_diff_s"]
         targets.append([f"diff of two generated dumps of {fmt_count(r['values_a'])} and {fmt_count(r['values_b'])} values: "
                         f"metadata of both + matching and figures ({fmt_count(r['matched'])} matched)",
-                        f"{fmt_time(total)} (parsing both: {fmt_time(r['parse_both_s'])})", f"< {DIFF_S:.0f} s",
+                        f"{fmt_time(total)} (parsing both: {fmt_time(r['parse_both_s'])})", f"< {DIFF_S:g} s",
                         total < DIFF_S])
 
     # Growth.
@@ -461,7 +461,7 @@ def main(argv):
 
     # Compile time.
     targets.append(["all-parsers translation unit at -O2: wall time", f"{compile_tu['seconds']:.1f} s",
-                    f"< {COMPILE_S:.0f} s", compile_tu["seconds"] < COMPILE_S and compile_tu["status"] == 0])
+                    f"< {COMPILE_S:g} s", compile_tu["seconds"] < COMPILE_S and compile_tu["status"] == 0])
     targets.append(["all-parsers translation unit at -O2: peak memory", fmt_bytes(compile_tu["rss"]),
                     "< 2 GiB", compile_tu["rss"] < COMPILE_BYTES])
 
@@ -656,7 +656,7 @@ def main(argv):
         r = dumps[largest]
         summary.append(f"the {fmt_count(r['values'])}-value dump ({fmt_bytes(r['bytes'])}) takes "
                        f"{fmt_time(r['parse_s'] + r['xla_peak_s'] + r['check_s'])} to parse, find the peak and check "
-                       f"(target {MILLION_TOTAL_S:.0f} s) with a model of {r['model_bytes'] / r['bytes']:.2f}× the file")
+                       f"(target {MILLION_TOTAL_S:g} s) with a model of {r['model_bytes'] / r['bytes']:.2f}× the file")
     fitted = [v for v in slopes.values() if v is not None]
     if fitted:
         summary.append(f"every measured step grows as n^{min(fitted):.2f} to n^{max(fitted):.2f} between "
