@@ -223,12 +223,10 @@ struct sharing_summary {
 };
 
 /// Calls `visit(i, j)` (indices into ba.values) for every two of `values` (an allocation's) whose
-/// live ranges meet. Values without a live range are left out, and so, with `skip_empty`, are
-/// values of no bytes (they cannot share any).
+/// live ranges meet. Values without a live range are left out.
 template <class P, class Values, class Visit>
-void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit,
-                                 bool skip_empty = false) {
-    auto const counts = [&](std::size_t vi) { return ba.values[vi].live_range && (!skip_empty || ba.values[vi].size > 0); };
+void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit) {
+    auto const counts = [&](std::size_t vi) { return ba.values[vi].live_range.has_value(); };
     // Most allocations of a large dump hold one or two values: no sweep (and no memory) for them.
     std::size_t pair[2] = {npos, npos}, n = 0;
     for (std::size_t vi : values) {

@@ -765,7 +765,7 @@ std::optional<id_order_plan> plan_id_order(std::vector<basic_buffer_assignment<P
             auto const& blocks = models[k].values;
             for (std::size_t j = 0; j < blocks.size(); ++j) {
                 auto const& v = blocks[j];
-                if ((j > 0 && v.id <= blocks[j - 1].id) || v.id > blocks.back().id) {
+                if (j > 0 && v.id <= blocks[j - 1].id) {
                     usable[k] = 0;
                     return;
                 }
@@ -858,6 +858,9 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
 
     step_timer merge_timer(stats ? &stats->merge : nullptr);
     auto& whole = *builders[0];
+    // The last allocation's value lines (`Total bytes used`, which the allocations part's rule
+    // requires, ends it already; finish() does it for the general merge).
+    whole.end_allocation();
     basic_buffer_assignment<P>& ba = models[0];
     std::vector<std::size_t> lines_before(parts.size(), 0);
     for (std::size_t k = 1; k < parts.size(); ++k) lines_before[k] = lines_before[k - 1] + line_ends[k - 1];
