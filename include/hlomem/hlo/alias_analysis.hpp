@@ -25,6 +25,7 @@
 #include <numeric>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -317,8 +318,9 @@ public:
             }
             if (!in_place_body) return none;
         }
-        if (!pairs_[i]) pairs_[i] = in_place_pairs(df_.module(), i);
-        return *pairs_[i];
+        auto [at, added] = pairs_.try_emplace(i);
+        if (added) at->second = in_place_pairs(df_.module(), i);
+        return at->second;
     }
 
 private:
@@ -327,7 +329,9 @@ private:
     basic_hlo_dataflow<P> const& df_;
     value_index_lists buffers_;
     std::vector<std::size_t> buffer_of_;
-    mutable std::vector<std::optional<std::vector<in_place_pair>>> pairs_;
+    // By instruction, for those asked about that may update in place: a few in a large module,
+    // where a slot for every instruction took more memory than the rest of the analysis.
+    mutable std::unordered_map<instruction_id, std::vector<in_place_pair>> pairs_;
     std::vector<std::uint8_t> updates_in_place_;  // by computation: holds an instruction in_place_pairs covers
 };
 
@@ -337,7 +341,6 @@ template <class P>
 void basic_hlo_alias_analysis<P>::run() {
     auto const& m = df_.module();
     auto const& values = df_.values();
-    pairs_.assign(m.instruction_count(), std::nullopt);
     updates_in_place_.assign(m.computation_count(), 0);
     for (instruction_id i = 0; i < m.instruction_count(); ++i) {
         if (may_update_in_place(df_.call_graph().opcode(i))) updates_in_place_[m.instruction(i).computation] = 1;

@@ -15,6 +15,7 @@
 #ifndef HLOMEM_HLO_CALL_GRAPH_HPP
 #define HLOMEM_HLO_CALL_GRAPH_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -56,14 +57,13 @@ public:
         compute_computation_order();
         // The opcode and root flag of every instruction, one byte each: the analyses ask them of
         // users and positions all over the module, where the instruction records (tens of bytes
-        // each) would each cost a cache miss.
-        // So are the operand lists, which the module keeps in those records.
+        // each) would each cost a cache miss. The operand lists are not copied: the analyses read
+        // them for the instructions they analyse only, a fraction of a large module's (fusion
+        // bodies are left out), and a copy for every instruction cost more than it saved.
         opcodes_.resize(m.instruction_count());
         flags_.assign(m.instruction_count(), 0);
-        operands_.resize(m.instruction_count());
         for (instruction_id i = 0; i < m.instruction_count(); ++i) {
             opcodes_[i] = m.instruction(i).opcode;
-            operands_[i] = m.operands(i);
             if (!m.control_predecessors(i).empty()) flags_[i] |= has_control_predecessors;
         }
         for (computation_id c = 0; c < m.computation_count(); ++c) {
@@ -76,7 +76,7 @@ public:
     /// Whether `i` is the root of its computation.
     bool is_root(instruction_id i) const { return (flags_[i] & root_flag) != 0; }
     /// The operands of `i` (the module's list).
-    list_view<instruction_id> operands(instruction_id i) const { return operands_[i]; }
+    list_view<instruction_id> operands(instruction_id i) const { return m_.operands(i); }
 
     call_context context(computation_id c) const { return contexts_[c]; }
     /// Computations in post order (callees first), the order value ids follow.
@@ -101,6 +101,16 @@ public:
     }
 
 private:
+    /// The calls made by the instructions of `c`, in instruction order: the piece of the module's
+    /// calls whose callers lie in `c`. The walks below read these, not every instruction.
+    list_view<hlo_call> calls_of(computation_id c) const {
+        auto const all = m_.all_calls();
+        auto const& comp = m_.computation(c);
+        auto const by_caller = [](hlo_call const& k, instruction_id i) { return k.caller < i; };
+        hlo_call const* first = std::lower_bound(all.begin(), all.end(), comp.first_instruction, by_caller);
+        hlo_call const* last = std::lower_bound(first, all.end(), comp.first_instruction + comp.instruction_count, by_caller);
+        return list_view<hlo_call>(first, static_cast<std::size_t>(last - first));
+    }
     void compute_contexts();
     void compute_computation_order();
     std::vector<instruction_id> make_instruction_post_order(computation_id c) const;
@@ -111,7 +121,6 @@ private:
     static constexpr std::uint8_t root_flag = 1, has_control_predecessors = 2;
     std::vector<hlo_opcode> opcodes_;
     std::vector<std::uint8_t> flags_;
-    std::vector<list_view<instruction_id>> operands_;
     mutable std::vector<std::optional<std::vector<instruction_id>>> post_orders_;  // by computation, once asked for
 };
 
@@ -136,14 +145,12 @@ void basic_call_graph<P>::compute_contexts() {
     };
     for (std::size_t k = 0; k < work.size(); ++k) {
         computation_id const c = work[k];
-        for (instruction_id i : m_.computation(c).instructions()) {
-            for (auto const& call : m_.calls(i)) {
-                call_context const add = is_control_flow(call.kind) ? contexts_[c] : call_context::embedded;
-                call_context const now = unite(add, contexts_[call.callee]);
-                if (now != contexts_[call.callee]) {
-                    contexts_[call.callee] = now;
-                    work.push_back(call.callee);
-                }
+        for (auto const& call : calls_of(c)) {
+            call_context const add = is_control_flow(call.kind) ? contexts_[c] : call_context::embedded;
+            call_context const now = unite(add, contexts_[call.callee]);
+            if (now != contexts_[call.callee]) {
+                contexts_[call.callee] = now;
+                work.push_back(call.callee);
             }
         }
     }
@@ -158,27 +165,34 @@ void basic_call_graph<P>::compute_computation_order() {
     for (computation_id root = 0; root < m_.computation_count(); ++root) {
         if (!m_.callers(root).empty()) continue;
         std::vector<bool> visited(m_.computation_count(), false);
+        // A computation's instructions are walked through its calls only: one instruction's
+        // calls (a group of the same caller) at a time, as XLA walks the instructions.
         struct frame {
+            hlo_call const* next;
+            hlo_call const* end;
             computation_id c;
-            instruction_id next;
         };
         std::vector<frame> stack;
-        auto push_callees = [&](instruction_id i) {
-            auto const calls = m_.calls(i);
-            for (std::size_t k = calls.size(); k-- > 0;) {
-                computation_id const callee = calls[k].callee;
+        // Pushes the callees of the caller at `first`; returns where the next caller's calls start.
+        auto push_callees = [&](hlo_call const* first, hlo_call const* end) {
+            hlo_call const* last = first;
+            while (last != end && last->caller == first->caller) ++last;
+            for (hlo_call const* k = last; k-- != first;) {
+                computation_id const callee = k->callee;
                 if (!visited[callee]) {
                     visited[callee] = true;
-                    stack.push_back({callee, m_.computation(callee).first_instruction});
+                    auto const callee_calls = calls_of(callee);
+                    stack.push_back({callee_calls.begin(), callee_calls.end(), callee});
                 }
             }
+            return last;
         };
-        for (instruction_id i : m_.computation(root).instructions()) {
-            push_callees(i);
+        auto const root_calls = calls_of(root);
+        for (hlo_call const* at = root_calls.begin(); at != root_calls.end();) {
+            at = push_callees(at, root_calls.end());
             while (!stack.empty()) {
                 frame& top = stack.back();
-                auto const& comp = m_.computation(top.c);
-                if (top.next == comp.first_instruction + comp.instruction_count) {
+                if (top.next == top.end) {
                     computation_id const done = top.c;
                     stack.pop_back();
                     if (!added[done]) {
@@ -186,7 +200,9 @@ void basic_call_graph<P>::compute_computation_order() {
                         computation_order_.push_back(done);
                     }
                 } else {
-                    push_callees(top.next++);
+                    std::size_t const slot = stack.size() - 1;  // pushing may move the frames
+                    hlo_call const* const next = push_callees(top.next, top.end);
+                    stack[slot].next = next;
                 }
             }
         }
@@ -231,7 +247,7 @@ std::vector<instruction_id> basic_call_graph<P>::make_instruction_post_order(com
             instruction_id const cur = stack.back();
             if (state[local(cur)] == fresh) {
                 state[local(cur)] = visiting;
-                auto const ops = operands_[cur];
+                auto const ops = m_.operands(cur);
                 for (std::size_t k = ops.size(); k-- > 0;) {
                     if (in_computation(ops[k]) && state[local(ops[k])] != visited) stack.push_back(ops[k]);
                 }

@@ -96,7 +96,7 @@ public:
     using module_type = basic_hlo_module<P>;
 
     explicit basic_hlo_dataflow(module_type const& m, dataflow_options const& options = {})
-        : m_(m), options_(options), graph_(m), sets_(m) {
+        : m_(m), options_(options), graph_(m), ids_only_(fusion_bodies_left_out(m, options)), sets_(m, ids_only_) {
         run();
     }
 
@@ -106,7 +106,9 @@ public:
     /// The values, sorted by id (phis removed by the optimization are gone).
     std::vector<hlo_value> const& values() const noexcept { return values_; }
     /// The position of the value with id `id` in values(), or no_value_index when it has none.
-    std::size_t value_index(value_id id) const { return id < index_of_id_.size() ? index_of_id_[id] : no_value_index; }
+    std::size_t value_index(value_id id) const {
+        return id < index_of_id_.size() && index_of_id_[id] != no_index32 ? index_of_id_[id] : no_value_index;
+    }
     hlo_value const* find(value_id id) const {
         std::size_t const k = value_index(id);
         return k == no_value_index ? nullptr : &values_[k];
@@ -221,17 +223,30 @@ private:
     }
     bool is_root(instruction_id i) const { return graph_.is_root(i); }
     bool phi(instruction_id i, inputs_type const& inputs);
+    /// By computation: 1 for a fusion body reached from fusion instructions alone, when their
+    /// values are ids only (fusion_body_values false).
+    static std::vector<std::uint8_t> fusion_bodies_left_out(module_type const& m, dataflow_options const& options) {
+        std::vector<std::uint8_t> out(m.computation_count(), 0);
+        if (options.fusion_body_values) return out;
+        for (computation_id c = 0; c < m.computation_count(); ++c) {
+            auto const callers = m.callers(c);
+            out[c] = !callers.empty() &&
+                     std::all_of(callers.begin(), callers.end(), [](hlo_call const& k) { return k.kind == call_kind::fusion; });
+        }
+        return out;
+    }
     bool may_use(shape_node n, instruction_id operand, instruction_id user) const;
 
     module_type const& m_;
     dataflow_options options_;
     basic_call_graph<P> graph_;
-    instruction_value_sets sets_;
-    std::vector<record> records_;           // by id
     std::vector<std::uint8_t> ids_only_;    // by computation: a fusion body left out (fusion_body_values)
+    instruction_value_sets sets_;           // none for the instructions of those fusion bodies
+    std::vector<record> records_;           // by id
     phi_graph phis_;
     std::vector<hlo_value> values_;
-    std::vector<std::size_t> index_of_id_;
+    static constexpr std::uint32_t no_index32 = ~std::uint32_t{0};
+    std::vector<std::uint32_t> index_of_id_;  // by id: the value's place in values_, or no_index32
     std::vector<hlo_value_position> positions_;
     std::vector<hlo_value_use> uses_;
     std::vector<diagnostic> notes_;
@@ -252,16 +267,6 @@ void basic_hlo_dataflow<P>::run() {
                                                  " is called both as control flow and embedded; XLA refuses such "
                                                  "modules, hlomem lets its parameters define their own values")
                                  .about(diagnostic::none, c));
-        }
-    }
-    // Fusion bodies reached from fusion instructions alone, when their values are ids only.
-    ids_only_.assign(m_.computation_count(), 0);
-    if (!options_.fusion_body_values) {
-        for (computation_id c = 0; c < m_.computation_count(); ++c) {
-            auto const callers = m_.callers(c);
-            ids_only_[c] = !callers.empty() && std::all_of(callers.begin(), callers.end(), [](hlo_call const& k) {
-                return k.kind == call_kind::fusion;
-            });
         }
     }
     initialize();
@@ -342,10 +347,11 @@ bool basic_hlo_dataflow<P>::phi(instruction_id i, inputs_type const& inputs) {
 // condition before its body); instructions of embedded computations all have priority 0.
 template <class P>
 void basic_hlo_dataflow<P>::propagate() {
-    std::vector<std::int64_t> priority(m_.instruction_count(), 0);
+    // 32 bits: a priority is a position in a walk that visits each instruction at most once.
+    std::vector<std::uint32_t> priority(m_.instruction_count(), 0);
     std::vector<bool> has_priority(m_.instruction_count(), false);
     std::vector<bool> walked(m_.computation_count(), false);
-    std::int64_t ordinal = 0;
+    std::uint32_t ordinal = 0;
     std::function<void(computation_id)> walk = [&](computation_id c) {
         if (walked[c]) return;
         walked[c] = true;
@@ -387,7 +393,7 @@ void basic_hlo_dataflow<P>::propagate() {
     for (instruction_id i : by_priority) {
         if (i != no_instruction) order.push_back(i);
     }
-    using work = std::pair<std::int64_t, instruction_id>;
+    using work = std::pair<std::uint32_t, instruction_id>;
     std::vector<work> again;  // a min-heap
     std::vector<bool> queued(m_.instruction_count(), true);
     auto add = [&](instruction_id i) {
@@ -721,7 +727,7 @@ void basic_hlo_dataflow<P>::collect_positions_and_uses() {
     uses_.reserve(records_.size() + extra.size());
     values_.reserve(records_.size());
     instruction_id const entry_root = m_.entry() == no_computation ? no_instruction : m_.entry_computation().root;
-    index_of_id_.assign(records_.size(), no_value_index);
+    index_of_id_.assign(records_.size(), no_index32);
     for (value_id id = 0; id < records_.size(); ++id) {
         auto const& r = records_[id];
         if (r.deleted) continue;
@@ -753,7 +759,7 @@ void basic_hlo_dataflow<P>::collect_positions_and_uses() {
             }
         }
         v.uses_count = static_cast<std::uint32_t>(uses_.size()) - v.uses_begin;
-        index_of_id_[id] = values_.size();
+        index_of_id_[id] = static_cast<std::uint32_t>(values_.size());
         values_.push_back(v);
     }
 }

@@ -445,6 +445,9 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         }
         return size_of_shape[id];
     };
+    // At most one allocation per value kept: reserved once, so that the records are never moved
+    // (room left unused is never touched).
+    ba.allocations.reserve(ba.values.size());
     for (auto const& buffer : aa.buffers()) {
         // Most HloBuffers of a large module hold values of fusion bodies only: no allocation.
         if (std::none_of(buffer.begin(), buffer.end(), [&](std::size_t k) { return value_of[k] != npos; })) continue;

@@ -453,6 +453,10 @@ public:
     }
     /// The computations `i` calls, in the order of its attributes.
     list_view<hlo_call> calls(instruction_id i) const { return view(calls_, lists_[i].calls); }
+    /// Every call of the module, by caller in instruction order: calls(i) is one piece of it, and
+    /// the calls of one computation's instructions are another (the builder adds them as it
+    /// reads each instruction).
+    list_view<hlo_call> all_calls() const { return list_view<hlo_call>(calls_.data(), calls_.size()); }
     /// `dimensions={...}`.
     list_view<std::int64_t> dimensions(instruction_id i) const { return view(dimensions_, lists_[i].dimensions); }
     /// `slice={[a:b], [c:d:s]}`.

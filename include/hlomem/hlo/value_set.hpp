@@ -98,11 +98,18 @@ public:
     using id_set = value_id_set;
 
     template <class P>
-    explicit instruction_value_sets(basic_hlo_module<P> const& m) {
+    explicit instruction_value_sets(basic_hlo_module<P> const& m) : instruction_value_sets(m, std::vector<std::uint8_t>()) {}
+    /// Sets only for the instructions of computations whose `without_sets[c]` is 0 (a shorter
+    /// vector counts as zeros): the others keep their trees, and each of their nodes reads as one
+    /// shared empty set that must never be written. The dataflow analysis leaves fusion bodies
+    /// out this way, which most of a large module's instructions belong to.
+    template <class P>
+    instruction_value_sets(basic_hlo_module<P> const& m, std::vector<std::uint8_t> const& without_sets) {
         std::vector<std::uint32_t> tree_of_shape(m.shapes().size(), no_node);
         tree_of_.resize(m.instruction_count());
         node_base_.resize(m.instruction_count() + 1);
-        std::uint32_t total = 0;
+        std::vector<bool> has_sets(m.instruction_count(), true);
+        std::uint32_t widest = 0;  // the most nodes of a tree left without sets: the shared empty ones
         for (instruction_id i = 0; i < m.instruction_count(); ++i) {
             shape_id const s = m.instruction(i).shape;
             std::uint32_t t = 0;
@@ -117,8 +124,16 @@ public:
                 t = tree_of_shape[s];
             }
             tree_of_[i] = t;
-            node_base_[i] = total;
-            total += trees_[t]->size();
+            computation_id const c = m.instruction(i).computation;
+            if (c < without_sets.size() && without_sets[c]) {
+                has_sets[i] = false;
+                widest = std::max<std::uint32_t>(widest, trees_[t]->size());
+            }
+        }
+        std::uint32_t total = widest;
+        for (instruction_id i = 0; i < m.instruction_count(); ++i) {
+            node_base_[i] = has_sets[i] ? total : 0;
+            if (has_sets[i]) total += trees_[tree_of_[i]]->size();
         }
         node_base_[m.instruction_count()] = total;
         sets_.assign(total, id_set{});
