@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "cli.hpp"
+#include "heap.hpp"
 
 namespace {
 
@@ -66,6 +67,8 @@ constexpr command commands[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Before anything fills the heap: the heap on transparent huge pages (heap.hpp).
+    hlomem_cli::use_huge_page_heap();
     // The tool writes through std::cout only, never through C's stdio: unsynchronized, the stream
     // keeps its own buffer instead of handing every character to stdio (a report of a large dump
     // is tens of megabytes; synchronized, writing it took longer than parsing the dump).
