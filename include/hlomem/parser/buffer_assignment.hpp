@@ -57,6 +57,7 @@
 #endif
 #include <chrono>
 
+#include <hlomem/detail/huge_pages.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/dump/live_range.hpp>
 #include <hlomem/parser/allocation_header.hpp>
@@ -262,10 +263,14 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// vector is reserved only where its block reaches that size; smaller ones, and a denser text,
     /// grow as they fill. Where even the address space is refused (a text near the machine's
     /// memory, with overcommit limited), the vectors grow as they fill too.
+    static constexpr std::size_t mapped_block_bytes = std::size_t(32) << 20;
     void reserve_for(std::size_t bytes) {
-        constexpr std::size_t mapped_block_bytes = std::size_t(32) << 20;
         auto const reserve = [](auto& vector, std::size_t n) {
-            if (n >= mapped_block_bytes / sizeof(vector[0])) vector.reserve(n);
+            if (n < mapped_block_bytes / sizeof(vector[0])) return;
+            vector.reserve(n);
+            // The block is mapped on its own, so huge pages serve it (detail/huge_pages.hpp):
+            // 1/512 of the page faults as its values are written.
+            detail::advise_huge_pages(vector.data(), vector.capacity() * sizeof(vector[0]));
         };
         try {
             reserve(ba.values, bytes / 256);
@@ -334,7 +339,11 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// 10,125), so that many are reserved; more grow the vector past it as before.
     void live_range(std::int64_t max, char const* where) {
         live_range_builder<P>::live_range(max, where);
-        live->buffer_live_ranges.reserve(ba.values.size());
+        auto& ranges = live->buffer_live_ranges;
+        ranges.reserve(ba.values.size());
+        if (ranges.capacity() * sizeof(ranges[0]) >= mapped_block_bytes) {
+            detail::advise_huge_pages(ranges.data(), ranges.capacity() * sizeof(ranges[0]));
+        }
     }
 
     void total(std::int64_t n) {
