@@ -135,8 +135,9 @@ int main(int argc, char** argv) {
             longest = std::max(longest, t);
         }
         // One thread's work in the threaded read: finding the parts, the shapes and the plan's
-        // checks, merging the sorted pieces of the lookup and the live ranges. The rest (the
-        // parts, joining the blocks, sorting the pieces, freeing the parts) is shared out.
+        // checks, and the live ranges that had to wait for the lookup (none in XLA's order). The
+        // rest (the parts, joining the blocks, sorting and merging the lookup, attaching the live
+        // ranges, freeing the parts) is shared out.
         double const serial = best.split.cpu_s + best.merge_serial_s + best.finish_serial_s;
         double const shared = best.parts.cpu_s + best.merge.cpu_s - best.merge_serial_s + best.finish.cpu_s - best.finish_serial_s;
         std::cout << "bytes=" << in.text.size() << " parts=" << best.part_cpu_s.size() << " in_id_order=" << best.in_id_order
