@@ -48,8 +48,7 @@ int main(int argc, char** argv) {
     std::string const text = hlomem_bench::read_file(argv[1]);
     long const rss_before = hlomem_bench::peak_rss_bytes();
     hlomem::basic_buffer_assignment<hlomem::view_policy> ba;
-    // One thread (what the figures of one core are), then on every processor this process may use
-    // (taskset decides), in wall time: what threads save is wall time, not processor time.
+    // One thread: the figures of one core (the threaded read: measure_parse first and threads).
     double parse_wall = 0;
     usage const before = process_usage();
     double const parse = seconds([&] {
@@ -57,11 +56,6 @@ int main(int argc, char** argv) {
     });
     usage const after = process_usage();
     long const model_bytes = hlomem_bench::peak_rss_bytes() - rss_before;
-    std::size_t const threads = hlomem::parser::dump::available_threads();
-    double const threaded_wall = hlomem_bench::wall_seconds([&] {
-        auto const again = hlomem::parse_buffer_assignment<hlomem::view_policy>(text, argv[1], threads);
-        if (again.values.size() != ba.values.size()) std::exit(3);
-    });
     std::size_t violations = 0, edges = 0, csr_edges = 0, view_degree = 0;
     double const check = seconds([&] { violations = hlomem::check_soundness(ba).size(); });
     double peak_time = seconds([&] { (void)hlomem::compute_xla_peak(ba); });
@@ -100,7 +94,7 @@ int main(int argc, char** argv) {
               << " parse_user_s=" << (after.user_s - before.user_s) << " parse_sys_s=" << (after.sys_s - before.sys_s)
               << " parse_minflt=" << (after.minflt - before.minflt) << " parse_again_s=" << parse_again
               << " parse_again_MBps=" << (static_cast<double>(text.size()) / 1e6 / parse_again)
-              << " threads=" << threads << " threaded_parse_wall_s=" << threaded_wall << " model_bytes=" << model_bytes
+              << " model_bytes=" << model_bytes
               << " check_s=" << check
               << " violations=" << violations << " xla_peak_s=" << peak_time << " live_bytes_s=" << live
               << " timeline_s=" << timeline << " timeline_drawn=" << drawn << " timeline_bands=" << bands

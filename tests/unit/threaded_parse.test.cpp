@@ -169,9 +169,24 @@ TEST_CASE("blocks in id order join by id; any other order joins one by one, to t
         std::string text;
         bool in_id_order;
     };
+    // Value 575 (wrapped_concatenate, the first live range, after values without one) renamed
+    // x.65 like value 19, and live ranges for y.66 and x.65 put first: on the threads the live
+    // ranges, attached before the lookup by name exists, take y.66 and then the x.65 that follows
+    // it (575), where the lookup gives the first x.65 (19). The check against the lookup must
+    // catch it and attach them again.
+    std::string const repeated_name = [&] {
+        std::string t = text;
+        for (std::size_t at; (at = t.find("<575 wrapped_concatenate @0>")) != std::string::npos;) {
+            t.replace(at, 28, "<575 x.65 @0>");
+        }
+        t.insert(t.find("  BufferLiveRange:\n") + 19, "    y.66{}:0-1\n    x.65{}:0-1\n");
+        return t;
+    }();
+    REQUIRE(repeated_name.find("wrapped_concatenate @0>") == std::string::npos);
     for (auto const& v : {variant{"as XLA wrote it", text, true}, variant{"a block out of id order", moved, false},
                           variant{"a value line without its block", without(text, first_block, first_block_end), false},
-                          variant{"a block without its value line", without(text, value_line, value_line_end), true}}) {
+                          variant{"a block without its value line", without(text, value_line, value_line_end), true},
+                          variant{"a value name repeated, live ranges out of step", repeated_name, true}}) {
         INFO(v.what);
         std::string const one = read_with<hlomem::default_policy>(v.text, 1);
         REQUIRE(one.rfind("error", 0) != 0);
@@ -231,4 +246,74 @@ TEST_CASE("the lookup by name is the same built in pieces, duplicates included",
         CHECK(ba.value_index("add.5", {}) == hlomem::npos);
         CHECK(ba.values_of_instruction("fusion.3") == std::vector<std::size_t>{2, 4});
     }
+}
+
+TEST_CASE("the lookup by name merged in spans finds what the one-piece lookup finds", "[buffer_assignment][threads]") {
+    // 997 values of 61 names, each name with several indices and some (name, index) repeated:
+    // the pieces' merges are cut in spans that cross runs and repeated names.
+    hlomem::buffer_assignment ba;
+    for (std::int64_t i = 0; i < 997; ++i) {
+        hlomem::logical_value v;
+        v.id = i;
+        v.name = "fusion." + std::to_string(i * 37 % 61);
+        v.index = hlomem::shape_index{i % 3};
+        ba.values.push_back(v);
+    }
+    auto const everything = [&] {
+        std::vector<std::size_t> found;
+        for (std::size_t n = 0; n < 62; ++n) {  // fusion.61 names no value
+            std::string const name = "fusion." + std::to_string(n);
+            for (std::size_t v : ba.values_of_instruction(name)) found.push_back(v);
+            for (std::int64_t i = 0; i < 4; ++i) found.push_back(ba.value_index(name, hlomem::shape_index{i}));
+        }
+        return found;
+    };
+    ba.reindex();
+    std::vector<std::size_t> const one = everything();
+    REQUIRE(one.size() == 997 + 62 * 4);
+    CHECK(one[0] == 0);  // fusion.0{0}: values 0, 61 (index 1), 122 (index 2), 183 (index 0), ...
+    CHECK(ba.value_index("fusion.0", hlomem::shape_index{0}) == 0);
+    CHECK(ba.value_index("fusion.0", hlomem::shape_index{1}) == 61);
+    auto const run_all = [](std::size_t n, auto const& work) {
+        for (std::size_t k = n; k-- > 0;) work(k);
+    };
+    for (std::size_t pieces : {2, 3, 4, 7, 16, 997, 2000}) {
+        INFO("pieces " << pieces);
+        ba.reindex(pieces, run_all);
+        CHECK(everything() == one);
+    }
+}
+
+TEST_CASE("live ranges attached without the lookup look ahead, and say which lines they guessed",
+          "[buffer_assignment][threads]") {
+    hlomem::buffer_assignment ba;
+    for (char const* name : {"a", "b", "c", "a", "d"}) {
+        hlomem::logical_value v;
+        v.name = name;
+        ba.values.push_back(v);
+    }
+    ba.reindex();
+    hlomem::live_range_text live;
+    for (char const* name : {"b", "a", "d", "e"}) {
+        hlomem::buffer_live_range r;
+        r.name = name;
+        r.range = {1, 2};
+        live.buffer_live_ranges.push_back(r);
+    }
+    std::size_t next = 0;
+    std::vector<std::size_t> guessed;
+    // b: not value 0, found ahead (1); a: not value 2, found ahead (3, where the lookup gives 0);
+    // d: value 4, the one after; e: nowhere ahead: it stops there.
+    CHECK(hlomem::attach_live_range_lines(ba, live, 0, next, false, &guessed) == 3);
+    CHECK(guessed == std::vector<std::size_t>{0, 1});
+    CHECK(live.buffer_live_ranges[1].value == 3);
+    CHECK(ba.value_index("a", {}) == 0);
+    CHECK(next == 5);
+    // With the lookup, from the start: what attach_live_range gives.
+    next = 0;
+    CHECK(hlomem::attach_live_range_lines(ba, live, 0, next, true) == 4);
+    CHECK(live.buffer_live_ranges[0].value == 1);
+    CHECK(live.buffer_live_ranges[1].value == 0);
+    CHECK(live.buffer_live_ranges[2].value == 4);
+    CHECK(live.buffer_live_ranges[3].value == hlomem::npos);
 }

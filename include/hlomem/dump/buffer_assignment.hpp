@@ -268,9 +268,10 @@ struct basic_buffer_assignment {
     }
     /// reindex() in `pieces` pieces that `run(pieces, work)` may run at once (it calls work(k) for
     /// each k < pieces; the parser reading a large dump on several threads runs them on its
-    /// threads): each piece hashes and sorts its share of the values, then the sorted pieces are
-    /// merged. Values of one name and index (a damaged dump) are ordered by their place, so the
-    /// lookup is the same however many pieces there were.
+    /// threads): each piece hashes and sorts its share of the values, then neighbouring pieces are
+    /// merged, then pairs of pairs (log2(pieces) passes, each also in `pieces` spans that `run`
+    /// may run at once). Values of one name and index (a damaged dump) are ordered by their place,
+    /// so the lookup is the same however many pieces there were.
     template <class Run>
     void reindex(std::size_t pieces, Run const& run) {
         std::size_t const n = values.size();
@@ -285,18 +286,35 @@ struct basic_buffer_assignment {
             if (va.index != vb.index) return va.index < vb.index;
             return a.value < b.value;
         };
-        auto const bound = [&](std::size_t k) { return by_name_.begin() + static_cast<std::ptrdiff_t>(n * k / pieces); };
+        auto const bound = [&](std::size_t k) { return n * std::min(k, pieces) / pieces; };
         run(pieces, [&](std::size_t k) {
-            for (std::size_t i = n * k / pieces; i < n * (k + 1) / pieces; ++i) {
+            for (std::size_t i = bound(k); i < bound(k + 1); ++i) {
                 by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
             }
-            std::sort(bound(k), bound(k + 1), less);
+            std::sort(by_name_.begin() + static_cast<std::ptrdiff_t>(bound(k)),
+                      by_name_.begin() + static_cast<std::ptrdiff_t>(bound(k + 1)), less);
         });
-        // Neighbours merged pairwise, then pairs of pairs: log2(pieces) passes over the lookup.
+        if (pieces == 1) return;
+        // Each pass merges the sorted runs [bound(k), bound(k + width)) and [bound(k + width),
+        // bound(k + 2 width)) from one buffer into the other. Its output is cut into `pieces`
+        // equal spans merged at once: where a span starts in each of its two runs is found by
+        // binary search (the merge path), and is unique because no two entries compare equal. So
+        // no pass waits on one thread, and each gives what one merge of the two runs would.
+        std::vector<name_entry> other(n);
         for (std::size_t width = 1; width < pieces; width *= 2) {
-            for (std::size_t k = 0; k + width < pieces; k += 2 * width) {
-                std::inplace_merge(bound(k), bound(k + width), bound(std::min(k + 2 * width, pieces)), less);
-            }
+            name_entry const* const from = by_name_.data();
+            name_entry* const to = other.data();
+            run(pieces, [&](std::size_t span) {
+                std::size_t const first = n * span / pieces, last = n * (span + 1) / pieces;
+                for (std::size_t k = 0; k < pieces; k += 2 * width) {
+                    std::size_t const lo = bound(k), mid = bound(k + width), hi = bound(k + 2 * width);
+                    if (std::max(first, lo) < std::min(last, hi)) {
+                        merge_span(from + lo, mid - lo, from + mid, hi - mid, std::max(first, lo) - lo,
+                                   std::min(last, hi) - lo, to + lo, less);
+                    }
+                }
+            });
+            by_name_.swap(other);
         }
     }
 
@@ -310,6 +328,27 @@ private:
         std::size_t value;
     };
     static std::size_t name_hash(std::string_view name) { return detail::hash_text(name.data(), name.size()); }
+    /// Places [d0, d1) of the merge of the sorted runs a[0, na) and b[0, nb), written to out[d0, d1).
+    template <class Less>
+    static void merge_span(name_entry const* a, std::size_t na, name_entry const* b, std::size_t nb, std::size_t d0,
+                           std::size_t d1, name_entry* out, Less const& less) {
+        // How many of the first d places the merge takes from a: the least i with a[i] not
+        // before b[d - i - 1].
+        auto const taken_from_a = [&](std::size_t d) {
+            std::size_t lo = d > nb ? d - nb : 0, hi = std::min(d, na);
+            while (lo < hi) {
+                std::size_t const i = lo + (hi - lo) / 2;
+                if (less(a[i], b[d - i - 1])) {
+                    lo = i + 1;
+                } else {
+                    hi = i;
+                }
+            }
+            return lo;
+        };
+        std::size_t const i0 = taken_from_a(d0), i1 = taken_from_a(d1);
+        std::merge(a + i0, a + i1, b + (d0 - i0), b + (d1 - i1), out + d0, less);
+    }
     std::vector<name_entry> by_name_;  // value indices sorted by (hash of name, name, index)
 };
 
@@ -318,6 +357,44 @@ using allocation = basic_allocation<>;
 using buffer_assignment = basic_buffer_assignment<>;
 using hlo_position = basic_hlo_position<>;
 using hlo_use = basic_hlo_use<>;
+
+/// Matches the live-range lines from `line` on as attach_live_range does, `next` being the value
+/// after the last one matched, and returns where it stopped. With `lookup` false it needs no
+/// lookup by name (a reader builds it meanwhile, reindex): a line that does not name the value
+/// after the last one matched (XLA skips values without a live range) is matched with the first
+/// value of its name and index among the next `guess_window` values, and its index appended to
+/// `guessed`; it stops at a line that this does not match. The lookup would give such a line the
+/// first value of that name and index: the same one unless an earlier value repeats it (a
+/// damaged dump), which the caller checks for each line in `guessed`.
+template <class P>
+std::size_t attach_live_range_lines(basic_buffer_assignment<P>& ba, basic_hlo_live_range<P>& live_range, std::size_t line,
+                                    std::size_t& next, bool lookup, std::vector<std::size_t>* guessed = nullptr) {
+    constexpr std::size_t guess_window = 64;
+    auto& lines = live_range.buffer_live_ranges;
+    auto const names = [&](std::size_t value, auto const& r) {
+        return std::string_view(ba.values[value].name) == std::string_view(r.name) && ba.values[value].index == r.index;
+    };
+    for (; line < lines.size(); ++line) {
+        auto& r = lines[line];
+        if (next < ba.values.size() && names(next, r)) {
+            r.value = next;
+        } else if (lookup) {
+            r.value = ba.value_index(std::string_view(r.name), r.index);
+        } else {
+            std::size_t const last = std::min(ba.values.size(), next + guess_window);
+            std::size_t found = next + 1;
+            while (found < last && !names(found, r)) ++found;
+            if (found >= last || !guessed) break;
+            r.value = found;
+            guessed->push_back(line);
+        }
+        if (r.value != npos) {
+            ba.values[r.value].live_range = r.range;
+            next = r.value + 1;
+        }
+    }
+    return line;
+}
 
 /// Attaches a live-range text (appended to the dump or read from a separate `-live-range.txt`)
 /// to a buffer assignment: every `name{index}:start-end` line is matched with its value.
@@ -328,19 +405,8 @@ using hlo_use = basic_hlo_use<>;
 template <class P>
 void attach_live_range(basic_buffer_assignment<P>& ba, basic_hlo_live_range<P> live_range) {
     for (auto& v : ba.values) v.live_range.reset();
-    std::size_t next = 0;  // the value after the last one matched
-    for (auto& r : live_range.buffer_live_ranges) {
-        if (next < ba.values.size() && std::string_view(ba.values[next].name) == std::string_view(r.name) &&
-            ba.values[next].index == r.index) {
-            r.value = next;
-        } else {
-            r.value = ba.value_index(std::string_view(r.name), r.index);
-        }
-        if (r.value != npos) {
-            ba.values[r.value].live_range = r.range;
-            next = r.value + 1;
-        }
-    }
+    std::size_t next = 0;
+    attach_live_range_lines(ba, live_range, 0, next, true);
     ba.live_range = std::move(live_range);
 }
 

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #if defined(__GLIBC__)
@@ -555,8 +556,8 @@ struct buffer_assignment_builder : live_range_builder<P> {
 //    blocks nor the values are moved twice and nothing is sorted;
 //  - a dump whose blocks are out of order, or a value line without a block, takes the general
 //    merge instead (each part's values joined one by one, then sorted by id: `merge`, `finish`);
-//  - the lookup by name is sorted in pieces on the threads (one of them frees the parts
-//    meanwhile), the pieces merged, and the live ranges attached.
+//  - the lookup by name is sorted in pieces and merged on the threads; meanwhile one thread frees
+//    the parts and another attaches the live ranges (in XLA's order they need no lookup).
 //
 // Any part that fails to read, or parts that disagree (a block that names its value otherwise
 // than its value line, a value with two blocks), make the whole text read on one thread, for
@@ -643,6 +644,19 @@ inline std::vector<dump_part> split_dump(char const* begin, char const* end, std
     return parts;
 }
 
+/// The id of the first block of a part of the Used-values blocks (`<19 x.65 @0>`), or 0.
+inline std::int64_t first_block_id(dump_part const& part) {
+    char const* p = part.first;
+    if (part.kind == part_kind::used_values_head) {
+        p = static_cast<char const*>(std::memchr(p, '<', static_cast<std::size_t>(part.last - p)));
+        if (!p) return 0;
+    }
+    if (part.kind != part_kind::used_values && part.kind != part_kind::used_values_head) return 0;
+    std::int64_t id = 0;
+    if (p + 1 >= part.last || std::from_chars(p + 1, part.last, id).ec != std::errc()) return 0;
+    return id;
+}
+
 /// Dumps from this size on are read on several threads when the process may use several
 /// processors: below it, starting threads costs about what they save.
 inline constexpr std::size_t threaded_read_bytes = std::size_t(4) << 20;
@@ -694,7 +708,8 @@ inline double wall_seconds() {
 /// Where a threaded read spends its time (benchmarks/measure_parse.cpp asks for it). Each step
 /// has its wall time and the processor time of the threads that ran it (thread clocks, summed).
 /// The steps: finding the parts (one thread), reading the parts (all), joining them (all, but
-/// for the shapes), and the end (the lookup by name in pieces on all, then the live ranges on one).
+/// for the shapes), and the end (the lookup by name and the live ranges on all; on one, the live
+/// ranges that need the lookup).
 struct read_statistics {
     struct step {
         double wall_s = 0;
@@ -702,7 +717,7 @@ struct read_statistics {
     };
     step split, parts, merge, finish;
     double merge_serial_s = 0;   ///< of merge: on one thread (the plan's checks, the shapes)
-    double finish_serial_s = 0;  ///< of finish: on one thread (merging the sorted pieces, the live ranges)
+    double finish_serial_s = 0;  ///< of finish: on one thread (live ranges out of XLA's order, which need the lookup)
     std::vector<double> part_cpu_s;
     bool in_id_order = false;  ///< the blocks were in id order (the fast join), not merged one by one
 };
@@ -840,7 +855,13 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
             try {
                 auto& b = builders[k].emplace(file, begin, end, models[k]);
                 // The first part's table is the one every value ends in; the others hold their blocks'.
-                if (k > 0) b.by_id = value_id_index(static_cast<std::size_t>(part.last - part.first));
+                if (k > 0) {
+                    b.by_id = value_id_index(static_cast<std::size_t>(part.last - part.first), first_block_id(part));
+                }
+                // The value lines' values reserved by the one-thread read's rule, for the whole text:
+                // grown by doubling, they would be moved at each step into pages touched afresh,
+                // on the longest part.
+                if (part.kind == part_kind::allocations) b.reserve_for(static_cast<std::size_t>(end - begin));
                 // Room for the values a part of this size may hold, so that the vector is not
                 // regrown (and its values moved) as it fills: a block takes 4 lines at least, and
                 // XLA's some 100 bytes at least (`<19 x.65 @0>`, ` positions:`, ` uses:`, `from
@@ -948,21 +969,32 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     });
     merge_timer.stop();
 
-    // The lookup by name and the live ranges on one thread; the parts freed on another.
+    // The end: the lookup by name, the live ranges and freeing the parts, on the threads.
     step_timer finish_timer(stats ? &stats->finish : nullptr);
     std::optional<basic_hlo_live_range<P>> live;
     if (parts.back().kind == part_kind::live_range) {
         builders.back()->shift_lines(lines_before.back());
         live = std::move(builders.back()->live);
     }
-    // The lookup by name in pieces on the threads; the first task, taken first, frees the parts
-    // and renumbers the allocations' values meanwhile. Then, on this thread, the sorted pieces
-    // are merged and the live ranges attached (they use the lookup).
-    double pieces_done = 0;
+    // The lookup by name in pieces on the threads, and its merges (reindex). With the pieces, two
+    // tasks taken first: one frees the parts and renumbers the allocations' values, the other
+    // attaches the live ranges as far as it can without the lookup (attach_live_range_lines).
+    // The lines it matched by looking ahead are checked against the lookup on the threads; what
+    // it left is attached on this thread with the lookup, and a failed check (a value name
+    // repeated, in a damaged dump) attaches them all again there.
+    bool first_run = true;
+    std::size_t live_line = 0, next_value = 0;
+    std::vector<std::size_t> guessed;
     ba.reindex(2 * threads, [&](std::size_t pieces, auto const& piece) {
-        for_each_on_threads(pieces + 1, threads, [&](std::size_t task) {
+        std::size_t const before = first_run ? 2 : 0;
+        first_run = false;
+        for_each_on_threads(pieces + before, threads, [&](std::size_t task) {
             finish_timer.count([&] {
-                if (task > 0) return piece(task - 1);
+                if (task >= before) return piece(task - before);
+                if (task == 1) {
+                    if (live) live_line = attach_live_range_lines(ba, *live, 0, next_value, false, &guessed);
+                    return;
+                }
                 for (auto& a : ba.allocations) {
                     for (auto& vi : a.values) vi = plan->new_index[vi];
                 }
@@ -970,13 +1002,29 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                 for (auto& b : builders) b.reset();
             });
         });
-        pieces_done = thread_seconds();
     });
-    if (live) attach_live_range(ba, std::move(*live));
+    if (live) {
+        std::atomic<bool> guessed_right{true};
+        for_each_on_threads(guessed.empty() ? 0 : threads, threads, [&](std::size_t share) {
+            finish_timer.count([&] {
+                for (std::size_t i = guessed.size() * share / threads; i < guessed.size() * (share + 1) / threads; ++i) {
+                    auto const& r = live->buffer_live_ranges[guessed[i]];
+                    if (ba.value_index(std::string_view(r.name), r.index) != r.value) guessed_right = false;
+                }
+            });
+        });
+        double const rest_start = stats ? thread_seconds() : 0;
+        if (guessed_right) {
+            attach_live_range_lines(ba, *live, live_line, next_value, true);
+            ba.live_range = std::move(*live);
+        } else {
+            attach_live_range(ba, std::move(*live));
+        }
+        if (stats) stats->finish_serial_s = thread_seconds() - rest_start;
+    }
     finish_timer.stop();
     if (stats) {
         stats->in_id_order = true;
-        stats->finish_serial_s = thread_seconds() - pieces_done;
         stats->finish.cpu_s += stats->finish_serial_s;
     }
     ba.file = std::string(file);

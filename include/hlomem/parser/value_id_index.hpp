@@ -26,7 +26,12 @@ namespace hlomem::parser::dump {
 class value_id_index {
 public:
     /// `text_bytes`: the size of the dump being read, which bounds how many values it can hold.
-    explicit value_id_index(std::size_t text_bytes = 0) : flat_limit_(text_bytes / 32) {}
+    /// `first_id`: the least id expected, where the flat table starts (ids below it go to the
+    /// map). A part of the Used-values blocks read on its own thread names a short run of ids far
+    /// from 0 (the blocks come in id order): from 0, each part's table would span every id before
+    /// its own, pages filled for nothing.
+    explicit value_id_index(std::size_t text_bytes = 0, std::int64_t first_id = 0)
+        : flat_limit_(text_bytes / 32), first_id_(std::max<std::int64_t>(0, first_id)) {}
 
     /// The index stored for `id`, inserting `index` when there is none; true when inserted.
     std::pair<std::size_t, bool> emplace(std::int64_t id, std::size_t index) {
@@ -63,8 +68,8 @@ public:
             return out;
         }
         std::vector<std::pair<std::int64_t, std::size_t>> all(sparse_.begin(), sparse_.end());
-        for (std::size_t id = 0; id < dense_.size(); ++id) {
-            if (dense_[id] != npos) all.emplace_back(static_cast<std::int64_t>(id), dense_[id]);
+        for (std::size_t slot = 0; slot < dense_.size(); ++slot) {
+            if (dense_[slot] != npos) all.emplace_back(first_id_ + static_cast<std::int64_t>(slot), dense_[slot]);
         }
         std::sort(all.begin(), all.end());
         for (auto const& entry : all) out.push_back(entry.second);
@@ -73,8 +78,8 @@ public:
 
 private:
     std::size_t* dense_slot(std::int64_t id, bool grow) {
-        if (id < 0) return nullptr;
-        auto const u = static_cast<std::uint64_t>(id);
+        if (id < first_id_) return nullptr;
+        auto const u = static_cast<std::uint64_t>(id - first_id_);
         if (u < dense_.size()) return &dense_[u];
         std::uint64_t const cap = std::max<std::uint64_t>(8 * count_, flat_limit_) + 4096;
         if (!grow || u >= cap) return nullptr;
@@ -85,6 +90,7 @@ private:
     std::unordered_map<std::int64_t, std::size_t> sparse_;
     std::size_t count_ = 0;
     std::size_t flat_limit_ = 0;
+    std::int64_t first_id_ = 0;
 };
 
 }  // namespace hlomem::parser::dump
