@@ -317,3 +317,33 @@ TEST_CASE("live ranges attached without the lookup look ahead, and say which lin
     CHECK(live.buffer_live_ranges[2].value == 4);
     CHECK(live.buffer_live_ranges[3].value == hlomem::npos);
 }
+
+TEST_CASE("the lookup by name of thousands of values, sorted by buckets of hashes, in pieces or not", "[buffer_assignment][threads]") {
+    hlomem::buffer_assignment ba;
+    // Three values of each name, their indices {2}, {1}, {0} in the order of the values; then one
+    // name and index a second time (a damaged dump: the lookup finds the first).
+    for (std::int64_t i = 0; i < 3000; ++i) {
+        hlomem::logical_value v;
+        v.id = i;
+        v.name = "fusion." + std::to_string(i % 1000);
+        v.index = hlomem::shape_index{2 - i / 1000};
+        ba.values.push_back(v);
+    }
+    hlomem::logical_value twice;
+    twice.id = 3000;
+    twice.name = "fusion.7";
+    twice.index = hlomem::shape_index{0};
+    ba.values.push_back(twice);
+    auto const run_all = [](std::size_t n, auto const& work) {
+        for (std::size_t k = n; k-- > 0;) work(k);
+    };
+    for (std::size_t pieces : {1, 2, 3, 7}) {
+        INFO("pieces " << pieces);
+        ba.reindex(pieces, run_all);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < 3000; ++i) wrong += ba.value_index(ba.values[i].name, ba.values[i].index) != i;
+        CHECK(wrong == 0);
+        CHECK(ba.values_of_instruction("fusion.7") == std::vector<std::size_t>{2007, 3000, 1007, 7});
+        CHECK(ba.value_index("fusion.1000", {}) == hlomem::npos);
+    }
+}

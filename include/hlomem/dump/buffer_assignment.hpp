@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -288,11 +289,7 @@ struct basic_buffer_assignment {
         };
         auto const bound = [&](std::size_t k) { return n * std::min(k, pieces) / pieces; };
         run(pieces, [&](std::size_t k) {
-            for (std::size_t i = bound(k); i < bound(k + 1); ++i) {
-                by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
-            }
-            std::sort(by_name_.begin() + static_cast<std::ptrdiff_t>(bound(k)),
-                      by_name_.begin() + static_cast<std::ptrdiff_t>(bound(k + 1)), less);
+            sort_piece(bound(k), bound(k + 1), less);
         });
         if (pieces == 1) return;
         // Each pass merges the sorted runs [bound(k), bound(k + width)) and [bound(k + width),
@@ -348,6 +345,39 @@ private:
         };
         std::size_t const i0 = taken_from_a(d0), i1 = taken_from_a(d1);
         std::merge(a + i0, a + i1, b + (d0 - i0), b + (d1 - i1), out + d0, less);
+    }
+
+    /// Fills by_name_[first, last) with the values [first, last) sorted by `less`, which orders by
+    /// hash first: the entries are spread into buckets by the hash's top bits (one counting pass,
+    /// one scatter), and each bucket (some eight entries, in cache) is sorted on its own. A
+    /// std::sort of the whole piece compared each entry some 20 times, with a mispredicted branch
+    /// at most of them: 4.4% of the parse of a dump of 10^6 values.
+    template <class Less>
+    void sort_piece(std::size_t first, std::size_t last, Less const& less) {
+        std::size_t const m = last - first;
+        unsigned bits = 0;
+        while (bits < 16 && (std::size_t(8) << bits) < m) ++bits;
+        if (bits < 4) {
+            for (std::size_t i = first; i < last; ++i) by_name_[i] = name_entry{name_hash(std::string_view(values[i].name)), i};
+            std::sort(by_name_.begin() + static_cast<std::ptrdiff_t>(first), by_name_.begin() + static_cast<std::ptrdiff_t>(last), less);
+            return;
+        }
+        unsigned const shift = static_cast<unsigned>(std::numeric_limits<std::size_t>::digits) - bits;
+        std::vector<name_entry> hashed(m);
+        std::vector<std::size_t> start((std::size_t(1) << bits) + 1, 0);
+        for (std::size_t i = first; i < last; ++i) {
+            std::size_t const h = name_hash(std::string_view(values[i].name));
+            hashed[i - first] = name_entry{h, i};
+            ++start[(h >> shift) + 1];
+        }
+        for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+        std::vector<std::size_t> next(start.begin(), start.end() - 1);
+        for (auto const& e : hashed) by_name_[first + next[e.hash >> shift]++] = e;
+        for (std::size_t b = 0; b + 1 < start.size(); ++b) {
+            if (start[b + 1] - start[b] < 2) continue;
+            std::sort(by_name_.begin() + static_cast<std::ptrdiff_t>(first + start[b]),
+                      by_name_.begin() + static_cast<std::ptrdiff_t>(first + start[b + 1]), less);
+        }
     }
     std::vector<name_entry> by_name_;  // value indices sorted by (hash of name, name, index)
 };

@@ -274,6 +274,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         };
         try {
             reserve(ba.values, bytes / 256);
+            reserve(value_lines, bytes / 256);
             reserve(ba.allocations, bytes / 1024);
         } catch (std::bad_alloc const&) {
         } catch (std::length_error const&) {
@@ -302,6 +303,61 @@ struct buffer_assignment_builder : live_range_builder<P> {
         ba.allocations.push_back(std::move(a));
     }
 
+    /// A value line's fields, kept in text order until the allocations end (`Total bytes used`),
+    /// when the values are made from them in id order (place_values): the value lines come
+    /// allocation by allocation, in no id order, and the model holds its values in id order. Made
+    /// in text order, every value (264 bytes) would move once more to its place, a random access
+    /// each into some 250 MB at 10^6 values (an eighth of the parse); these records are a third of
+    /// that, read once in id order and freed.
+    struct value_line_record {
+        std::int64_t id = 0;
+        typename P::string_type name;
+        basic_shape_index<P> index;
+        std::optional<std::int64_t> color;
+        std::size_t allocation = npos;
+        std::int64_t offset = 0;
+        std::int64_t size = 0;
+        std::size_t line = 0;
+        shape_id shape = no_shape;
+        bool index_printed = false;
+        bool is_phi = false;
+    };
+    // Until place_values, by_id gives an index into value_lines; then, into ba.values.
+    std::vector<value_line_record> value_lines;
+    bool values_placed = false;
+
+    /// Makes the values of the value lines read so far, in id order, before any other value (a
+    /// block's) exists; renumbers the allocations' values and by_id. Once, at `Total bytes used`.
+    void place_values() {
+        if (values_placed) return;
+        values_placed = true;
+        if (value_lines.empty()) return;
+        std::vector<std::size_t> const order = by_id.in_id_order();
+        std::vector<std::size_t> new_index(value_lines.size());
+        ba.values.reserve(ba.values.size() + order.size());
+        for (std::size_t from : order) {
+            auto& r = value_lines[from];
+            new_index[from] = ba.values.size();
+            auto& v = ba.values.emplace_back();
+            v.id = r.id;
+            v.name = std::move(r.name);
+            v.index = std::move(r.index);
+            v.color = r.color;
+            v.allocation = r.allocation;
+            v.offset = r.offset;
+            v.size = r.size;
+            v.line = r.line;
+            v.shape = r.shape;
+            v.index_printed = r.index_printed;
+            v.is_phi = r.is_phi;
+        }
+        for (auto& a : ba.allocations) {
+            for (auto& vi : a.values) vi = new_index[vi];
+        }
+        by_id.renumber(new_index);
+        value_lines = {};
+    }
+
     std::size_t value_for(value_key const& k) {
         auto const [index, inserted] = by_id.emplace(k.id, ba.values.size());
         if (inserted) {
@@ -318,19 +374,25 @@ struct buffer_assignment_builder : live_range_builder<P> {
     }
 
     void value(value_line const& line) {
-        std::size_t const seen = by_id.find(line.key.id);
-        if (seen != npos && ba.values[seen].allocation != npos) {
+        auto const [i, inserted] = by_id.emplace(line.key.id, value_lines.size());
+        if (!inserted) {
+            auto const& seen = value_lines[i];
             throw failure(line.key.where, "value " + std::to_string(line.key.id) + " is already assigned to allocation " +
-                                              std::to_string(ba.allocations[ba.values[seen].allocation].index) +
-                                              " on line " + std::to_string(ba.values[seen].line));
+                                              std::to_string(ba.allocations[seen.allocation].index) + " on line " +
+                                              std::to_string(seen.line));
         }
-        std::size_t const i = value_for(line.key);
-        auto& v = ba.values[i];
-        v.allocation = ba.allocations.size() - 1;
-        v.offset = line.offset;
-        v.size = line.size;
-        v.shape = line.shape;
-        v.line = this->line_of(line.key.where);
+        auto& r = value_lines.emplace_back();
+        r.id = line.key.id;
+        r.name = base::str(line.key.name);
+        r.index = base::to_index(line.key.index);
+        r.index_printed = line.key.index_printed;
+        r.is_phi = line.key.is_phi;
+        r.color = line.key.color;
+        r.allocation = ba.allocations.size() - 1;
+        r.offset = line.offset;
+        r.size = line.size;
+        r.shape = line.shape;
+        r.line = this->line_of(line.key.where);
         pending_allocation_values.push_back(i);
     }
 
@@ -348,6 +410,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
 
     void total(std::int64_t n) {
         end_allocation();
+        place_values();
         ba.stated_total_bytes = n;
     }
     void total_human(std::string_view s) { ba.stated_total_human = base::str(s); }
@@ -510,6 +573,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// Sorts values by id (XLA's canonical order) and attaches the live ranges.
     void finish() {
         end_allocation();
+        place_values();
         std::vector<std::size_t> const order = by_id.in_id_order();
         std::vector<std::size_t> new_index(order.size());
         for (std::size_t i = 0; i < order.size(); ++i) new_index[order[i]] = i;

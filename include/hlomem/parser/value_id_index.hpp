@@ -57,6 +57,13 @@ public:
         std::size_t* slot = dense_slot(id, false);
         return slot ? *slot : npos;
     }
+    /// Replaces every stored index i by `new_index[i]` (each stored index must be below its size).
+    void renumber(std::vector<std::size_t> const& new_index) {
+        for (std::size_t& index : dense_) {
+            if (index != npos) index = new_index[index];
+        }
+        for (auto& entry : sparse_) entry.second = new_index[entry.second];
+    }
     /// The stored indices in increasing order of id: linear when every id is in the flat table.
     std::vector<std::size_t> in_id_order() const {
         std::vector<std::size_t> out;
