@@ -17,8 +17,9 @@
 //
 // This is process-wide malloc policy, so it belongs to the executable, never to the library.
 // It is advice: with another C library, a sanitizer's allocator (whose heap is not the brk heap),
-// strict overcommit (vm.overcommit_memory = 2, where the reservation would be charged in full) or
-// a refused growth, nothing is advised and malloc behaves as it did.
+// strict overcommit (vm.overcommit_memory = 2, where the reservation would be charged in full),
+// a refused growth or HLOMEM_HUGE_PAGES=0 in the environment, nothing is advised and malloc
+// behaves as it did.
 #ifndef HLOMEM_CLI_HEAP_HPP
 #define HLOMEM_CLI_HEAP_HPP
 
@@ -26,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 #include "hlomem/detail/huge_pages.hpp"
 
@@ -49,6 +51,13 @@ inline constexpr int huge_page_heap_mmap_threshold = 32 << 20;
 /// Call once, first thing in main, before the heap holds much.
 inline bool use_huge_page_heap() {
 #if defined(__linux__) && defined(__GLIBC__)
+    // HLOMEM_HUGE_PAGES=0 leaves the heap as the C library made it: on a virtual machine whose
+    // host takes back the guest's free memory (virtio-balloon free page reporting), the first
+    // touch of a 2 MiB page now and then waits on the host, and a user may prefer the steadier
+    // small pages.
+    if (char const* setting = std::getenv("HLOMEM_HUGE_PAGES"); setting && std::string_view(setting) == "0") {
+        return false;
+    }
     // Strict overcommit charges address space as if it were memory: 1 GiB reserved there could
     // make another process's allocation fail. Skip it.
     if (std::FILE* f = std::fopen("/proc/sys/vm/overcommit_memory", "r")) {

@@ -84,3 +84,18 @@ TEST_CASE("the CLI's heap: a 1 GiB heap advised for huge pages, blocks below 32 
     CHECK_FALSE(advised);
 #endif
 }
+
+TEST_CASE("the CLI's heap: HLOMEM_HUGE_PAGES=0 leaves it as the C library made it", "[heap]") {
+    REQUIRE(::setenv("HLOMEM_HUGE_PAGES", "0", 1) == 0);
+    CHECK_FALSE(hlomem_cli::use_huge_page_heap());
+    ::unsetenv("HLOMEM_HUGE_PAGES");
+#if defined(__linux__)
+    // Nothing advised: the middle of a fresh 16 MiB block lies in no huge-page mapping.
+    void* block = std::malloc(std::size_t(16) << 20);
+    REQUIRE(block != nullptr);
+    mapping const m = mapping_of(static_cast<char*>(block) + (std::size_t(8) << 20));
+    std::free(block);
+    REQUIRE(m.found);
+    CHECK_FALSE(m.huge_page_advised);
+#endif
+}
