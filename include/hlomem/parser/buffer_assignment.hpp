@@ -358,9 +358,28 @@ struct buffer_assignment_builder : live_range_builder<P> {
         value_lines = {};
     }
 
+    /// A builder that reads only Used-values blocks (a part of them, read_in_parts) meets their ids
+    /// in increasing order (XLA's), so a block names a new value exactly when its id exceeds the
+    /// last one: by_id stays empty (its table would span some five ids a block) until an id breaks
+    /// that order, when it takes the values read so far and works as always.
+    bool ids_ascending = false;
+    std::int64_t last_id = -1;
+
     std::size_t value_for(value_key const& k) {
+        if (ids_ascending) {
+            if (k.id > last_id) {
+                last_id = k.id;
+                return new_value(k);
+            }
+            ids_ascending = false;
+            for (std::size_t i = 0; i < ba.values.size(); ++i) by_id.emplace(ba.values[i].id, i);
+        }
         auto const [index, inserted] = by_id.emplace(k.id, ba.values.size());
-        if (inserted) {
+        if (inserted) new_value(k);
+        return index;
+    }
+    std::size_t new_value(value_key const& k) {
+        {
             basic_logical_value<P> v;
             v.id = k.id;
             v.name = base::str(k.name);
@@ -370,7 +389,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
             v.color = k.color;
             ba.values.push_back(std::move(v));
         }
-        return index;
+        return ba.values.size() - 1;
     }
 
     void value(value_line const& line) {
@@ -398,11 +417,13 @@ struct buffer_assignment_builder : live_range_builder<P> {
 
     /// `HloLiveRange (max N):`. The `BufferLiveRange:` lines that follow are about as many as the
     /// value lines read before them (seed 000: 132 for 135 values; the generated dumps: 9,900 for
-    /// 10,125), so that many are reserved; more grow the vector past it as before.
+    /// 10,125), so that many are reserved; more grow the vector past it as before. A builder that
+    /// reads the live ranges without the value lines (read_in_parts) reserves `live_ranges_hint`.
+    std::size_t live_ranges_hint = 0;
     void live_range(std::int64_t max, char const* where) {
         live_range_builder<P>::live_range(max, where);
         auto& ranges = live->buffer_live_ranges;
-        ranges.reserve(ba.values.size());
+        ranges.reserve(std::max(ba.values.size(), live_ranges_hint));
         if (ranges.capacity() * sizeof(ranges[0]) >= mapped_block_bytes) {
             detail::advise_huge_pages(ranges.data(), ranges.capacity() * sizeof(ranges[0]));
         }
@@ -553,21 +574,26 @@ struct buffer_assignment_builder : live_range_builder<P> {
             auto& v = ba.values[i];
             if (!pv.has_block) continue;
             if (v.has_block || std::string_view(v.name) != std::string_view(pv.name) || v.index != pv.index) return false;
-            v.has_block = true;
-            v.block_line = pv.block_line;
-            v.positions = std::move(pv.positions);
-            v.uses = std::move(pv.uses);
-            v.uses_as_printed = pv.uses_as_printed;
-            v.instruction_text = std::move(pv.instruction_text);
-            v.instruction_text_spaced = pv.instruction_text_spaced;
-            v.instruction_shape = pv.instruction_shape;
-            v.instruction_opcode = std::move(pv.instruction_opcode);
-            v.fusion_kind = std::move(pv.fusion_kind);
-            v.output_to_operand_aliasing = std::move(pv.output_to_operand_aliasing);
+            take_block(v, pv);
         }
         ba.has_used_values = ba.has_used_values || other.has_used_values;
         if (part.live) live = std::move(part.live);
         return true;
+    }
+
+    /// What a value's Used-values block gave `from` (read apart from its value line), moved into `v`.
+    static void take_block(basic_logical_value<P>& v, basic_logical_value<P>& from) {
+        v.has_block = true;
+        v.block_line = from.block_line;
+        v.positions = std::move(from.positions);
+        v.uses = std::move(from.uses);
+        v.uses_as_printed = from.uses_as_printed;
+        v.instruction_text = std::move(from.instruction_text);
+        v.instruction_text_spaced = from.instruction_text_spaced;
+        v.instruction_shape = from.instruction_shape;
+        v.instruction_opcode = std::move(from.instruction_opcode);
+        v.fusion_kind = std::move(from.fusion_kind);
+        v.output_to_operand_aliasing = std::move(from.output_to_operand_aliasing);
     }
 
     /// Sorts values by id (XLA's canonical order) and attaches the live ranges.
@@ -912,7 +938,16 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     std::vector<std::size_t> line_ends(parts.size(), 0);  // line ends in each part
     std::vector<std::optional<buffer_assignment_builder<P>>> builders(parts.size());
     std::vector<char> failed(parts.size(), 0);
-    for_each_on_threads(parts.size(), threads, [&](std::size_t k) {
+    // The longest parts first, so that what is left at the end is the blocks' parts, each about
+    // as short as another: the allocations with their value lines (in the generated dumps, 42 ms of
+    // the 120 ms the parts take at 10^5 values, for 14% of the text), then the live ranges (12 ms;
+    // taken last, as in text order, they kept one thread busy while the other stood idle), then the
+    // blocks in text order.
+    std::vector<std::size_t> order(parts.size());
+    for (std::size_t k = 0; k < parts.size(); ++k) order[k] = k;
+    if (parts.back().kind == part_kind::live_range) std::rotate(order.begin() + 1, order.end() - 1, order.end());
+    for_each_on_threads(parts.size(), threads, [&](std::size_t task) {
+        std::size_t const k = order[task];
         auto const& part = parts[k];
         double const part_start = stats ? thread_seconds() : 0;
         parts_timer.count([&] {
@@ -921,6 +956,7 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                 // The first part's table is the one every value ends in; the others hold their blocks'.
                 if (k > 0) {
                     b.by_id = value_id_index(static_cast<std::size_t>(part.last - part.first), first_block_id(part));
+                    b.ids_ascending = true;
                 }
                 // The value lines' values reserved by the one-thread read's rule, for the whole text:
                 // grown by doubling, they would be moved at each step into pages touched afresh,
@@ -930,9 +966,27 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                 // regrown (and its values moved) as it fills: a block takes 4 lines at least, and
                 // XLA's some 100 bytes at least (`<19 x.65 @0>`, ` positions:`, ` uses:`, `from
                 // instruction: ...`). Only the pages filled are touched.
+                //
+                // Reserved as one block that the C library maps on its own (32 MiB or more, most of
+                // it address space never touched) and advised for huge pages, as the one-thread read
+                // does for its values: a part's values are written once here and once more in the
+                // model, and in 4 KiB pages they were half the threaded read's extra page faults
+                // (some 440 a part of 5 MB). Where the address space is refused, only what the part
+                // may hold.
+                std::size_t const bytes = static_cast<std::size_t>(part.last - part.first);
                 if (part.kind == part_kind::used_values || part.kind == part_kind::used_values_head) {
-                    models[k].values.reserve(static_cast<std::size_t>(part.last - part.first) / 100 + 1);
+                    auto& values = models[k].values;
+                    try {
+                        values.reserve(std::max(bytes / 100, b.mapped_block_bytes / sizeof(values[0])) + 1);
+                        detail::advise_huge_pages(values.data(), values.capacity() * sizeof(values[0]));
+                    } catch (std::bad_alloc const&) {
+                        values.reserve(bytes / 100 + 1);
+                    }
                 }
+                // The live ranges without the value lines (read by the first part meanwhile): room for
+                // as many as the part's lines may hold (`    x{}:0-1`, 12 bytes at least), which
+                // grown by doubling touched 18 MB of fresh pages at 10^5 values, for 7 MB of ranges.
+                if (part.kind == part_kind::live_range) b.live_ranges_hint = bytes / 12;
                 b.start_lines_at(part.first, 1);
                 switch (part.kind) {
                     case part_kind::allocations: run(b, allocations_part_rule, part.first, part.last); break;
@@ -995,42 +1049,61 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     });
     if (stats) stats->merge_serial_s = thread_seconds() - serial_start;
     std::size_t const line_count = plan->new_index.size();
-    // Written before read, on the threads: no value-initialization pass over it.
-    std::unique_ptr<value_line_fields[]> const fields(new value_line_fields[line_count]);
-    for_each_on_threads(threads, threads, [&](std::size_t share) {
-        merge_timer.count([&] {
-            for (std::size_t i = line_count * share / threads; i < line_count * (share + 1) / threads; ++i) {
-                auto const& v = ba.values[i];
-                fields[i] = value_line_fields{v.allocation, v.offset, v.size, v.color.value_or(0), v.line, v.shape,
-                                              v.color.has_value(), v.index_printed, v.is_phi};
-            }
+    if (plan->size == line_count) {
+        // Every value line has its block and every block its value line: both in id order, so
+        // block j of part k is the value line at offset[k] + j, a value the first part already
+        // made (place_values). Each thread moves its parts' blocks into those values: no value is
+        // made twice, nothing is copied aside.
+        for_each_on_threads(parts.size() - 1, threads, [&](std::size_t part) {
+            merge_timer.count([&] {
+                std::size_t const k = part + 1;
+                auto& blocks = models[k].values;
+                for (std::size_t j = 0; j < blocks.size(); ++j) {
+                    auto& v = ba.values[plan->offset[k] + j];
+                    buffer_assignment_builder<P>::take_block(v, blocks[j]);
+                    if (v.instruction_shape != no_shape) v.instruction_shape = shape_ids[k][v.instruction_shape];
+                    v.block_line += lines_before[k];
+                }
+            });
         });
-    });
-    for_each_on_threads(parts.size() - 1, threads, [&](std::size_t part) {
-        merge_timer.count([&] {
-            std::size_t const k = part + 1;
-            auto const ours = [&](shape_id id) { return id == no_shape ? id : shape_ids[k][id]; };
-            auto& blocks = models[k].values;
-            for (std::size_t j = 0; j < blocks.size(); ++j) {
-                std::size_t const to = plan->offset[k] + j;
-                auto& v = ba.values[to];
-                v = std::move(blocks[j]);
-                v.instruction_shape = ours(v.instruction_shape);
-                v.block_line += lines_before[k];
-                std::size_t const from = plan->line_of_block[to];
-                if (from == npos) continue;
-                auto const& f = fields[from];
-                v.allocation = f.allocation;
-                v.offset = f.offset;
-                v.size = f.size;
-                v.color = f.has_color ? std::optional<std::int64_t>(f.color) : std::nullopt;
-                v.line = f.line;
-                v.shape = f.shape;
-                v.index_printed = f.index_printed;
-                v.is_phi = f.is_phi;
-            }
+    } else {
+        // Written before read, on the threads: no value-initialization pass over it.
+        std::unique_ptr<value_line_fields[]> const fields(new value_line_fields[line_count]);
+        for_each_on_threads(threads, threads, [&](std::size_t share) {
+            merge_timer.count([&] {
+                for (std::size_t i = line_count * share / threads; i < line_count * (share + 1) / threads; ++i) {
+                    auto const& v = ba.values[i];
+                    fields[i] = value_line_fields{v.allocation, v.offset, v.size, v.color.value_or(0), v.line, v.shape,
+                                                  v.color.has_value(), v.index_printed, v.is_phi};
+                }
+            });
         });
-    });
+        for_each_on_threads(parts.size() - 1, threads, [&](std::size_t part) {
+            merge_timer.count([&] {
+                std::size_t const k = part + 1;
+                auto const ours = [&](shape_id id) { return id == no_shape ? id : shape_ids[k][id]; };
+                auto& blocks = models[k].values;
+                for (std::size_t j = 0; j < blocks.size(); ++j) {
+                    std::size_t const to = plan->offset[k] + j;
+                    auto& v = ba.values[to];
+                    v = std::move(blocks[j]);
+                    v.instruction_shape = ours(v.instruction_shape);
+                    v.block_line += lines_before[k];
+                    std::size_t const from = plan->line_of_block[to];
+                    if (from == npos) continue;
+                    auto const& f = fields[from];
+                    v.allocation = f.allocation;
+                    v.offset = f.offset;
+                    v.size = f.size;
+                    v.color = f.has_color ? std::optional<std::int64_t>(f.color) : std::nullopt;
+                    v.line = f.line;
+                    v.shape = f.shape;
+                    v.index_printed = f.index_printed;
+                    v.is_phi = f.is_phi;
+                }
+            });
+        });
+    }
     merge_timer.stop();
 
     // The end: the lookup by name, the live ranges and freeing the parts, on the threads.
