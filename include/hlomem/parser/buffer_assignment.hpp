@@ -364,6 +364,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// that order, when it takes the values read so far and works as always.
     bool ids_ascending = false;
     std::int64_t last_id = -1;
+    std::size_t first_value = 0;  ///< where this builder's values start in ba.values (read_in_parts)
 
     std::size_t value_for(value_key const& k) {
         if (ids_ascending) {
@@ -372,7 +373,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
                 return new_value(k);
             }
             ids_ascending = false;
-            for (std::size_t i = 0; i < ba.values.size(); ++i) by_id.emplace(ba.values[i].id, i);
+            for (std::size_t i = first_value; i < ba.values.size(); ++i) by_id.emplace(ba.values[i].id, i);
         }
         auto const [index, inserted] = by_id.emplace(k.id, ba.values.size());
         if (inserted) new_value(k);
@@ -760,23 +761,30 @@ inline std::size_t available_threads() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-/// Runs `work(k)` for k in [0, n) on `threads` threads (this one among them).
+/// Runs `work(k, worker)` for k in [0, n) on `threads` threads (this one among them, worker 0;
+/// the others 1, 2, ..., below `threads`).
 template <class Work>
-void for_each_on_threads(std::size_t n, std::size_t threads, Work const& work) {
+void for_each_on_workers(std::size_t n, std::size_t threads, Work const& work) {
     std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < n;) work(k);
+    auto worker = [&](std::size_t w) {
+        for (std::size_t k; (k = next.fetch_add(1)) < n;) work(k, w);
     };
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < std::min(threads, n); ++t) {
         try {
-            pool.emplace_back(worker);
+            pool.emplace_back(worker, t);
         } catch (std::system_error const&) {
             break;  // no more threads to be had: those running (and this one) do the rest
         }
     }
-    worker();
+    worker(0);
     for (auto& t : pool) t.join();
+}
+
+/// Runs `work(k)` for k in [0, n) on `threads` threads (this one among them).
+template <class Work>
+void for_each_on_threads(std::size_t n, std::size_t threads, Work const& work) {
+    for_each_on_workers(n, threads, [&](std::size_t k, std::size_t) { work(k); });
 }
 
 /// Seconds on this thread's processor clock (the wall clock where there is none).
@@ -837,6 +845,46 @@ private:
     std::mutex mutex_;
 };
 
+/// The values the parts of the Used-values blocks read: each worker thread appends the blocks of
+/// every part it reads to one vector of its own, and each part's blocks are a span of it. One
+/// vector a thread rather than one a part: each is a block the C library maps on its own, reserved
+/// once for all the blocks of the text and advised for huge pages, whose first, unaligned 2 MiB
+/// stay in small pages (some 250 page faults a vector); with one a part that was a fifth of the
+/// threaded read's page faults, and as many blocks to unmap at the end.
+template <class P>
+struct block_store {
+    using values_type = typename P::template vector_type<basic_logical_value<P>>;
+    struct span {
+        std::size_t worker = 0, first = 0, last = 0;
+    };
+    std::vector<values_type> by_worker;
+    std::vector<span> of_part;
+    block_store(std::size_t workers, std::size_t parts) : by_worker(workers), of_part(parts) {}
+
+    basic_logical_value<P>* begin(std::size_t part) { return by_worker[of_part[part].worker].data() + of_part[part].first; }
+    std::size_t size(std::size_t part) const { return of_part[part].last - of_part[part].first; }
+
+    /// Room in `worker`'s vector for the blocks of `bytes` bytes of text, reserved once: a block
+    /// takes 4 lines at least, and XLA's some 100 bytes at least (`<19 x.65 @0>`, ` positions:`,
+    /// ` uses:`, `from instruction: ...`). Only the pages filled are touched; where the address
+    /// space is refused, the vector grows as it fills.
+    void reserve(std::size_t worker, std::size_t bytes) {
+        auto& values = by_worker[worker];
+        if (values.capacity() != 0) return;
+        try {
+            values.reserve(std::max(bytes / 100, (std::size_t(32) << 20) / sizeof(values[0])) + 1);
+            detail::advise_huge_pages(values.data(), values.capacity() * sizeof(values[0]));
+        } catch (std::bad_alloc const&) {
+        } catch (std::length_error const&) {
+        }
+    }
+    /// Gives `model` the values of `part`, for the general merge, which joins whole part models.
+    void give_back(std::size_t part, values_type& model) {
+        basic_logical_value<P>* const b = begin(part);
+        model.assign(std::make_move_iterator(b), std::make_move_iterator(b + size(part)));
+    }
+};
+
 /// How the parts join in id order (the fast join, see above), when the blocks come in id order
 /// and every value line has its block: where each block part's values start in the model, and
 /// which value line (an index into the first part's values) each place joins, and back.
@@ -852,23 +900,24 @@ struct id_order_plan {
 /// otherwise than the value line (for that error the whole text is read). Looks up every
 /// block's id on the threads.
 template <class P>
-std::optional<id_order_plan> plan_id_order(std::vector<basic_buffer_assignment<P>>& models, value_id_index& by_id,
-                                           std::size_t threads, step_timer& timer) {
-    std::size_t const n = models.size();
+std::optional<id_order_plan> plan_id_order(basic_buffer_assignment<P> const& first, block_store<P>& store,
+                                           value_id_index& by_id, std::size_t threads, step_timer& timer) {
+    std::size_t const n = store.of_part.size();
     id_order_plan plan;
     plan.offset.assign(n, 0);
     // The parts' id ranges (first block to last) must follow each other; within them the
     // threads check each part's order, so no two parts name one value line.
     std::int64_t last_id = -1;
     for (std::size_t k = 1; k < n; ++k) {
-        auto const& blocks = models[k].values;
+        std::size_t const size = store.size(k);
         plan.offset[k] = plan.size;
-        plan.size += blocks.size();
-        if (blocks.empty()) continue;
-        if (blocks.front().id <= last_id || blocks.back().id < blocks.front().id) return std::nullopt;
-        last_id = blocks.back().id;
+        plan.size += size;
+        if (size == 0) continue;
+        auto const* const blocks = store.begin(k);
+        if (blocks[0].id <= last_id || blocks[size - 1].id < blocks[0].id) return std::nullopt;
+        last_id = blocks[size - 1].id;
     }
-    auto const& lines = models[0].values;
+    auto const& lines = first.values;
     plan.new_index.assign(lines.size(), npos);
     plan.line_of_block.assign(plan.size, npos);
     std::vector<char> usable(n, 1);
@@ -876,8 +925,8 @@ std::optional<id_order_plan> plan_id_order(std::vector<basic_buffer_assignment<P
     for_each_on_threads(n - 1, threads, [&](std::size_t part) {
         timer.count([&] {
             std::size_t const k = part + 1;
-            auto const& blocks = models[k].values;
-            for (std::size_t j = 0; j < blocks.size(); ++j) {
+            auto const* const blocks = store.begin(k);
+            for (std::size_t j = 0; j < store.size(k); ++j) {
                 auto const& v = blocks[j];
                 if (j > 0 && v.id <= blocks[j - 1].id) {
                     usable[k] = 0;
@@ -946,7 +995,10 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     std::vector<std::size_t> order(parts.size());
     for (std::size_t k = 0; k < parts.size(); ++k) order[k] = k;
     if (parts.back().kind == part_kind::live_range) std::rotate(order.begin() + 1, order.end() - 1, order.end());
-    for_each_on_threads(parts.size(), threads, [&](std::size_t task) {
+    block_store<P> store(threads, parts.size());
+    std::size_t const block_bytes = static_cast<std::size_t>(
+        (parts.back().kind == part_kind::live_range ? parts.back().first : end) - parts[1].first);
+    for_each_on_workers(parts.size(), threads, [&](std::size_t task, std::size_t worker) {
         std::size_t const k = order[task];
         auto const& part = parts[k];
         double const part_start = stats ? thread_seconds() : 0;
@@ -962,37 +1014,35 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                 // grown by doubling, they would be moved at each step into pages touched afresh,
                 // on the longest part.
                 if (part.kind == part_kind::allocations) b.reserve_for(static_cast<std::size_t>(end - begin));
-                // Room for the values a part of this size may hold, so that the vector is not
-                // regrown (and its values moved) as it fills: a block takes 4 lines at least, and
-                // XLA's some 100 bytes at least (`<19 x.65 @0>`, ` positions:`, ` uses:`, `from
-                // instruction: ...`). Only the pages filled are touched.
-                //
-                // Reserved as one block that the C library maps on its own (32 MiB or more, most of
-                // it address space never touched) and advised for huge pages, as the one-thread read
-                // does for its values: a part's values are written once here and once more in the
-                // model, and in 4 KiB pages they were half the threaded read's extra page faults
-                // (some 440 a part of 5 MB). Where the address space is refused, only what the part
-                // may hold.
-                std::size_t const bytes = static_cast<std::size_t>(part.last - part.first);
-                if (part.kind == part_kind::used_values || part.kind == part_kind::used_values_head) {
-                    auto& values = models[k].values;
-                    try {
-                        values.reserve(std::max(bytes / 100, b.mapped_block_bytes / sizeof(values[0])) + 1);
-                        detail::advise_huge_pages(values.data(), values.capacity() * sizeof(values[0]));
-                    } catch (std::bad_alloc const&) {
-                        values.reserve(bytes / 100 + 1);
-                    }
-                }
                 // The live ranges without the value lines (read by the first part meanwhile): room for
                 // as many as the part's lines may hold (`    x{}:0-1`, 12 bytes at least), which
                 // grown by doubling touched 18 MB of fresh pages at 10^5 values, for 7 MB of ranges.
-                if (part.kind == part_kind::live_range) b.live_ranges_hint = bytes / 12;
+                if (part.kind == part_kind::live_range) b.live_ranges_hint = static_cast<std::size_t>(part.last - part.first) / 12;
+                // A part of the blocks appends to its worker's vector (block_store), lent to its
+                // model while it reads.
+                bool const blocks = part.kind == part_kind::used_values || part.kind == part_kind::used_values_head;
+                auto& values = store.by_worker[worker];
+                if (blocks) {
+                    store.reserve(worker, block_bytes);
+                    store.of_part[k] = {worker, values.size(), values.size()};
+                    b.first_value = values.size();
+                    models[k].values.swap(values);
+                }
                 b.start_lines_at(part.first, 1);
-                switch (part.kind) {
-                    case part_kind::allocations: run(b, allocations_part_rule, part.first, part.last); break;
-                    case part_kind::used_values_head: run(b, used_values_head_part_rule, part.first, part.last); break;
-                    case part_kind::used_values: run(b, used_values_part_rule, part.first, part.last); break;
-                    case part_kind::live_range: run(b, live_range_part_rule, part.first, part.last); break;
+                try {
+                    switch (part.kind) {
+                        case part_kind::allocations: run(b, allocations_part_rule, part.first, part.last); break;
+                        case part_kind::used_values_head: run(b, used_values_head_part_rule, part.first, part.last); break;
+                        case part_kind::used_values: run(b, used_values_part_rule, part.first, part.last); break;
+                        case part_kind::live_range: run(b, live_range_part_rule, part.first, part.last); break;
+                    }
+                } catch (...) {
+                    if (blocks) models[k].values.swap(values);
+                    throw;
+                }
+                if (blocks) {
+                    models[k].values.swap(values);
+                    store.of_part[k].last = values.size();
                 }
                 line_ends[k] = b.line_of(part.last) - 1;
             } catch (...) {
@@ -1012,11 +1062,12 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
     basic_buffer_assignment<P>& ba = models[0];
     std::vector<std::size_t> lines_before(parts.size(), 0);
     for (std::size_t k = 1; k < parts.size(); ++k) lines_before[k] = lines_before[k - 1] + line_ends[k - 1];
-    std::optional<id_order_plan> const plan = plan_id_order(models, whole.by_id, threads, merge_timer);
+    std::optional<id_order_plan> const plan = plan_id_order(ba, store, whole.by_id, threads, merge_timer);
     if (!plan) {
         // The general merge: each part's values joined to the first part's one by one.
         merge_timer.count([&] {
             for (std::size_t k = 1; k < parts.size(); ++k) {
+                store.give_back(k, models[k].values);
                 builders[k]->shift_lines(lines_before[k]);
                 if (!whole.merge(*builders[k])) {
                     failed[0] = 1;
@@ -1057,8 +1108,8 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
         for_each_on_threads(parts.size() - 1, threads, [&](std::size_t part) {
             merge_timer.count([&] {
                 std::size_t const k = part + 1;
-                auto& blocks = models[k].values;
-                for (std::size_t j = 0; j < blocks.size(); ++j) {
+                auto* const blocks = store.begin(k);
+                for (std::size_t j = 0; j < store.size(k); ++j) {
                     auto& v = ba.values[plan->offset[k] + j];
                     buffer_assignment_builder<P>::take_block(v, blocks[j]);
                     if (v.instruction_shape != no_shape) v.instruction_shape = shape_ids[k][v.instruction_shape];
@@ -1082,8 +1133,8 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
             merge_timer.count([&] {
                 std::size_t const k = part + 1;
                 auto const ours = [&](shape_id id) { return id == no_shape ? id : shape_ids[k][id]; };
-                auto& blocks = models[k].values;
-                for (std::size_t j = 0; j < blocks.size(); ++j) {
+                auto* const blocks = store.begin(k);
+                for (std::size_t j = 0; j < store.size(k); ++j) {
                     std::size_t const to = plan->offset[k] + j;
                     auto& v = ba.values[to];
                     v = std::move(blocks[j]);
@@ -1137,6 +1188,7 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                 }
                 for (std::size_t k = 1; k < models.size(); ++k) models[k] = basic_buffer_assignment<P>();
                 for (auto& b : builders) b.reset();
+                store.by_worker.clear();
             });
         });
     });
