@@ -636,15 +636,19 @@ struct buffer_assignment_builder : live_range_builder<P> {
 // `Total bytes used`), the `Used values:` blocks, and the HloLiveRange text. The blocks, some
 // three quarters of a dump's bytes, split further at any line that starts with '<' (only a
 // block's first line does: `<19 x.65 @0>`). Each part is read by its own builder into a model of
-// its own, on the threads; line numbers are counted within each part and moved by the lines of
-// the parts before it. Then the parts become one model, equal to the one-thread read:
+// its own, on the threads (the blocks' values into one vector a thread, block_store); the longest
+// parts go first (the allocations, then the live ranges), so that the threads finish together.
+// Line numbers are counted within each part and moved by the lines of the parts before it. Then
+// the parts become one model, equal to the one-thread read:
 //
 //  - the shape tables are merged in text order (the whole text would have interned them so);
 //  - XLA prints the Used-values blocks in value-id order (BufferAssignment::ToVerboseString walks
 //    HloAliasAnalysis's values, sorted by id), one block per value line. When the parts' blocks
-//    are so, the blocks already are the model's values in id order: each thread moves its parts'
-//    blocks to their final places and joins each to its value line (found by id), so neither the
-//    blocks nor the values are moved twice and nothing is sorted;
+//    are so, the blocks already are the model's values in id order: each thread joins its parts'
+//    blocks to their value lines (found by id) in their final places, and nothing is sorted.
+//    Where every value line has its block, block j of part k is the value made from value line
+//    offset[k] + j, into which the block's fields move; otherwise the blocks move to their
+//    places and take their value lines' fields;
 //  - a dump whose blocks are out of order, or a value line without a block, takes the general
 //    merge instead (each part's values joined one by one, then sorted by id: `merge`, `finish`);
 //  - the lookup by name is sorted in pieces and merged on the threads; meanwhile one thread frees
