@@ -1191,8 +1191,12 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                     if (live) live_line = attach_live_range_lines(ba, *live, 0, next_value, false, &guessed);
                     return;
                 }
-                for (auto& a : ba.allocations) {
-                    for (auto& vi : a.values) vi = plan->new_index[vi];
+                // Where every value line has its block, each value kept its place (new_index is
+                // the identity).
+                if (plan->size != line_count) {
+                    for (auto& a : ba.allocations) {
+                        for (auto& vi : a.values) vi = plan->new_index[vi];
+                    }
                 }
                 for (std::size_t k = 1; k < models.size(); ++k) models[k] = basic_buffer_assignment<P>();
                 for (auto& b : builders) b.reset();
