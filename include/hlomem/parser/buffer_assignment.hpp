@@ -1031,7 +1031,9 @@ std::optional<basic_buffer_assignment<P>> read_in_parts(std::string_view file, c
                 bool const blocks = part.kind == part_kind::used_values || part.kind == part_kind::used_values_head;
                 auto& values = store.by_worker[worker];
                 if (blocks) {
-                    store.reserve(worker, block_bytes);
+                    // A worker reads about its share of the blocks; twice that, so that one that
+                    // takes more (another thread held up) seldom regrows. With two threads, all.
+                    store.reserve(worker, 2 * block_bytes / threads);
                     store.of_part[k] = {worker, values.size(), values.size()};
                     b.first_value = values.size();
                     models[k].values.swap(values);
