@@ -855,10 +855,10 @@ private:
 
 /// The values the parts of the Used-values blocks read: each worker thread appends the blocks of
 /// every part it reads to one vector of its own, and each part's blocks are a span of it. One
-/// vector a thread rather than one a part: each is a block the C library maps on its own, reserved
-/// once for all the blocks of the text and advised for huge pages, whose first, unaligned 2 MiB
-/// stay in small pages (some 250 page faults a vector); with one a part that was a fifth of the
-/// threaded read's page faults, and as many blocks to unmap at the end.
+/// vector a thread rather than one a part: in a large dump each is a block the C library maps on
+/// its own, reserved once for the thread's share of the blocks and advised for huge pages, whose
+/// first, unaligned 2 MiB stay in small pages (some 250 page faults a vector); with one a part
+/// that was a fifth of the threaded read's page faults, and as many blocks to unmap at the end.
 template <class P>
 struct block_store {
     using values_type = typename P::template vector_type<basic_logical_value<P>>;
@@ -875,13 +875,15 @@ struct block_store {
     /// Room in `worker`'s vector for the blocks of `bytes` bytes of text, reserved once: a block
     /// takes 4 lines at least, and XLA's some 100 bytes at least (`<19 x.65 @0>`, ` positions:`,
     /// ` uses:`, `from instruction: ...`). Only the pages filled are touched; where the address
-    /// space is refused, the vector grows as it fills.
+    /// space is refused, the vector grows as it fills. A block the C library maps on its own is
+    /// advised for huge pages, as the one-thread read's (reserve_for).
     void reserve(std::size_t worker, std::size_t bytes) {
         auto& values = by_worker[worker];
         if (values.capacity() != 0) return;
         try {
-            values.reserve(std::max(bytes / 100, (std::size_t(32) << 20) / sizeof(values[0])) + 1);
-            detail::advise_huge_pages(values.data(), values.capacity() * sizeof(values[0]));
+            values.reserve(bytes / 100 + 1);
+            std::size_t const reserved = values.capacity() * sizeof(values[0]);
+            if (reserved >= buffer_assignment_builder<P>::mapped_block_bytes) detail::advise_huge_pages(values.data(), reserved);
         } catch (std::bad_alloc const&) {
         } catch (std::length_error const&) {
         }
