@@ -324,6 +324,30 @@ ENTRY %main (a: f32[8], b: f32[8]) -> (f32[8], f32[8], f32[8]) {
     CHECK(names_of(m, m.operands(id_of(m, "t"))) == std::vector<std::string>{"a", "b", "c"});
 }
 
+TEST_CASE("attributes after the operands: on the next line, after comments, up to the next instruction", "[hlo][parser]") {
+    // The attribute list ends where no ',' follows (instruction_tail_parser); what comes next, on
+    // the same line or after line ends and comments, is the next instruction or the '}'.
+    auto const m = hlomem::parse_hlo_module(R"(HloModule tail
+
+ENTRY %main (a: f32[8]) -> f32[8] {
+  %a = f32[8]{0} parameter(0), metadata={source_line=-3 op_name="p"} // a comment
+  %b = f32[8]{0} negate(%a)
+       , metadata={op_name="n" source_line=9223372036854775807	stack_frame_id=12
+       } /* between */ , sharding={replicated}
+  %c = f32[8]{0} negate(%b) ROOT %d = f32[8]{0} add(%b, %c), metadata={source_line=7}
+}
+)");
+    REQUIRE(m.instruction_count() == 4);
+    CHECK(m.metadata(id_of(m, "a"))->source_line == -3);
+    CHECK(m.metadata(id_of(m, "a"))->op_name == "p");
+    CHECK(m.metadata(id_of(m, "b"))->source_line == 9223372036854775807);
+    CHECK(m.metadata(id_of(m, "b"))->stack_frame_id == 12);
+    CHECK(m.metadata(id_of(m, "c")) == nullptr);
+    CHECK(m.metadata(id_of(m, "d"))->source_line == 7);
+    CHECK(names_of(m, m.operands(id_of(m, "d"))) == std::vector<std::string>{"b", "c"});
+    CHECK(m.entry_computation().root == id_of(m, "d"));
+}
+
 TEST_CASE("CRLF line ends and tabs parse like LF and blanks", "[hlo][parser]") {
     std::string text = "HloModule crlf\r\n\r\nENTRY %main {\r\n\t%p = f32[2]{0} parameter(0)\r\n\tROOT %n = f32[2]{0} negate(%p)\r\n}\r\n";
     auto const m = hlomem::parse_hlo_module(text);
@@ -764,6 +788,18 @@ TEST_CASE("syntax errors say what was expected", "[hlo][parser][errors]") {
           "m.hlo:3:67: error: metadata source_line must be an integer, not 'x12'\n"
           "  ROOT %x = f32[] parameter(0), metadata={op_name=\"a\" source_line=x12}\n"
           "                                                                  ^");
+    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=12x}\n}\n") ==
+          "m.hlo:3:55: error: metadata source_line must be an integer, not '12x'\n"
+          "  ROOT %x = f32[] parameter(0), metadata={source_line=12x}\n"
+          "                                                      ^");
+    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=-}\n}\n") ==
+          "m.hlo:3:55: error: metadata source_line must be an integer, not '-'\n"
+          "  ROOT %x = f32[] parameter(0), metadata={source_line=-}\n"
+          "                                                      ^");
+    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=99999999999999999999}\n}\n") ==
+          "m.hlo:3:55: error: metadata source_line must be an integer, not '99999999999999999999'\n"
+          "  ROOT %x = f32[] parameter(0), metadata={source_line=99999999999999999999}\n"
+          "                                                      ^");
     CHECK(error_of("HloModule m, is_scheduled=yes\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
           "m.hlo:1:27: error: expected true or false\n"
           "HloModule m, is_scheduled=yes\n"

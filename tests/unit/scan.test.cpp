@@ -136,6 +136,42 @@ TEST_CASE("scan_identifier reads [A-Za-z_][A-Za-z0-9_.-]*", "[scan]") {
     CHECK(rest("", identifier).empty());
 }
 
+TEST_CASE("scan_identifier classes every byte as XLA's lexer does, in names of any length", "[scan]") {
+    // Names of 1 to 40 bytes, so that the end falls at every place of the sixteen-byte blocks
+    // scan_identifier classes at once, followed by every byte value: XLA's HloLexer
+    // (hlo_lexer.cc) continues an identifier with [a-zA-Z0-9_.-] only.
+    auto const continues = [](int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    };
+    std::string const body = "fusion.12_custom-call.3_ABCxyz-0123456789";
+    for (std::size_t length = 1; length <= 40; ++length) {
+        for (int c = 0; c < 256; ++c) {
+            std::string text = body.substr(0, length);
+            text += static_cast<char>(c);
+            text += "(%p) and more text after it";
+            char const* const end = hlomem::detail::scan_identifier(text.data(), text.data() + text.size());
+            auto const read = static_cast<std::size_t>(end - text.data());
+            INFO("length " << length << ", then byte " << c);
+            CHECK(read == (continues(c) ? length + 1 : length));
+        }
+        // An identifier that runs to the end of the input.
+        std::string const whole = body.substr(0, length);
+        CHECK(rest(whole, hlomem::detail::scan_identifier).empty());
+    }
+}
+
+TEST_CASE("scan_shape_end reads long dimension and layout lists, and hands others to skip_balanced", "[scan]") {
+    auto end = hlomem::detail::scan_shape_end;
+    CHECK(rest("bf16[1,2,4,8192,6144,1024,65536]{6,5,4,3,2,1,0} x", end) == " x");
+    CHECK(rest("bf16[1,2,4,8192,6144,1024,65536]{6,5,4,3,2,1,0}", end).empty());
+    CHECK(rest("f32[1234567890123456,1]{1,0:T(8,128)(2,1)} x", end) == " x");
+    CHECK(rest("f32[8,/* ] */16]{1,0} x", end) == " x");
+    CHECK(rest("f32[8,16 // ]\n]{1,/* } */0} x", end) == " x");
+    CHECK(rest("f32[<=1234567890,16]{1,0} x", end) == " x");
+    CHECK(rest("f32[1234567890,1234567890,1]{2,1,0", end).empty());  // a layout never closed
+    CHECK(rest("f32[1234567890,1234567890,1", end).empty());
+}
+
 TEST_CASE("scan_raw keeps brackets matched and strings whole", "[scan]") {
     using hlomem::detail::raw_scan;
     auto scan = [](std::string_view s, bool to_close = false) {

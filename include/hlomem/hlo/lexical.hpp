@@ -14,6 +14,8 @@
 #ifndef HLOMEM_HLO_LEXICAL_HPP
 #define HLOMEM_HLO_LEXICAL_HPP
 
+#include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -74,6 +76,14 @@ inline char const* scan_raw(char const* p, char const* last, char const* text_be
     }
     throw hlo_text_error(r.opener, std::string("'") + *r.opener + "' is never closed: expected '" +
                                        detail::closing_bracket(*r.opener) + "' before the end of the input");
+}
+
+/// Whether `s` is the literal `word` (a key such as `metadata` or `op_name`): a size test and a
+/// comparison of known length, which the compiler does inline, where string_view's == calls
+/// memcmp through compare() for every key whose size matches.
+template <std::size_t N>
+inline bool is_word(std::string_view s, char const (&word)[N]) noexcept {
+    return s.size() == N - 1 && std::memcmp(s.data(), word, N - 1) == 0;
 }
 
 /// `'name'` for messages, cut after 80 bytes.

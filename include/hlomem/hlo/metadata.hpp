@@ -127,20 +127,27 @@ char const* read_metadata(char const* open, char const* last, char const* text_b
         skip(p);
         char const* const value = p;
         bool const quoted = value != last && *value == '"';
-        p = quoted ? hlo_lex::skip_string(value, last) : hlo_lex::scan_raw(value, last, text_begin);
+        if (quoted) {
+            p = hlo_lex::skip_string(value, last);
+        } else {
+            // `source_line=168 `: a number ends at the blank or '}' after it, where scan_raw,
+            // which reads any value kept as text, would end it too.
+            p = detail::skip_digits(value + (value != last && *value == '-'), last);
+            if (p == value || (p != last && *p != ' ' && *p != '}')) p = hlo_lex::scan_raw(value, last, text_begin);
+        }
         if (p == value) throw hlo_text_error(value, "expected a metadata value", "a metadata value");
         if (quoted) {
             std::string_view const text(value + 1, static_cast<std::size_t>(p - value - 2));
-            if (key == "op_name") m.op_name = string_type(text);
-            else if (key == "source_file") m.source_file = string_type(text);
-            else if (key == "op_type") m.op_type = string_type(text);
-        } else if (key == "source_line" || key == "stack_frame_id") {
+            if (hlo_lex::is_word(key, "op_name")) m.op_name = string_type(text);
+            else if (hlo_lex::is_word(key, "source_file")) m.source_file = string_type(text);
+            else if (hlo_lex::is_word(key, "op_type")) m.op_type = string_type(text);
+        } else if (hlo_lex::is_word(key, "source_line") || hlo_lex::is_word(key, "stack_frame_id")) {
             std::string_view const text(value, static_cast<std::size_t>(p - value));
             auto const v = detail::metadata_integer(text);
             if (!v && strict) {
                 throw hlo_text_error(value, "metadata " + std::string(key) + " must be an integer, not " + hlo_lex::quote(text));
             }
-            (key == "source_line" ? m.source_line : m.stack_frame_id) = v.value_or(0);
+            (hlo_lex::is_word(key, "source_line") ? m.source_line : m.stack_frame_id) = v.value_or(0);
         }
     }
 }

@@ -168,7 +168,6 @@ inline constexpr auto begin_instruction = [](auto& ctx, std::string_view n, char
 };
 inline constexpr auto set_shape = [](auto& ctx, shape_id id, char const*) { reader_of(ctx).builder.set_shape(id); };
 inline constexpr auto set_opcode = [](auto& ctx, std::string_view text, char const*) { reader_of(ctx).builder.set_opcode(text); };
-inline constexpr auto end_instruction = [](auto& ctx, auto&, char const*) { reader_of(ctx).builder.end_instruction(); };
 inline constexpr auto dimension = [](auto& ctx, std::int64_t v, char const*) { reader_of(ctx).builder.add_dimension(v); };
 inline constexpr auto slice_start = [](auto& ctx, std::int64_t v, char const*) { reader_of(ctx).slice = {v, 0, 1}; };
 inline constexpr auto slice_limit = [](auto& ctx, std::int64_t v, char const*) { reader_of(ctx).slice.limit = v; };
@@ -330,25 +329,25 @@ struct header_attribute_parser : building_parser<header_attribute_parser> {
         namespace g = hlo_grammar;
         auto& b = reader_of(ctx).builder;
         std::string_view const key = attribute_key(first, last, ctx, "a module attribute such as is_scheduled=true");
-        if (key == "is_scheduled") {
+        if (hlo_lex::is_word(key, "is_scheduled")) {
             bool v = false;
             skip_before(first, last, ctx);
             if (!x3::bool_.parse(first, last, ctx, rctx, v)) throw failure(first, "expected true or false", "true or false");
             b.set_is_scheduled(v);
-        } else if (key == "entry_computation_layout") {
+        } else if (hlo_lex::is_word(key, "entry_computation_layout")) {
             expect(g::program_layout, "'{'", first, last, ctx, rctx);
-        } else if (key == "input_output_alias") {
+        } else if (hlo_lex::is_word(key, "input_output_alias")) {
             expect(g::io_alias_table, "'{'", first, last, ctx, rctx);
-        } else if (key == "buffer_donor") {
+        } else if (hlo_lex::is_word(key, "buffer_donor")) {
             expect(g::donor_table, "'{'", first, last, ctx, rctx);
-        } else if (key == "num_partitions" || key == "replica_count") {
+        } else if (hlo_lex::is_word(key, "num_partitions") || hlo_lex::is_word(key, "replica_count")) {
             std::int64_t v = 0;
             skip_before(first, last, ctx);
             if (!uint64_.parse(first, last, ctx, rctx, v)) throw failure(first, "expected a non-negative integer", "a non-negative integer");
-            key == "num_partitions" ? b.set_num_partitions(v) : b.set_replica_count(v);
+            hlo_lex::is_word(key, "num_partitions") ? b.set_num_partitions(v) : b.set_replica_count(v);
         } else {
             std::string_view const value = raw(first, last, ctx, rctx);
-            key == "frontend_attributes" ? b.set_frontend_attributes(value) : b.add_header_attribute(key, value);
+            hlo_lex::is_word(key, "frontend_attributes") ? b.set_frontend_attributes(value) : b.add_header_attribute(key, value);
         }
         return true;
     }
@@ -460,9 +459,10 @@ struct instruction_attribute_parser : building_parser<instruction_attribute_pars
         auto& b = reader_of(ctx).builder;
         std::string_view const key = attribute_key(first, last, ctx, "an attribute such as metadata={...}");
         hlo_opcode const op = b.current_opcode();
-        if (key == "metadata") {
+        if (hlo_lex::is_word(key, "metadata")) {
             expect(hlo_metadata, "'{'", first, last, ctx, rctx);
-        } else if (key == "calls" || key == "branch_computations" || key == "called_computations") {
+        } else if (hlo_lex::is_word(key, "calls") || hlo_lex::is_word(key, "branch_computations") ||
+                   hlo_lex::is_word(key, "called_computations")) {
             skip_before(first, last, ctx);
             if (first != last && *first == '{') {
                 ++first;
@@ -470,23 +470,23 @@ struct instruction_attribute_parser : building_parser<instruction_attribute_pars
             } else {
                 computation(key, first, last, ctx);
             }
-        } else if (key == "to_apply" || key == "body" || key == "condition" || key == "true_computation" ||
-                   key == "false_computation" ||
-                   ((key == "select" || key == "scatter") && op == hlo_opcode::select_and_scatter)) {
+        } else if (hlo_lex::is_word(key, "to_apply") || hlo_lex::is_word(key, "body") || hlo_lex::is_word(key, "condition") ||
+                   hlo_lex::is_word(key, "true_computation") || hlo_lex::is_word(key, "false_computation") ||
+                   ((hlo_lex::is_word(key, "select") || hlo_lex::is_word(key, "scatter")) && op == hlo_opcode::select_and_scatter)) {
             computation(key, first, last, ctx);
-        } else if (key == "control-predecessors") {
+        } else if (hlo_lex::is_word(key, "control-predecessors")) {
             expect(g::predecessor_list, "'{'", first, last, ctx, rctx);
-        } else if (key == "output_to_operand_aliasing") {
+        } else if (hlo_lex::is_word(key, "output_to_operand_aliasing")) {
             expect(g::operand_alias_table, "'{'", first, last, ctx, rctx);
-        } else if (key == "custom_call_target") {
+        } else if (hlo_lex::is_word(key, "custom_call_target")) {
             expect(on_match(hlo_string, a::set_custom_call_target), "a string in double quotes", first, last, ctx, rctx);
-        } else if (key == "kind" && op == hlo_opcode::fusion) {
+        } else if (hlo_lex::is_word(key, "kind") && op == hlo_opcode::fusion) {
             expect(on_match(hlo_identifier, a::set_fusion_kind), "a fusion kind such as kLoop", first, last, ctx, rctx);
-        } else if (key == "index" && op == hlo_opcode::get_tuple_element) {
+        } else if (hlo_lex::is_word(key, "index") && op == hlo_opcode::get_tuple_element) {
             expect(on_match(uint64_, a::set_tuple_index), "a non-negative integer", first, last, ctx, rctx);
-        } else if (key == "dimensions") {
+        } else if (hlo_lex::is_word(key, "dimensions")) {
             expect(g::dimension_list, "'{'", first, last, ctx, rctx);
-        } else if (key == "slice") {
+        } else if (hlo_lex::is_word(key, "slice")) {
             expect(g::slice_list, "'{'", first, last, ctx, rctx);
         } else {
             b.add_attribute(key, header_attribute_parser::raw(first, last, ctx, rctx));
@@ -508,6 +508,29 @@ struct instruction_attribute_parser : building_parser<instruction_attribute_pars
 };
 inline constexpr instruction_attribute_parser hlo_instruction_attribute{};
 
+/// `{',' attribute}` after an instruction's operands, then the end of the instruction for the
+/// builder. Written out rather than as `*(',' > attribute) > eps[end_instruction]`: X3 gives
+/// back the input a failed ',' skipped, so the line end and indentation before the next
+/// instruction were skipped once for the ',' that is not there, again by the eps, which then
+/// called x3::skip_over once more, and again by `ROOT` and by the name. Here they are skipped
+/// once and stay skipped: the next instruction, or the computation's '}', starts where this ends.
+struct instruction_tail_parser : building_parser<instruction_tail_parser> {
+    static constexpr char const* expected = "',' or the next instruction";  // for "expected ..." messages
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext& rctx, Attribute&) const {
+        for (;;) {
+            skip_before(first, last, ctx);
+            if (first == last || *first != ',') break;
+            ++first;
+            expect(hlo_instruction_attribute, "an attribute", first, last, ctx, rctx);
+        }
+        reader_of(ctx).builder.end_instruction();
+        return true;
+    }
+};
+inline constexpr instruction_tail_parser hlo_instruction_tail{};
+
 // ---------------------------------------------------------------------------------------------
 // Computations and modules
 // ---------------------------------------------------------------------------------------------
@@ -527,7 +550,7 @@ inline auto const instruction_start = (on_match(hlo_keyword("ROOT"), a::mark_roo
                                       on_match(hlo_name, a::begin_instruction);
 inline auto const instruction_def = instruction_start > ch<'='> > on_match(named("a shape", hlo_shape), a::set_shape) >
                                     on_match(named("an opcode", hlo_identifier), a::set_opcode) > hlo_operands >
-                                    *(ch<','> > hlo_instruction_attribute) > on_match(x3::eps, a::end_instruction);
+                                    hlo_instruction_tail;
 
 inline auto const computation_start = (on_match(hlo_keyword("ENTRY"), a::mark_entry) > on_match(hlo_name, a::begin_computation)) |
                                       on_match(hlo_name, a::begin_computation);

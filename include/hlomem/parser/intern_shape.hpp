@@ -8,7 +8,9 @@
 #ifndef HLOMEM_PARSER_INTERN_SHAPE_HPP
 #define HLOMEM_PARSER_INTERN_SHAPE_HPP
 
+#include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -58,6 +60,12 @@ bool read_array(char const* p, char const* end, basic_shape<P>& shape) {
     if (!type || !is_array_type(*type) || p == end || *p != '[') return false;
     shape.set_element_type(*type);
     ++p;
+    // The rank, from the commas before ']', sizes the dimensions and the layout at once: growing
+    // them one push_back at a time cost a module parse three allocations per new 4-d shape.
+    char const* const close = static_cast<char const*>(std::memchr(p, ']', static_cast<std::size_t>(end - p)));
+    if (close == nullptr) return false;
+    auto const rank = close == p ? std::size_t{0} : 1 + static_cast<std::size_t>(std::count(p, close, ','));
+    shape.mutable_dimensions().reserve(rank);
     if (p != end && *p != ']') {
         for (;;) {
             int_type extent = 0;
@@ -75,6 +83,7 @@ bool read_array(char const* p, char const* end, basic_shape<P>& shape) {
     if (p != end) {
         if (*p != '{' || end - p < 2 || !::hlomem::detail::is_digit(p[1])) return false;
         basic_layout<P> layout;
+        layout.minor_to_major.reserve(rank);
         ++p;
         for (;;) {
             int_type dimension = 0;
