@@ -222,7 +222,7 @@ inline __m128i bytes_in_range(__m128i x, char lo, int n) noexcept {
 
 /// The first of the 16 bytes at `p` that is not `[A-Za-z0-9_.-]`, or p + 16.
 inline char const* identifier_chars_16(char const* p) noexcept {
-    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
     __m128i const letter = bytes_in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26);  // 'A' | 0x20 == 'a'
     __m128i const digit_dash_dot = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), bytes_in_range(v, '-', 13));  // [-./0-9]
     __m128i const underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
@@ -320,7 +320,7 @@ inline char const* skip_digit_list(char const* open, char const* last) noexcept 
     char const* p = open + 1;
 #if defined(__SSE2__)
     while (last - p >= 16) {
-    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
         __m128i const digit_or_comma = _mm_or_si128(bytes_in_range(v, '0', 10), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
         auto const ok = static_cast<unsigned>(_mm_movemask_epi8(digit_or_comma));
         if (ok != 0xffffu) {
