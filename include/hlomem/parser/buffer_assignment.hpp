@@ -300,6 +300,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         a.size = h.size;
         copy_flags<P>(a, h.flags);
         a.line = this->line_of(h.where);
+        previous_line = a.line;
         ba.allocations.push_back(std::move(a));
     }
 
@@ -322,6 +323,8 @@ struct buffer_assignment_builder : live_range_builder<P> {
         bool index_printed = false;
         bool is_phi = false;
     };
+    // The line of the allocation header or value line read last (0 once the allocations end).
+    std::size_t previous_line = 0;
     // Until place_values, by_id gives an index into value_lines; then, into ba.values.
     std::vector<value_line_record> value_lines;
     bool values_placed = false;
@@ -392,7 +395,15 @@ struct buffer_assignment_builder : live_range_builder<P> {
         r.offset = line.offset;
         r.size = line.size;
         r.shape = line.shape;
-        r.line = this->line_of(line.key.where);
+        // A value line follows its allocation's header or the value line before it, one line end
+        // apart (allocation_block): it is the line after that one, and the count goes on from here.
+        if (previous_line != 0) {
+            r.line = previous_line + 1;
+            this->start_lines_at(line.key.where, r.line);
+        } else {
+            r.line = this->line_of(line.key.where);
+        }
+        previous_line = r.line;
         pending_allocation_values.push_back(i);
     }
 
@@ -409,6 +420,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     }
 
     void total(std::int64_t n) {
+        previous_line = 0;
         end_allocation();
         place_values();
         ba.stated_total_bytes = n;
