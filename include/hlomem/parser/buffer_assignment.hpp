@@ -300,6 +300,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         a.size = h.size;
         copy_flags<P>(a, h.flags);
         a.line = this->line_of(h.where);
+        previous_line = a.line;
         ba.allocations.push_back(std::move(a));
     }
 
@@ -322,6 +323,8 @@ struct buffer_assignment_builder : live_range_builder<P> {
         bool index_printed = false;
         bool is_phi = false;
     };
+    // The line of the allocation header or value line read last (0 once the allocations end).
+    std::size_t previous_line = 0;
     // Until place_values, by_id gives an index into value_lines; then, into ba.values.
     std::vector<value_line_record> value_lines;
     bool values_placed = false;
@@ -408,7 +411,15 @@ struct buffer_assignment_builder : live_range_builder<P> {
         r.offset = line.offset;
         r.size = line.size;
         r.shape = line.shape;
-        r.line = this->line_of(line.key.where);
+        // A value line follows its allocation's header or the value line before it, one line end
+        // apart (allocation_block): it is the line after that one, and the count goes on from here.
+        if (previous_line != 0) {
+            r.line = previous_line + 1;
+            this->start_lines_at(line.key.where, r.line);
+        } else {
+            r.line = this->line_of(line.key.where);
+        }
+        previous_line = r.line;
         pending_allocation_values.push_back(i);
     }
 
@@ -426,6 +437,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
     }
 
     void total(std::int64_t n) {
+        previous_line = 0;
         end_allocation();
         place_values();
         ba.stated_total_bytes = n;
@@ -476,6 +488,15 @@ struct buffer_assignment_builder : live_range_builder<P> {
     /// `%name = SHAPE opcode(...)`: keeps the text and reads the result shape.
     void instruction(std::string_view text, char const* where) {
         auto& v = ba.values[current];
+        // The block's lines are known from what it held: `<id name @c>`, ` positions:`, a line per
+        // position, ` uses:` (or `uses are not initialized yet.`), ` (none)` when printed, a line
+        // per use, then this one; each rule of the block ends with exactly one line end. So the
+        // line count goes on from the end of this line (the start of the next block) instead of
+        // searching every byte of the block, whose instruction text rest_of_line has just
+        // searched for its line end: at 10^6 values a third of the parse's memchr.
+        std::size_t const line = v.block_line + 3 + v.positions.size() + pending_uses.size() +
+                                 (v.uses_as_printed == uses_state::none ? 1 : 0);
+        this->start_lines_at(text.data() + text.size(), line);
         take_pending(v.uses, pending_uses);
         v.instruction_text = base::str(text);
         v.instruction_text_spaced = where > this->text_begin() && (where[-1] == ' ' || where[-1] == '\t');

@@ -285,8 +285,16 @@ struct live_range_builder : builder_base<P> {
         out.name = base::str(r.name);
         out.index = base::to_index(r.index);
         out.range = live_interval{r.start, r.end};
-        out.line = this->line_of(r.where);
-        lr().buffer_live_ranges.push_back(std::move(out));
+        // The BufferLiveRange lines follow each other, one line end apart (range_entry): each is
+        // the line after the one before, and the count goes on from here without searching it.
+        auto& ranges = lr().buffer_live_ranges;
+        if (ranges.empty()) {
+            out.line = this->line_of(r.where);
+        } else {
+            out.line = ranges.back().line + 1;
+            this->start_lines_at(r.where, out.line);
+        }
+        ranges.push_back(std::move(out));
     }
     void peak(std::int64_t t, char const* where) {
         lr().stated_peak.emplace();
