@@ -500,3 +500,73 @@ TEST_CASE("value ids far apart: a flat table for XLA's dense ids, a map for the 
     CHECK(ba.values[2].id == 1000000000000000);
     CHECK(ba.find_value(5)->name == "b");
 }
+
+namespace {
+
+/// Line `n` (1-based) of `text`, without its line end ('\n' or "\r\n").
+std::string_view text_line(std::string_view text, std::size_t n) {
+    std::size_t start = 0;
+    for (std::size_t i = 1; i < n && start != std::string_view::npos; ++i) {
+        start = text.find('\n', start);
+        if (start != std::string_view::npos) ++start;
+    }
+    if (start == std::string_view::npos || start >= text.size()) return {};
+    std::string_view line = text.substr(start, text.find('\n', start) - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+}
+
+bool contains(std::string_view line, std::string const& what) { return line.find(what) != std::string_view::npos; }
+
+/// Every line number the reader gives a value line, a Used-values block, its defining
+/// instruction and a BufferLiveRange line, checked against the text at that line. The reader
+/// computes most of them from the lines it read before (a value line follows its header or the
+/// value line before it; a block's instruction line follows its positions and uses) rather than
+/// by counting line ends.
+void check_line_numbers(std::string const& text, std::size_t threads) {
+    auto const ba = hlomem::parse_buffer_assignment(text, "dump.txt", threads);
+    for (auto const& v : ba.values) {
+        std::string const key = "<" + std::to_string(v.id) + " " + std::string(std::string_view(v.name));
+        INFO("value " << v.id << " line " << v.line << " block " << v.block_line);
+        if (v.line != 0) CHECK(contains(text_line(text, v.line), " value: " + key));
+        if (!v.has_block) continue;
+        CHECK(text_line(text, v.block_line).rfind(key, 0) == 0);
+        std::size_t const instruction = v.block_line + 3 + v.positions.size() + v.uses.size() +
+                                        (v.uses_as_printed == hlomem::uses_state::none ? 1 : 0);
+        CHECK(contains(text_line(text, instruction), "from instruction:"));
+    }
+    if (!ba.live_range) return;
+    for (auto const& r : ba.live_range->buffer_live_ranges) {
+        INFO("live range of " << std::string_view(r.name) << " line " << r.line);
+        CHECK(contains(text_line(text, r.line), std::string(std::string_view(r.name)) + hlomem::to_string(r.index) + ":" +
+                                                    std::to_string(r.range.start) + "-" + std::to_string(r.range.end)));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("line numbers of values, blocks, instructions and live ranges are the text's", "[buffer_assignment][lines]") {
+    std::vector<std::string> files = hlomem_test::real_dumps;
+    files.push_back("synthetic/newest_tuple-buffer-assignment.txt");  // `(none)` under ` uses:`
+    for (auto const& file : files) {
+        INFO(file);
+        std::string const text = read_data(file);
+        // As XLA wrote it; with CRLF line ends; with a blank line before every block (the
+        // grammar allows them there).
+        std::string crlf, blank_lines;
+        for (char c : text) {
+            if (c == '\n') crlf += '\r';
+            crlf += c;
+        }
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '<' && i > 0 && text[i - 1] == '\n' && text.compare(i, 2, "<=") != 0) blank_lines += '\n';
+            blank_lines += text[i];
+        }
+        for (std::size_t threads : {1, 3}) {
+            INFO("threads " << threads);
+            check_line_numbers(text, threads);
+            check_line_numbers(crlf, threads);
+            check_line_numbers(blank_lines, threads);
+        }
+    }
+}
