@@ -378,17 +378,16 @@ struct buffer_assignment_builder : live_range_builder<P> {
         if (inserted) new_value(k);
         return index;
     }
+    /// A value made from a block's key (`<19 x.65 @0>`), where no value line made it; its index.
     std::size_t new_value(value_key const& k) {
-        {
-            basic_logical_value<P> v;
-            v.id = k.id;
-            v.name = base::str(k.name);
-            v.index = base::to_index(k.index);
-            v.index_printed = k.index_printed;
-            v.is_phi = k.is_phi;
-            v.color = k.color;
-            ba.values.push_back(std::move(v));
-        }
+        basic_logical_value<P> v;
+        v.id = k.id;
+        v.name = base::str(k.name);
+        v.index = base::to_index(k.index);
+        v.index_printed = k.index_printed;
+        v.is_phi = k.is_phi;
+        v.color = k.color;
+        ba.values.push_back(std::move(v));
         return ba.values.size() - 1;
     }
 

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -61,9 +60,11 @@ bool read_array(char const* p, char const* end, basic_shape<P>& shape) {
     shape.set_element_type(*type);
     ++p;
     // The rank, from the commas before ']', sizes the dimensions and the layout at once: growing
-    // them one push_back at a time cost a module parse three allocations per new 4-d shape.
-    char const* const close = static_cast<char const*>(std::memchr(p, ']', static_cast<std::size_t>(end - p)));
-    if (close == nullptr) return false;
+    // them one push_back at a time cost a module parse three allocations per new 4-d shape. The
+    // plain form holds only digits and commas there (`[8,128]`); anything else is the grammar's.
+    char const* close = p;
+    while (close != end && (::hlomem::detail::is_digit(*close) || *close == ',')) ++close;
+    if (close == end || *close != ']') return false;
     auto const rank = close == p ? std::size_t{0} : 1 + static_cast<std::size_t>(std::count(p, close, ','));
     shape.mutable_dimensions().reserve(rank);
     if (p != end && *p != ']') {
