@@ -55,7 +55,7 @@ hlomem_cli_test("report with an unknown option exits 2" 2 - report_unknown_optio
 
 # hlomem liveness: XLA's HloLiveRange from the module alone. The expected text of scan_while_phi is
 # the HloLiveRange section XLA appended to that module's buffer-assignment dump, copied byte for
-# byte; the conditional's ranges and peak were derived by hand (tests/unit/liveness.test.cpp).
+# byte; the conditional's ranges and peak were derived by hand (tests/unit/hlo/liveness.test.cpp).
 hlomem_cli_test("liveness prints the HloLiveRange text XLA wrote for the module" 0 liveness_scan_while_phi.out -
   liveness data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
 hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
@@ -215,7 +215,7 @@ hlomem_cli_test("assign refuses an unknown backend and exits 2" 2 - assign_bad_b
 # hlomem diff on the bundled pairs of compilations (data/corpus/compilations). The totals are the
 # dumps' `Total bytes used` (3666346368 and 2618818944 for the resharding, 268297668 and 268761356
 # for the scan windows) and XLA's peaks the moments they state (11 and 7; 113 for both windows);
-# the matches and the peaks of assigned bytes are checked by hand in tests/unit/diff.test.cpp.
+# the matches and the peaks of assigned bytes are checked by hand in tests/unit/diff/diff.test.cpp.
 # B's scan window has one value more than A's (loop_add_fusion, 230400 bytes), which the peak of
 # color 0 holds: it grows by exactly 463688 bytes (+0.17%), so --fail-above 463687 and 0.1% fail
 # and 463688 and 1% do not.

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "../../examples/hlomem/heap.hpp"
+#include "../../../examples/hlomem/heap.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <boost/property_tree/ptree.hpp>
 #include <catch2/catch.hpp>
 
-#include "../../examples/hlomem/report/buffer_assignment.hpp"
+#include "../../../examples/hlomem/report/buffer_assignment.hpp"
 #include "test_data.hpp"
 
 #include <cstdint>
