@@ -7,10 +7,13 @@
 //   <hlomem/assign/buffer_assigner.hpp>  infer_backend, make_assignment_problem, place_heaps,
 //                                        finish_assignment, assign_buffers
 //   <hlomem/assign/compare.hpp>          compare_assignments: a prediction against XLA's dump
+//   <hlomem/assign/predict.hpp>          predict_assignment: the predicted dump as text, and how
+//                                        its backend was decided
 #ifndef HLOMEM_ASSIGN_HPP
 #define HLOMEM_ASSIGN_HPP
 
 #include <hlomem/assign/buffer_assigner.hpp>
 #include <hlomem/assign/compare.hpp>
+#include <hlomem/assign/predict.hpp>
 
 #endif  // HLOMEM_ASSIGN_HPP

@@ -34,7 +34,6 @@
 #include <hlomem/memory/timeline.hpp>
 
 #include "arguments.hpp"
-#include "assign/predict.hpp"
 #include "diff/page.hpp"
 #include "diff/report.hpp"
 #include "report/report.hpp"
@@ -599,7 +598,7 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
 
     // The assigner writes text of its own, which a view cannot hold: the module is read again
     // into strings it owns (hlomem::finish_assignment).
-    std::optional<hlomem_cli::predicted_assignment> predicted;
+    std::optional<hlomem::predicted_assignment> predicted;
     std::optional<hlomem::parse_error_info> parse_error;
     std::size_t modules = 0;
     bool scheduled = true;
@@ -612,7 +611,7 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
         } else if ((modules = parsed->size()) == 1) {
             scheduled = parsed->front().is_scheduled();
             try {
-                predicted = hlomem_cli::predict_assignment(parsed->front(), options);
+                predicted = hlomem::predict_assignment(parsed->front(), options);
             } catch (hlomem::error const& e) {
                 failure = path + ": " + e.what();
             }

@@ -14,7 +14,6 @@
 #include <hlomem/hlomem.hpp>
 
 #include "../arguments.hpp"
-#include "../assign/predict.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
 #include "../report/report.hpp"
@@ -111,7 +110,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     options.module_text = module_text;
     std::string text;
     try {
-        auto predicted = predict_assignment(m, options);
+        auto predicted = hlomem::predict_assignment(m, options);
         err << "hlomem assign: " << predicted.backend_note() << '\n';
         text = std::move(predicted.text);
     } catch (hlomem::error const& e) {
