@@ -116,11 +116,10 @@ inline std::optional<std::int64_t> decimal(std::string_view v, std::size_t max_d
     return n;
 }
 
-/// `--size-function xla|tpu`.
-inline std::optional<hlomem::size_function_kind> size_function_named(std::string_view v) {
-    if (v == "xla") return hlomem::size_function_kind::xla;
-    if (v == "tpu") return hlomem::size_function_kind::tpu;
-    return std::nullopt;
+/// An option's value read as a positive decimal number; nullopt when absent or anything else.
+inline std::optional<std::int64_t> positive_decimal(std::optional<std::string> const& v) {
+    auto const n = v ? decimal(*v) : std::nullopt;
+    return n && *n > 0 ? n : std::nullopt;
 }
 
 }  // namespace hlomem_cli

@@ -3,7 +3,7 @@
 #ifndef HLOMEM_EXAMPLES_CLI_HPP
 #define HLOMEM_EXAMPLES_CLI_HPP
 
-#include <cstdio>
+#include <fstream>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -46,11 +46,27 @@ inline int usage_error(std::ostream& err, std::string_view command, std::string_
     return exit_error;
 }
 
-/// Percentages and ratios as the tool prints them: two decimals.
-inline std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
+/// Writes `produce(stream)` to `path` ("-": standard output); false and a message on `err` when it
+/// cannot.
+template <class Produce>
+bool write_output(std::string_view command, std::string const& path, std::ostream& out, std::ostream& err, Produce produce) {
+    if (path == "-") {
+        produce(out);
+        return true;
+    }
+    std::ofstream file(path, std::ios::binary);
+    if (file) produce(file);
+    file.close();
+    if (!file) {
+        err << "hlomem " << command << ": cannot write '" << path << "'\n";
+        return false;
+    }
+    return true;
+}
+
+/// Whether `s` ends with `suffix`.
+inline bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace hlomem_cli

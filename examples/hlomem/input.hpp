@@ -3,11 +3,6 @@
 #ifndef HLOMEM_EXAMPLES_INPUT_HPP
 #define HLOMEM_EXAMPLES_INPUT_HPP
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -18,6 +13,7 @@
 #include <vector>
 
 #include <hlomem/load.hpp>
+#include <hlomem/load/mapped_file.hpp>
 
 namespace hlomem_cli {
 
@@ -61,79 +57,19 @@ inline std::optional<hlomem::input> read_input(std::string const& path, std::ost
     return std::move(*in);
 }
 
-/// The text of one file as the commands read it: a regular file mapped into memory whole (private,
-/// read-only, its pages populated at once), else (standard input, a pipe, an empty file, a file
-/// that cannot be mapped) read whole once (hlomem::read_input). A mapped 50 MB dump costs a few
-/// milliseconds where reading it into a string (zeroed first, then copied) costs some 40. A file
-/// truncated by another process while mapped would end the process with SIGBUS; a command reads
-/// its input once, at the start.
-class input_text {
-public:
-    input_text(input_text const&) = delete;
-    input_text& operator=(input_text const&) = delete;
-    ~input_text() {
-        if (mapped_ != nullptr) ::munmap(mapped_, size_);
-    }
-
-    /// `path` ("-": standard input) mapped or read; the error hlomem::read_input gives otherwise.
-    static hlomem::load_result<std::shared_ptr<input_text const>> open(std::string const& path) {
-        auto read = [&]() -> hlomem::load_result<std::shared_ptr<input_text const>> {
-            auto in = hlomem::read_input(path);
-            if (!in) return in.error();
-            std::shared_ptr<input_text> out(new input_text);
-            out->read_ = std::move(in->text);
-            return std::shared_ptr<input_text const>(std::move(out));
-        };
-        if (path == "-") return read();
-        int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return hlomem::load_error{hlomem::load_failure::unreadable, path, "cannot open '" + path + "'"};
-        struct stat st {};
-        void* mapped = MAP_FAILED;
-        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-            int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-            flags |= MAP_POPULATE;
-#endif
-            mapped = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, flags, fd, 0);
-        }
-        ::close(fd);
-        if (mapped == MAP_FAILED) return read();
-        std::shared_ptr<input_text> out(new input_text);
-        out->mapped_ = mapped;
-        out->size_ = static_cast<std::size_t>(st.st_size);
-        return std::shared_ptr<input_text const>(std::move(out));
-    }
-
-    std::string_view text() const noexcept {
-        return mapped_ != nullptr ? std::string_view(static_cast<char const*>(mapped_), size_) : std::string_view(read_);
-    }
-
-private:
-    input_text() = default;
-    void* mapped_ = nullptr;
-    std::size_t size_ = 0;
-    std::string read_;
-};
-
 /// An input opened by open_input: its text (kept alive by whatever views it) and its kind.
 struct opened_input {
     std::string path;  ///< as given; "-" is standard input
-    std::shared_ptr<input_text const> text;
+    std::shared_ptr<hlomem::mapped_text const> text;
     hlomem::dump_kind kind = hlomem::dump_kind::unknown;
 
     /// What messages about modules and logs call it (hlomem::input::name()).
     std::string name() const { return path == "-" ? std::string("<stdin>") : path; }
 };
 
-/// The loaded model of an opened input, with the text its views point into.
-template <class P>
-struct loaded_input : hlomem::basic_loaded<P> {
-    std::shared_ptr<input_text const> text;
-};
-
 /// `path` ("-": standard input) opened once; nullopt after saying why on `err`.
 inline std::optional<opened_input> open_input(std::string const& path, std::ostream& err) {
-    auto text = input_text::open(path);
+    auto text = hlomem::mapped_text::open(path);
     if (!text) {
         print_load_error(err, text.error());
         return std::nullopt;
@@ -145,13 +81,13 @@ inline std::optional<opened_input> open_input(std::string const& path, std::ostr
 /// `in` read into its model, viewing its text (hlomem::load_view, as hlomem::load reads an
 /// input), kept until the process exits (keep_until_exit); null after saying why on `err`.
 template <class P = hlomem::default_policy>
-loaded_input<P>* load(opened_input const& in, hlomem::load_options const& options, std::ostream& err) {
+hlomem::mapped_loaded<P>* load(opened_input const& in, hlomem::load_options const& options, std::ostream& err) {
     auto loaded = hlomem::load_view<P>(in.text->text(), in.path, options);
     if (!loaded) {
         print_load_error(err, loaded.error());
         return nullptr;
     }
-    return &keep_until_exit(loaded_input<P>{std::move(*loaded), in.text});
+    return &keep_until_exit(hlomem::mapped_loaded<P>{std::move(*loaded), in.text});
 }
 
 /// `in` read into its model (hlomem::load), kept until the process exits (keep_until_exit); null
@@ -171,7 +107,7 @@ hlomem::basic_loaded<P>* load(hlomem::input in, hlomem::load_options const& opti
 /// read. A command that keeps no name past the model reads with the view policy: no string of its
 /// own for every name and instruction text.
 template <class P = hlomem::default_policy>
-loaded_input<P>* load_dump(std::string const& path, hlomem::load_options const& options, std::ostream& err) {
+hlomem::mapped_loaded<P>* load_dump(std::string const& path, hlomem::load_options const& options, std::ostream& err) {
     auto in = open_input(path, err);
     if (!in) return nullptr;
     if (in->kind != hlomem::dump_kind::buffer_assignment) {

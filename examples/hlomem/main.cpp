@@ -6,7 +6,7 @@
 //   hlomem check [--json] FILE          is a buffer assignment sound?
 //   hlomem graph [--dot|--graphml] FILE the interference graph of a buffer assignment
 //   hlomem liveness [--json] FILE       XLA's live ranges and peak from a scheduled HLO module
-//   hlomem explain [--json] FILE|-      out-of-memory reports: sizes recomputed, padding explained
+//   hlomem explain [--json] FILE|-      out-of-memory hlomem::reports: sizes recomputed, padding explained
 //   hlomem timeline [-o OUT] FILE       memory over program order: HTML page, SVG, Perfetto trace
 //   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
 //   hlomem assign [--json] MODULE       XLA's buffer assignment predicted from a scheduled module
@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "cli.hpp"
-#include "heap.hpp"
+#include <hlomem/load/huge_page_heap.hpp>
 
 namespace {
 
@@ -67,8 +67,8 @@ constexpr command commands[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Before anything fills the heap: the heap on transparent huge pages (heap.hpp).
-    hlomem_cli::use_huge_page_heap();
+    // Before anything fills the heap: the heap on transparent huge pages (<hlomem/load/huge_page_heap.hpp>).
+    hlomem::use_huge_page_heap();
     // The tool writes through std::cout only, never through C's stdio: unsynchronized, the stream
     // keeps its own buffer instead of handing every character to stdio (a report of a large dump
     // is tens of megabytes; synchronized, writing it took longer than parsing the dump).

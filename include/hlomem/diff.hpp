@@ -4,5 +4,6 @@
 
 #include <hlomem/diff/assignment_diff.hpp>
 #include <hlomem/diff/match.hpp>
+#include <hlomem/diff/threshold.hpp>
 
 #endif  // HLOMEM_DIFF_HPP

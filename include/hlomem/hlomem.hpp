@@ -10,6 +10,9 @@
 //   <hlomem/parser.hpp>     the Spirit X3 grammars and every parser's entry point
 //   <hlomem/load.hpp>       one call that reads any of XLA's texts, tells its kind, finds its
 //                           sibling files and derives an assignment from a bare module
+//   <hlomem/assign.hpp>     XLA's BufferAssigner on a scheduled module
+//   <hlomem/diff.hpp>       two compilations compared
+//   <hlomem/output.hpp>     every report, JSON document and page hlomem writes
 //
 //   #include <hlomem/hlomem.hpp>
 //   hlomem::shape s = hlomem::parse_shape("bf16[4096,3584]{1,0:T(8,128)(2,1)}");
@@ -25,6 +28,7 @@
 #include <hlomem/hlo.hpp>
 #include <hlomem/load.hpp>
 #include <hlomem/memory.hpp>
+#include <hlomem/output.hpp>
 #include <hlomem/parser.hpp>
 #include <hlomem/placement.hpp>
 

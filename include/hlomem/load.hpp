@@ -16,5 +16,6 @@
 #include <hlomem/load/input.hpp>
 #include <hlomem/load/kind.hpp>
 #include <hlomem/load/loaded.hpp>
+#include <hlomem/load/mapped_file.hpp>
 
 #endif  // HLOMEM_LOAD_HPP

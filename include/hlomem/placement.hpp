@@ -18,6 +18,7 @@
 #include <hlomem/placement/minimalloc_csv.hpp>
 #include <hlomem/placement/plan.hpp>
 #include <hlomem/placement/problem.hpp>
+#include <hlomem/placement/repack.hpp>
 #include <hlomem/placement/temp_arena.hpp>
 
 #endif  // HLOMEM_PLACEMENT_HPP

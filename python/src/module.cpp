@@ -1,10 +1,9 @@
 // python/src/module.cpp: hlomem._hlomem, the Python extension behind `import hlomem`.
 //
-// It wraps the library and the tool's report, timeline, diff and assign code; it computes nothing
-// of its own. The tool's code is included from where it lives (examples/hlomem/report/, timeline/,
-// diff/, assign/, json_writer.hpp), so that Dump.to_dict() is `hlomem report --json`,
-// Timeline.save() is `hlomem timeline -o`, Diff.to_json() is `hlomem diff --json` and
-// hlomem.assign(m).text is `hlomem assign` by construction: one writer for both.
+// It wraps the library, its analyses and its output layer (<hlomem/output.hpp>); it computes
+// nothing of its own. The tool prints through the same output layer, so that Dump.to_dict() is
+// `hlomem report --json`, Timeline.save() is `hlomem timeline -o`, Diff.to_json() is `hlomem diff
+// --json` and hlomem.assign(m).text is `hlomem assign` by construction: one writer for both.
 //
 // Zero copy: a file is read once into a string the loaded value owns; a `str` or `bytes` is parsed
 // where it lies (hlomem::load_view), and the Dump keeps a reference to it, so the models' views
@@ -33,13 +32,7 @@
 #include <hlomem/memory/peak_holdings.hpp>
 #include <hlomem/memory/timeline.hpp>
 
-#include "arguments.hpp"
-#include "diff/page.hpp"
-#include "diff/report.hpp"
-#include "report/report.hpp"
-#include "timeline/markup.hpp"
-#include "timeline/page.hpp"
-#include "timeline/summary.hpp"
+#include <hlomem/output.hpp>
 
 namespace py = pybind11;
 
@@ -142,14 +135,14 @@ struct dump {
     /// `hlomem report --json`.
     std::string const& report() {
         if (!report_json) {
-            if (!hlomem_cli::reports(loaded.kind())) {
+            if (!hlomem::reports(loaded.kind())) {
                 throw py::value_error(loaded.path + ": `hlomem report` reads HLO modules, buffer-assignment dumps, "
                                                     "live-range texts and memory-usage reports; this text is of kind '" + kind() + "'");
             }
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                hlomem_cli::report_loaded(loaded, true, 20, out);
+                hlomem::report_loaded(loaded, true, 20, out);
             }
             report_json = out.str();
         }
@@ -174,7 +167,7 @@ struct dump {
                 std::ostringstream out;
                 {
                     py::gil_scoped_release unlocked;
-                    hlomem_cli::print_buffer_assignment_json(out, hlomem_cli::facts_of(ba, sources()));
+                    hlomem::print_buffer_assignment_json(out, hlomem::facts_of(ba, sources()));
                 }
                 assignment_json = out.str();
             }
@@ -249,7 +242,7 @@ std::shared_ptr<dump> load(py::object source, std::optional<std::string> name, s
 }
 
 /// One soundness finding as `hlomem check --json` lists it, with its severity and column.
-/// A value's metadata as `check --json` lists it (report/sources.hpp, write_value_source): the
+/// A value's metadata as `check --json` lists it (output/sources.hpp, write_value_source): the
 /// texts unescaped, null where absent.
 py::dict source_dict(std::int64_t id, hlomem::value_source const& s) {
     auto text = [](std::string_view t) -> py::object { return t.empty() ? py::object(py::none()) : py::object(py::str(hlomem::c_unescape(t))); };
@@ -426,7 +419,7 @@ void write_file(std::string const& file, std::string const& text) {
 /// its own, and the notebook's stay out of it.
 std::string sandboxed_iframe(char const* css_class, std::string const& page, double height) {
     return std::string("<iframe class=\"") + css_class + "\" sandbox=\"allow-scripts\" style=\"width:100%;max-width:1040px;height:" +
-           hlomem_cli::coord(height) + "px;border:1px solid #ddd\" srcdoc=\"" + hlomem_cli::escape_markup(page) + "\"></iframe>";
+           hlomem::coord(height) + "px;border:1px solid #ddd\" srcdoc=\"" + hlomem::escape_markup(page) + "\"></iframe>";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,22 +434,22 @@ struct timeline {
 
     std::string html() const {
         std::ostringstream out;
-        hlomem_cli::write_timeline_html(out, ba(), tl, source->sources());
+        hlomem::write_timeline_html(out, ba(), tl, source->sources());
         return out.str();
     }
     std::string svg() const {
         std::ostringstream out;
-        hlomem_cli::write_timeline_svg(out, ba(), tl);
+        hlomem::write_timeline_svg(out, ba(), tl);
         return out.str();
     }
     std::string json() const {
         std::ostringstream out;
-        hlomem_cli::print_timeline_json(out, ba(), tl);
+        hlomem::print_timeline_json(out, ba(), tl);
         return out.str();
     }
     std::string summary() const {
         std::ostringstream out;
-        hlomem_cli::print_timeline_summary(out, ba(), tl);
+        hlomem::print_timeline_summary(out, ba(), tl);
         return out.str();
     }
 
@@ -464,7 +457,7 @@ struct timeline {
     std::string repr_html() const {
         double height = 120;
         for (auto const& c : tl.colors) {
-            height += hlomem_cli::geometry_of(tl, 16).height() + 140 + 24.0 * static_cast<double>(c.at_peak.size() + 1);
+            height += hlomem::geometry_of(tl, 16).height() + 140 + 24.0 * static_cast<double>(c.at_peak.size() + 1);
         }
         return sandboxed_iframe("hlomem-timeline", html(), height);
     }
@@ -474,7 +467,7 @@ std::shared_ptr<timeline> make_timeline(std::shared_ptr<dump> const& d, std::opt
                                         std::size_t max_rectangles) {
     hlomem::timeline_options options;
     if (size_function) {
-        options.size_function = hlomem_cli::size_function_named(*size_function);
+        options.size_function = hlomem::size_function_named(*size_function);
         if (!options.size_function) throw py::value_error("size_function takes 'xla' or 'tpu', not '" + *size_function + "'");
     }
     options.max_rectangles = max_rectangles;
@@ -489,7 +482,7 @@ std::shared_ptr<timeline> make_timeline(std::shared_ptr<dump> const& d, std::opt
 }
 
 // ---------------------------------------------------------------------------------------------
-// Diff (diff/report.hpp, diff/page.hpp: what `hlomem diff` prints and draws)
+// Diff (output/diff_report.hpp, output/diff_page.hpp: what `hlomem diff` prints and draws)
 // ---------------------------------------------------------------------------------------------
 
 /// A Dump, or what hlomem.load reads into one.
@@ -506,18 +499,18 @@ struct diff_result {
 
     /// A side named as `hlomem diff` names it: by the file (or the name given to a text), also
     /// for an assignment derived from a module (whose own name is the module's).
-    static hlomem_cli::diff_report_side<policy> side(dump& d, hlomem::basic_source_attribution<policy> const& s) {
+    static hlomem::diff_report_side<policy> side(dump& d, hlomem::basic_source_attribution<policy> const& s) {
         return {d.loaded.path, d.assignment(), s};
     }
-    hlomem_cli::diff_report_side<policy> side_a() const { return side(*a, sources_a); }
-    hlomem_cli::diff_report_side<policy> side_b() const { return side(*b, sources_b); }
+    hlomem::diff_report_side<policy> side_a() const { return side(*a, sources_a); }
+    hlomem::diff_report_side<policy> side_b() const { return side(*b, sources_b); }
 
     std::string const& to_json() {
         if (!json) {
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                hlomem_cli::print_diff_json(out, side_a(), side_b(), d);
+                hlomem::print_diff_json(out, side_a(), side_b(), d);
             }
             json = out.str();
         }
@@ -525,14 +518,14 @@ struct diff_result {
     }
     std::string text() const {
         std::ostringstream out;
-        hlomem_cli::print_diff_text(out, side_a(), side_b(), d);
+        hlomem::print_diff_text(out, side_a(), side_b(), d);
         return out.str();
     }
     std::string html() const {
         std::ostringstream out;
         {
             py::gil_scoped_release unlocked;
-            hlomem_cli::write_diff_html(out, side_a(), side_b(), d);
+            hlomem::write_diff_html(out, side_a(), side_b(), d);
         }
         return out.str();
     }
@@ -737,9 +730,9 @@ PYBIND11_MODULE(_hlomem, m) {
             "The report as a dict: exactly what `hlomem report --json FILE` prints (a list of dicts\n"
             "for a file of several HLO modules).")
         .def("report", [](dump& d, std::size_t top) {
-                if (!hlomem_cli::reports(d.loaded.kind())) d.report();  // raises with the reason
+                if (!hlomem::reports(d.loaded.kind())) d.report();  // raises with the reason
                 std::ostringstream out;
-                hlomem_cli::report_loaded(d.loaded, false, top, out);
+                hlomem::report_loaded(d.loaded, false, top, out);
                 return out.str();
             }, py::arg("top") = 20,
             "The report as `hlomem report FILE` prints it (text); `top` values listed at each peak.")
@@ -796,7 +789,7 @@ PYBIND11_MODULE(_hlomem, m) {
                 auto const& ba = d.assignment();
                 hlomem::soundness_options options;
                 if (size_function) {
-                    options.size_function = hlomem_cli::size_function_named(*size_function);
+                    options.size_function = hlomem::size_function_named(*size_function);
                     if (!options.size_function) throw py::value_error("size_function takes 'xla' or 'tpu', not '" + *size_function + "'");
                 }
                 std::vector<hlomem::diagnostic> found;

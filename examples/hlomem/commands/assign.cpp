@@ -16,7 +16,6 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../report/report.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -127,7 +126,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
         print_load_error(err, dump.error());
         return exit_error;
     }
-    report_loaded(*dump, true, 20, out);
+    hlomem::report_loaded(*dump, true, 20, out);
     return exit_ok;
 }
 

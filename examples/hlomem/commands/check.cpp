@@ -9,8 +9,6 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../json_writer.hpp"
-#include "../report/sources.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -49,7 +47,7 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
             return a.help(out);
         } else if (a.is("--size-function") && a.has_value()) {
             auto const v = a.value();
-            options.size_function = size_function_named(*v);
+            options.size_function = hlomem::size_function_named(*v);
             if (!options.size_function) {
                 err << "hlomem check: --size-function takes xla or tpu, not '" << *v << "'\n";
                 return exit_error;
@@ -65,84 +63,13 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
     if (!file) return a.usage();
     auto loaded = load_dump<hlomem::view_policy>(*file, load_options, err);
     if (!loaded) return exit_error;
-    auto const* ba = loaded->assignment();
-    auto const violations = hlomem::check_soundness(*ba, options);
-    auto const sharing = hlomem::summarize_sharing(*ba);
-    auto const sizing = options.size_function.value_or(hlomem::size_function_of(*ba));
-    // Each value's metadata, for the values a violation names: read only when there is one (a
-    // sound dump's instruction texts are not scanned).
-    auto const sources = violations.empty() ? hlomem::basic_source_attribution<hlomem::view_policy>{}
-                                            : hlomem::attribute_values(*loaded);
-    // The values a violation is about (none for a live range that names no value).
-    auto subjects = [&](hlomem::diagnostic const& v) {
-        std::vector<std::size_t> out;
-        if (v.kind == hlomem::diagnostic_kind::unknown_live_range) return out;
-        if (v.first != hlomem::npos) out.push_back(v.first);
-        if (v.second != hlomem::npos) out.push_back(v.second);
-        return out;
-    };
+    auto const report = hlomem::check_loaded(*loaded, *file, options);
     if (as_json) {
-        json_writer json(out);
-        json.begin_object();
-        json.member("file", *file);
-        json.member("sound", violations.empty());
-        json.member("size_function", hlomem::to_string(sizing));
-        json.member("allocations", ba->allocations.size());
-        json.member("values", ba->values.size());
-        json.key("legal_sharing").begin_object();
-        json.member("in_place", sharing.in_place);
-        json.member("phi", sharing.phi);
-        json.member("same_instruction", sharing.same_instruction);
-        json.end_object();
-        json.key("violations").begin_array();
-        for (auto const& v : violations) {
-            json.begin_object();
-            json.member("kind", hlomem::to_string(v.kind));
-            json.member("line", v.line);
-            json.key("allocation");
-            if (v.allocation == hlomem::npos) json.null(); else json.value(ba->allocations[v.allocation].index);
-            json.key("values").begin_array();
-            for (std::size_t i : subjects(v)) json.value(ba->values[i].id);
-            json.end_array();
-            json.key("sources").begin_array();
-            for (std::size_t i : subjects(v)) {
-                json.begin_object();
-                json.member("id", ba->values[i].id);
-                write_value_source(json, sources[i]);
-                json.end_object();
-            }
-            json.end_array();
-            json.member("message", v.message);
-            json.end_object();
-        }
-        json.end_array();
-        json.end_object();
-        json.finish();
+        hlomem::print_check_json(out, report);
     } else {
-        out << *file << ": " << ba->allocations.size() << " allocations, " << ba->values.size() << " values, "
-            << hlomem::to_string(sizing) << " size function\n";
-        out << "  " << sharing.total() << (sharing.total() == 1 ? " pair" : " pairs") << " of values share bytes as XLA intends (" << sharing.in_place
-            << " in place, " << sharing.phi << " loop or branch state, " << sharing.same_instruction
-            << " outputs of one instruction)\n";
-        if (violations.empty()) {
-            out << "  sound: no violations\n";
-        } else {
-            out << "  " << violations.size() << (violations.size() == 1 ? " violation\n" : " violations\n");
-            for (auto const& v : violations) {
-                out << "  " << *file << ":" << v.line << ": " << hlomem::to_string(v.kind) << ": " << v.message << '\n';
-                auto const about = subjects(v);
-                if (about.empty()) continue;
-                out << "    from";
-                for (std::size_t k = 0; k < about.size(); ++k) {
-                    auto const& s = sources[about[k]];
-                    out << (k ? "; " : " ") << ba->values[about[k]].display_name() << " at " << source_line_text(s);
-                    if (!s.op_name.empty()) out << " (" << hlomem::c_unescape(s.op_name) << ")";
-                }
-                out << '\n';
-            }
-        }
+        hlomem::print_check_text(out, report);
     }
-    return violations.empty() ? exit_ok : exit_findings;
+    return report.violations.empty() ? exit_ok : exit_findings;
 }
 
 }  // namespace hlomem_cli

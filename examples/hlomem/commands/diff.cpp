@@ -15,8 +15,6 @@
 
 #include "../arguments.hpp"
 #include "../cli.hpp"
-#include "../diff/page.hpp"
-#include "../diff/report.hpp"
 #include "../input.hpp"
 
 namespace hlomem_cli {
@@ -50,11 +48,11 @@ constexpr char const* diff_usage =
 struct diff_input {
     using policy = hlomem::view_policy;
     std::string path;
-    loaded_input<policy> const* loaded = nullptr;
+    hlomem::mapped_loaded<policy> const* loaded = nullptr;
     hlomem::basic_source_attribution<policy> sources;
     hlomem::basic_buffer_assignment<policy> const& assignment() const { return *loaded->assignment(); }
     /// Named by its file as given (a derived assignment would be named after its module).
-    diff_report_side<policy> side() const { return {path, assignment(), sources}; }
+    hlomem::diff_report_side<policy> side() const { return {path, assignment(), sources}; }
 };
 
 std::optional<diff_input> load_side(std::string const& path, std::ostream& err) {
@@ -77,42 +75,12 @@ std::optional<diff_input> load_side(std::string const& path, std::ostream& err) 
     return out;
 }
 
-/// `--fail-above`: bytes, or a percentage of A's peak.
-struct threshold {
-    std::int64_t bytes = 0;
-    std::optional<double> percent;
-
-    bool exceeded(hlomem::byte_pair const& peak) const {
-        std::int64_t const grew = peak.delta();
-        if (grew <= 0) return false;
-        if (percent) return peak.a == 0 || 100.0 * static_cast<double>(grew) / static_cast<double>(peak.a) > *percent;
-        return grew > bytes;
-    }
-};
-
-std::optional<threshold> threshold_named(std::string_view v) {
-    threshold t;
-    if (!v.empty() && v.back() == '%') {
-        std::string const number(v.substr(0, v.size() - 1));
-        if (number.empty() || number.find_first_not_of("0123456789.") != std::string::npos ||
-            number.find('.') != number.rfind('.')) {
-            return std::nullopt;
-        }
-        t.percent = std::stod(number);
-        return t;
-    }
-    auto const n = decimal(v);
-    if (!n) return std::nullopt;
-    t.bytes = *n;
-    return t;
-}
-
 }  // namespace
 
 int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> page;
-    std::optional<threshold> fail_above;
+    std::optional<hlomem::diff_threshold> fail_above;
     hlomem::diff_options options;
     std::vector<std::string> files;
     argument_reader a("diff", diff_usage, args, err);
@@ -132,7 +100,7 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (a.is("--fail-above")) {
             auto v = a.value();
             if (!v) return a.needs_value();
-            if (!(fail_above = threshold_named(*v))) return a.error("--fail-above needs bytes (1048576) or a percentage (5%)");
+            if (!(fail_above = hlomem::diff_threshold_named(*v))) return a.error("--fail-above needs bytes (1048576) or a percentage (5%)");
         } else if (a.is_option()) {
             return a.unknown_option();
         } else {
@@ -149,25 +117,22 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     auto const d = hlomem::diff_assignments(side_a->assignment(), side_a->sources, side_b->assignment(), side_b->sources, options);
     if (page) {
         std::ofstream file(*page, std::ios::binary);
-        write_diff_html(file, side_a->side(), side_b->side(), d);
+        hlomem::write_diff_html(file, side_a->side(), side_b->side(), d);
         if (!file) {
             err << "hlomem diff: cannot write " << *page << '\n';
             return exit_error;
         }
     }
     if (as_json) {
-        print_diff_json(out, side_a->side(), side_b->side(), d);
+        hlomem::print_diff_json(out, side_a->side(), side_b->side(), d);
     } else {
-        print_diff_text(out, side_a->side(), side_b->side(), d);
+        hlomem::print_diff_text(out, side_a->side(), side_b->side(), d);
         if (page) out << "\nwrote " << *page << '\n';
     }
-    if (fail_above) {
-        for (auto const& c : d.colors) {
-            if (!fail_above->exceeded(c.peak_live_bytes)) continue;
-            err << "hlomem diff: the peak of color " << c.color << " grew by " << c.peak_live_bytes.delta() << " bytes ("
-                << hlomem::signed_percent(c.peak_live_bytes.delta(), c.peak_live_bytes.a) << "), more than --fail-above allows\n";
-            return exit_findings;
-        }
+    if (auto const* c = fail_above ? hlomem::first_exceeding(d, *fail_above) : nullptr) {
+        err << "hlomem diff: the peak of color " << c->color << " grew by " << c->peak_live_bytes.delta() << " bytes ("
+            << hlomem::signed_percent(c->peak_live_bytes.delta(), c->peak_live_bytes.a) << "), more than --fail-above allows\n";
+        return exit_findings;
     }
     return exit_ok;
 }

@@ -27,8 +27,6 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../json_writer.hpp"
-#include "../report/sources.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -56,71 +54,6 @@ constexpr char const* liveness_usage =
     "           Python stack, as `hlomem report --json` gives them for a dump)\n"
     "Exit status: 0, or 2 when FILE cannot be read or parsed.\n";
 
-template <class P>
-void write_liveness_json(json_writer& json, hlomem::basic_hlo_module<P> const& m, hlomem::basic_derived_assignment<P> const& d) {
-    auto const& lr = *d.assignment.live_range;
-    auto const sources = hlomem::attribute_values(d.assignment, m);
-    auto source_of = [&](std::size_t value) {
-        if (value == hlomem::npos) {
-            write_value_source(json, hlomem::value_source{});
-        } else {
-            write_value_source(json, sources[value]);
-        }
-    };
-    json.begin_object();
-    json.member("module", std::string_view(m.name()));
-    json.member("scheduled", d.scheduled);
-    json.member("max", static_cast<std::int64_t>(lr.max));
-    if (d.peak) {
-        // XLA's running sum at the peak: it still counts values that ended just before it.
-        json.member("peak_time", static_cast<std::int64_t>(d.peak->time));
-        json.member("peak_bytes", d.peak->bytes);
-    } else {
-        json.key("peak_time").null();
-        json.key("peak_bytes").null();
-    }
-    json.key("instruction_sequence").begin_array();
-    for (auto const& name : lr.instruction_sequence) json.value(std::string_view(name));
-    json.end_array();
-    json.key("values").begin_array();
-    for (auto const& r : lr.buffer_live_ranges) {
-        json.begin_object();
-        json.member("name", std::string_view(r.name));
-        json.member("index", hlomem::to_string(r.index));
-        json.member("start", static_cast<std::int64_t>(r.range.start));
-        json.member("end", static_cast<std::int64_t>(r.range.end));
-        source_of(r.value);
-        json.end_object();
-    }
-    json.end_array();
-    json.key("peak").begin_array();
-    if (d.peak) {
-        for (std::size_t j = 0; j < d.peak->values.size(); ++j) {
-            auto const& v = d.assignment.values[d.peak->values[j]];
-            json.begin_object();
-            json.member("name", std::string_view(v.name));
-            json.member("index", hlomem::to_string(v.index));
-            json.member("bytes", d.peak->sizes[j]);
-            source_of(d.peak->values[j]);
-            json.end_object();
-        }
-    }
-    json.end_array();
-    auto const colors = hlomem::whole_allocation_live_bytes(d.assignment);  // each value fills its allocation
-    auto const holdings = hlomem::peak_holdings_by_color(d.assignment, colors, sources);
-    json.key("colors").begin_array();
-    for (std::size_t c = 0; c < colors.size(); ++c) {
-        json.begin_object();
-        json.member("color", colors[c].color);
-        json.member("peak_live_bytes", colors[c].peak_bytes);
-        json.member("peak_time", static_cast<std::int64_t>(colors[c].peak_time));
-        write_peak_breakdowns(json, &holdings[c], d.assignment, sources);
-        json.end_object();
-    }
-    json.end_array();
-    json.end_object();
-}
-
 }  // namespace
 
 int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
@@ -138,7 +71,7 @@ int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
     auto loaded = load<hlomem::view_policy>(*in, {}, err);
     if (!loaded) return exit_error;
     auto const& modules = std::get<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(loaded->model);
-    json_writer json(out);
+    hlomem::json_writer json(out);
     if (as_json && modules.size() > 1) json.begin_array();
     for (std::size_t k = 0; k < modules.size(); ++k) {
         auto const& m = modules[k];
@@ -147,7 +80,7 @@ int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
         auto const& d = keep_until_exit(hlomem::derive_assignment(m, /*positions_and_uses=*/false));
         for (auto const& n : d.notes) err << "hlomem liveness: note: " << n.message << '\n';
         if (as_json) {
-            write_liveness_json(json, m, d);
+            hlomem::write_liveness_json(json, m, d);
         } else {
             if (k > 0) out << '\n';
             hlomem::print_live_range(out, *d.assignment.live_range);

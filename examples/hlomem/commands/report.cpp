@@ -12,7 +12,6 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../report/report.hpp"
 
 #ifndef HLOMEM_DEFAULT_DUMP
 #define HLOMEM_DEFAULT_DUMP "tests/data/seeds/002_b0117d631587537a.txt"
@@ -99,7 +98,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     std::string const path = file.value_or(HLOMEM_DEFAULT_DUMP);
     auto in = open_input(path, err);
     if (!in) return exit_error;
-    if (!reports(in->kind)) {
+    if (!hlomem::reports(in->kind)) {
         err << "hlomem report: " << path
             << ": not an HLO module, buffer-assignment dump, live-range text or memory-usage report (the first line "
                "should be 'HloModule name, ...', 'BufferAssignment:', 'HloLiveRange (max N):' or 'Total bytes used: N "
@@ -110,7 +109,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     // string of its own for every name and instruction text of a dump.
     auto loaded = load<hlomem::view_policy>(*in, options, err);
     if (!loaded) return exit_error;
-    report_loaded(*loaded, as_json, top, out, depth);
+    hlomem::report_loaded(*loaded, as_json, top, out, depth);
     return exit_ok;
 }
 

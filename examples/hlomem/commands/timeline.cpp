@@ -1,7 +1,7 @@
 // commands/timeline.cpp: `hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] FILE` —
 // the memory of a buffer-assignment dump over program order: a self-contained HTML page, a static
 // SVG picture, a Chrome/Perfetto trace, or a summary. The data comes from <hlomem/memory/timeline.hpp>;
-// the drawing is in timeline/page.hpp.
+// the drawing is in <hlomem/output/timeline_page.hpp>.
 #include <algorithm>
 #include <fstream>
 #include <optional>
@@ -18,10 +18,6 @@
 #include "../arguments.hpp"
 #include "../cli.hpp"
 #include "../input.hpp"
-#include "../json_writer.hpp"
-#include "../timeline/markup.hpp"
-#include "../timeline/page.hpp"
-#include "../timeline/summary.hpp"
 
 namespace hlomem_cli {
 namespace {
@@ -60,125 +56,6 @@ constexpr char const* timeline_usage =
     "Exit status: 0 when written, 2 for bad usage, an unreadable or unparsable dump, a dump\n"
     "without live ranges, or an output that cannot be written.\n";
 
-/// The trace: JSON trace event format (Chrome's about:tracing, ui.perfetto.dev), one event per
-/// line. Processes: "program order" (the instruction at each time) and one per color, with a
-/// counter "live bytes" (assigned, and unpadded where tiles pad), an instant event at the peak and
-/// one slice per value on lanes that never overlap (timeline.hpp trace_slices).
-inline void write_timeline_trace(std::ostream& os, hlomem::buffer_assignment const& ba, hlomem::timeline const& tl,
-                                 hlomem::source_attribution const& sources) {
-    std::ostringstream out;
-    out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"file\":";
-    {
-        json_writer header(out, false);
-        header.value(ba.file);
-    }
-    out << ",\"time_unit\":\"1 us = 1 step of program order\"},\n\"traceEvents\":[\n";
-    bool first = true;
-    auto event = [&](auto&& write) {
-        if (!first) out << ",\n";
-        first = false;
-        json_writer json(out, false);
-        json.begin_object();
-        write(json);
-        json.end_object();
-    };
-    auto name_event = [&](char const* what, std::int64_t pid, std::optional<std::int64_t> tid, std::string const& name) {
-        event([&](json_writer& j) {
-            j.member("name", what).member("ph", "M").member("pid", pid);
-            if (tid) j.member("tid", *tid);
-            j.key("args").begin_object().member("name", name).end_object();
-        });
-    };
-    auto sort_event = [&](std::int64_t pid, std::int64_t index) {
-        event([&](json_writer& j) {
-            j.member("name", "process_sort_index").member("ph", "M").member("pid", pid);
-            j.key("args").begin_object().member("sort_index", index).end_object();
-        });
-    };
-    std::int64_t program = 0;
-    for (auto const& c : tl.colors) program = std::max(program, c.color + 1);
-    name_event("process_name", program, std::nullopt, "program order");
-    sort_event(program, 0);
-    name_event("thread_name", program, 1, "instructions");
-    auto const slices = hlomem::trace_slices(ba);
-    std::vector<std::optional<std::int64_t>> padded(ba.values.size()), unpadded(ba.values.size());
-    for (auto const& p : hlomem::padding_of_values(ba, tl.sizing)) {
-        padded[p.value] = p.padded_bytes;
-        unpadded[p.value] = p.unpadded_bytes;
-    }
-    for (std::size_t k = 0; k < tl.colors.size(); ++k) {
-        auto const& c = tl.colors[k];
-        name_event("process_name", c.color, std::nullopt, color_heading(c));
-        sort_event(c.color, static_cast<std::int64_t>(k) + 1);
-        std::size_t lanes = 0;
-        for (auto const& s : slices) {
-            if (s.color == c.color) lanes = std::max(lanes, s.lane + 1);
-        }
-        for (std::size_t lane = 0; lane < lanes; ++lane) {
-            name_event("thread_name", c.color, static_cast<std::int64_t>(lane) + 1, "buffers " + std::to_string(lane + 1));
-        }
-        for (auto const& p : hlomem::counter_points(c)) {
-            event([&](json_writer& j) {
-                j.member("name", "live bytes").member("ph", "C").member("ts", p.time).member("pid", c.color);
-                j.key("args").begin_object().member("assigned", p.bytes);
-                if (!c.unpadded_live_bytes.empty()) j.member("unpadded", p.unpadded_bytes);
-                j.end_object();
-            });
-        }
-        event([&](json_writer& j) {
-            j.member("name", peak_label(c)).member("ph", "i").member("s", "p").member("ts", c.peak_time).member("pid", c.color);
-            j.member("tid", 1);
-            j.key("args").begin_object().member("bytes", c.peak_bytes).member("instruction", c.peak_instruction).end_object();
-        });
-        for (auto const& s : slices) {
-            if (s.color != c.color) continue;
-            auto const& v = ba.values[s.value];
-            auto const& a = ba.allocations[v.allocation];
-            event([&](json_writer& j) {
-                j.member("name", v.display_name()).member("cat", hlomem::to_string(a.kind())).member("ph", "X");
-                j.member("ts", s.range.start).member("dur", s.range.end - s.range.start + 1);
-                j.member("pid", c.color).member("tid", static_cast<std::int64_t>(s.lane) + 1);
-                j.key("args").begin_object();
-                j.member("id", v.id).member("bytes", v.size).member("allocation", a.index).member("offset", v.offset);
-                if (auto const* shape = ba.shape_of(v)) j.member("shape", hlomem::to_string(*shape));
-                if (padded[s.value]) j.member("padded_bytes", *padded[s.value]).member("unpadded_bytes", *unpadded[s.value]);
-                write_instruction_members(j, v, sources[s.value]);
-                j.end_object();
-            });
-        }
-    }
-    auto const& sequence = ba.live_range->instruction_sequence;
-    for (std::size_t t = 0; t < sequence.size(); ++t) {
-        event([&](json_writer& j) {
-            j.member("name", std::string_view(sequence[t])).member("ph", "X").member("ts", t).member("dur", 1);
-            j.member("pid", program).member("tid", 1);
-        });
-    }
-    out << "\n]}\n";
-    os << valid_utf8(out.str());
-}
-
-/// Writes `produce(stream)` to `path` ("-": standard output); false and a message when it cannot.
-template <class Produce>
-bool write_output(std::string const& path, std::ostream& out, std::ostream& err, Produce produce) {
-    if (path == "-") {
-        produce(out);
-        return true;
-    }
-    std::ofstream file(path, std::ios::binary);
-    if (file) produce(file);
-    file.close();
-    if (!file) {
-        err << "hlomem timeline: cannot write '" << path << "'\n";
-        return false;
-    }
-    return true;
-}
-
-inline bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 }  // namespace
 
 int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
@@ -208,7 +85,7 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (a.is("--size-function")) {
             auto v = a.value();
             if (!v) return a.needs_value();
-            options.size_function = size_function_named(*v);
+            options.size_function = hlomem::size_function_named(*v);
             if (!options.size_function) return a.error("--size-function takes xla or tpu, not '" + *v + "'");
         } else if (a.is("--max-rectangles")) {
             auto v = a.value();
@@ -248,20 +125,20 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     auto const tl = hlomem::make_timeline(*ba, options);
     auto const sources = hlomem::attribute_values(*loaded);
 
-    if (output && !write_output(*output, out, err, [&](std::ostream& os) {
+    if (output && !write_output("timeline", *output, out, err, [&](std::ostream& os) {
             if (svg) {
-                write_timeline_svg(os, *ba, tl);
+                hlomem::write_timeline_svg(os, *ba, tl);
             } else {
-                write_timeline_html(os, *ba, tl, sources);
+                hlomem::write_timeline_html(os, *ba, tl, sources);
             }
         })) {
         return exit_error;
     }
-    if (trace && !write_output(*trace, out, err, [&](std::ostream& os) { write_timeline_trace(os, *ba, tl, sources); })) return exit_error;
+    if (trace && !write_output("timeline", *trace, out, err, [&](std::ostream& os) { hlomem::write_timeline_trace(os, *ba, tl, sources); })) return exit_error;
     if (as_json) {
-        print_timeline_json(out, *ba, tl);
+        hlomem::print_timeline_json(out, *ba, tl);
     } else if (to_stdout == 0) {
-        print_timeline_summary(out, *ba, tl);
+        hlomem::print_timeline_summary(out, *ba, tl);
         if (output) out << "wrote " << *output << (svg ? " (SVG)\n" : " (HTML)\n");
         if (trace) out << "wrote " << *trace << " (trace)\n";
     }

@@ -17,6 +17,7 @@
 #define HLOMEM_CORE_SIZE_FUNCTION_HPP
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include <hlomem/core/shape.hpp>
@@ -39,6 +40,15 @@ constexpr std::string_view to_string(size_function_kind k) noexcept {
         case size_function_kind::unpadded: return "unpadded";
     }
     return "xla";
+}
+
+/// The size function an assignment is checked or drawn under, by the name `--size-function` and
+/// Python's `size_function=` take: `xla` or `tpu` (a buffer's allocated bytes); nullopt for any other
+/// name (`unpadded` sizes no allocation).
+constexpr std::optional<size_function_kind> size_function_named(std::string_view name) noexcept {
+    if (name == "xla") return size_function_kind::xla;
+    if (name == "tpu") return size_function_kind::tpu;
+    return std::nullopt;
 }
 
 /// The bytes one buffer of `s` takes under `kind`; throws shape_error when it has none (an

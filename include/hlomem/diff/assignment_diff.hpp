@@ -161,15 +161,12 @@ template <class P, class Q>
 struct diff_side {
     basic_buffer_assignment<P> const& ba;
     basic_source_attribution<Q> const& sources;
-    /// A color's temp arena: what XLA allocated to it and its lower bound (lower_bounds' `temp`;
-    /// the bound over every buffer of the color, which the diff does not report, is not computed).
-    struct temp_arena {
-        std::int64_t color = 0;
-        std::int64_t allocated_bytes = 0;
-        std::int64_t lower_bound_bytes = 0;
-    };
     std::vector<color_live_bytes> live;
-    std::vector<temp_arena> temp;
+    /// Each color's temp arena: what XLA allocated to it and its lower bound (lower_bounds, as the
+    /// report computes it; the bound over every buffer of the color, which the diff does not
+    /// report, is not computed).
+    std::vector<color_bounds> temp;
+    std::vector<kind_totals> totals;  ///< allocation_totals
     std::vector<color_padding> padding;
     std::vector<std::string> shape_texts;  // by shape id
 
@@ -179,18 +176,8 @@ struct diff_side {
         // A sound side (check_soundness finds no overlap or overrun) sums its live buffers over
         // time, O(n + max), instead of the segment tree's union of slices (memory/analysis.hpp).
         live = assigned_live_bytes(a, buffers, check_soundness(a));
-        std::map<std::int64_t, std::int64_t> temp_allocated;
-        for (auto const& alloc : a.allocations) {
-            auto& bytes = temp_allocated[alloc.color];
-            if (alloc.kind() == allocation_kind::temp) bytes += alloc.size;
-        }
-        for (auto const& entry : temp_allocated) {
-            std::int64_t const color = entry.first;
-            auto const bound = max_live_bytes(buffers, [&](shared_buffer const& b) {
-                return b.color == color && a.allocations[b.allocation].kind() == allocation_kind::temp;
-            });
-            temp.push_back({color, entry.second, bound.bytes});
-        }
+        temp = lower_bounds(a, buffers, /*over_all_buffers=*/false);
+        totals = allocation_totals(a);
         padding = padding_by_color(a, buffers, size_function_of(a), live);
         for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
     }
@@ -210,25 +197,21 @@ template <class P, class Q>
 void measure_color(diff_side<P, Q> const& s, color_diff& c, bool b,
                    std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes>& lines) {
     auto pick = [&](byte_pair& pair) -> std::int64_t& { return b ? pair.b : pair.a; };
-    std::map<allocation_kind, std::int64_t> kinds;
-    for (auto const& a : s.ba.allocations) {
-        if (a.color != c.color) continue;
-        pick(c.allocated_bytes) += a.size;
-        kinds[a.kind()] += a.size;
-    }
-    for (auto const& entry : kinds) {
-        allocation_kind const kind = entry.first;  // not a structured binding: lambdas capture it
+    for (auto const& total : s.totals) {
+        if (total.color != c.color) continue;
+        pick(c.allocated_bytes) += total.bytes;
+        allocation_kind const kind = total.kind;
         auto it = std::find_if(c.allocated_by_kind.begin(), c.allocated_by_kind.end(), [&](kind_bytes const& k) { return k.kind == kind; });
         if (it == c.allocated_by_kind.end()) it = c.allocated_by_kind.insert(c.allocated_by_kind.end(), kind_bytes{kind, {}});
-        pick(it->bytes) += entry.second;
+        pick(it->bytes) += total.bytes;
     }
     if (auto const* p = diff_side<P, Q>::of_color(s.padding, c.color)) {
         pick(c.padded_bytes) = p->padded_bytes;
         pick(c.unpadded_bytes) = p->unpadded_bytes;
     }
     if (auto const* arena = diff_side<P, Q>::of_color(s.temp, c.color)) {
-        pick(c.temp_allocated_bytes) = arena->allocated_bytes;
-        pick(c.temp_lower_bound_bytes) = arena->lower_bound_bytes;
+        pick(c.temp_allocated_bytes) = arena->temp_allocated_bytes;
+        pick(c.temp_lower_bound_bytes) = arena->temp.bytes;
     }
     auto const* live = diff_side<P, Q>::of_color(s.live, c.color);
     if (!live) return;

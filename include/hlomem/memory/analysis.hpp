@@ -13,6 +13,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <hlomem/core/size_function.hpp>
@@ -226,6 +227,32 @@ live_bytes_bound max_live_bytes(std::vector<shared_buffer> const& buffers, Keep 
     return out;
 }
 
+/// The allocations of one color and kind: how many, and their bytes.
+struct kind_totals {
+    std::int64_t color = 0;
+    allocation_kind kind = allocation_kind::other;
+    std::int64_t count = 0;
+    std::int64_t bytes = 0;
+};
+
+/// Per color and allocation kind, by color and then kind: the report's "allocations by color and
+/// kind", the diff's bytes by kind. Written once, so that the two always add up alike.
+template <class P>
+std::vector<kind_totals> allocation_totals(basic_buffer_assignment<P> const& ba) {
+    std::map<std::pair<std::int64_t, allocation_kind>, kind_totals> groups;
+    for (auto const& a : ba.allocations) {
+        auto& g = groups[{a.color, a.kind()}];
+        g.color = a.color;
+        g.kind = a.kind();
+        ++g.count;
+        g.bytes += a.size;
+    }
+    std::vector<kind_totals> out;
+    out.reserve(groups.size());
+    for (auto const& entry : groups) out.push_back(entry.second);
+    return out;
+}
+
 /// Per color: the lower bound for any allocator of the color's buffers (the maximum-weight clique
 /// of their interval graph), and the same for the color's temp arena (preallocated-temp
 /// allocations only), next to what XLA allocated for each.
@@ -237,8 +264,11 @@ struct color_bounds {
     live_bytes_bound temp;                  ///< over the temp arena's buffers
 };
 
+/// The bounds of every color of `ba`; with `over_all_buffers` false, only the temp arena's (`all`
+/// stays empty): what a caller that compares temp arenas alone, as the diff does, needs.
 template <class P>
-std::vector<color_bounds> lower_bounds(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers) {
+std::vector<color_bounds> lower_bounds(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& buffers,
+                                       bool over_all_buffers = true) {
     std::map<std::int64_t, color_bounds> by_color;
     for (auto const& a : ba.allocations) {
         auto& c = by_color[a.color];
@@ -249,7 +279,7 @@ std::vector<color_bounds> lower_bounds(basic_buffer_assignment<P> const& ba, std
     std::vector<color_bounds> out;
     for (auto& [color, c] : by_color) {
         std::int64_t const col = color;
-        c.all = max_live_bytes(buffers, [&](shared_buffer const& b) { return b.color == col; });
+        if (over_all_buffers) c.all = max_live_bytes(buffers, [&](shared_buffer const& b) { return b.color == col; });
         c.temp = max_live_bytes(buffers, [&](shared_buffer const& b) {
             return b.color == col && ba.allocations[b.allocation].kind() == allocation_kind::temp;
         });

@@ -1,4 +1,4 @@
-// What `hlomem report --json` says about sources (examples/hlomem/report/buffer_assignment.hpp,
+// What `hlomem report --json` says about sources (<hlomem/output/assignment_report.hpp>,
 // the code the tool runs), read back with a JSON parser: on every real dump, each value's
 // op_type, op_name, source_file and source_line are what its ` from instruction:` line states
 // (null where it states none), and each color's peak_by_source, peak_by_op_name and
@@ -9,7 +9,6 @@
 #include <boost/property_tree/ptree.hpp>
 #include <catch2/catch.hpp>
 
-#include "../../../examples/hlomem/report/buffer_assignment.hpp"
 #include "test_data.hpp"
 
 #include <cstdint>
@@ -67,9 +66,9 @@ TEST_CASE("report --json: every value's metadata as its from-instruction line st
         INFO(file);
         std::string const text = read_data(file);
         auto const ba = hlomem::parse_buffer_assignment(text, file);
-        auto const facts = hlomem_cli::facts_of(ba, hlomem::attribute_values(ba));
+        auto const facts = hlomem::facts_of(ba, hlomem::attribute_values(ba));
         std::ostringstream json;
-        hlomem_cli::print_buffer_assignment_json(json, facts);
+        hlomem::print_buffer_assignment_json(json, facts);
         std::istringstream in(json.str());
         ptree report;
         boost::property_tree::read_json(in, report);

@@ -1,4 +1,4 @@
-// The command-line tool's heap on transparent huge pages (examples/hlomem/heap.hpp). ctest runs
+// A program's heap on transparent huge pages (<hlomem/load/huge_page_heap.hpp>). ctest runs
 // each test case in its own process, so the malloc policy set here reaches no other test.
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "../../../examples/hlomem/heap.hpp"
+#include <hlomem/load/huge_page_heap.hpp>
 
 namespace {
 
@@ -56,7 +56,7 @@ mapping mapping_of(void const* address) {
 
 TEST_CASE("the CLI's heap: a 1 GiB heap advised for huge pages, blocks below 32 MiB served from it",
           "[heap]") {
-    bool const advised = hlomem_cli::use_huge_page_heap();
+    bool const advised = hlomem::use_huge_page_heap();
 #if defined(__linux__) && defined(__GLIBC__) && !defined(HLOMEM_TEST_SANITIZED)
     std::ifstream overcommit("/proc/sys/vm/overcommit_memory");
     std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -76,9 +76,9 @@ TEST_CASE("the CLI's heap: a 1 GiB heap advised for huge pages, blocks below 32 
     std::free(block);
     REQUIRE(m.found);
     CHECK(m.huge_page_advised);
-    CHECK(m.end - m.begin >= hlomem_cli::huge_page_heap_bytes - 2 * hlomem::detail::huge_page_bytes);
+    CHECK(m.end - m.begin >= hlomem::huge_page_heap_bytes - 2 * hlomem::detail::huge_page_bytes);
     // A second call finds the heap grown already: it advises nothing more.
-    CHECK_FALSE(hlomem_cli::use_huge_page_heap());
+    CHECK_FALSE(hlomem::use_huge_page_heap());
 #else
     // Another C library or a sanitizer's allocator: nothing is advised.
     CHECK_FALSE(advised);
@@ -87,7 +87,7 @@ TEST_CASE("the CLI's heap: a 1 GiB heap advised for huge pages, blocks below 32 
 
 TEST_CASE("the CLI's heap: HLOMEM_HUGE_PAGES=0 leaves it as the C library made it", "[heap]") {
     REQUIRE(::setenv("HLOMEM_HUGE_PAGES", "0", 1) == 0);
-    CHECK_FALSE(hlomem_cli::use_huge_page_heap());
+    CHECK_FALSE(hlomem::use_huge_page_heap());
     ::unsetenv("HLOMEM_HUGE_PAGES");
 #if defined(__linux__)
     // Nothing advised: the middle of a fresh 16 MiB block lies in no huge-page mapping.

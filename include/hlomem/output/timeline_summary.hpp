@@ -1,18 +1,22 @@
-// timeline/summary.hpp: what `hlomem timeline` prints about a timeline besides its pictures: the
+// hlomem/output/timeline_summary.hpp: what `hlomem timeline` prints about a timeline besides its pictures: the
 // summary lines, and the summary as JSON (--json). The tool and the Python module
 // (python/src/module.cpp, Timeline.to_dict) print through these.
-#ifndef HLOMEM_EXAMPLES_TIMELINE_SUMMARY_HPP
-#define HLOMEM_EXAMPLES_TIMELINE_SUMMARY_HPP
+#ifndef HLOMEM_OUTPUT_TIMELINE_SUMMARY_HPP
+#define HLOMEM_OUTPUT_TIMELINE_SUMMARY_HPP
 
 #include <ostream>
 
-#include <hlomem/hlomem.hpp>
+#include <hlomem/assign.hpp>
+#include <hlomem/diff.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/load.hpp>
+#include <hlomem/memory.hpp>
 #include <hlomem/memory/timeline.hpp>
 
-#include "../json_writer.hpp"
-#include "page.hpp"
+#include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/timeline_page.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// "color 0: peak 2709520384 bytes (2.52GiB) at 78 (fusion); 83 values drawn" lines.
 template <class P>
@@ -49,6 +53,6 @@ void print_timeline_json(std::ostream& out, hlomem::basic_buffer_assignment<P> c
     json.finish();
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_TIMELINE_SUMMARY_HPP
+#endif  // HLOMEM_OUTPUT_TIMELINE_SUMMARY_HPP

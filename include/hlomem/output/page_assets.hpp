@@ -1,11 +1,18 @@
-/* page.js: the script of the timeline page (-o OUT.html): the hover card of each buffer, the
-   sortable tables of the largest values at each peak, what holds each peak by source line (a bar
-   per line; hovering one highlights its buffers in the map), the buffers colored by source line
-   on request, #value=ID links, and the report of what was drawn on <body> (data-rendered,
-   data-peak-bytes, data-table-rows, data-source-rows, data-highlighted, data-errors, ...), which
-   the page tests read. Plain JavaScript, no library; the data comes from the JSON in
-   <script id="timeline-data">. Embedded at build time (examples/CMakeLists.txt, hlomem_embed_text). */
-(function () {
+// hlomem/output/page_assets.hpp: written by cmake/hlomemPageAssets.cmake from
+// include/hlomem/output/assets/; edit those files and run the script, not this header.
+#ifndef HLOMEM_OUTPUT_PAGE_ASSETS_HPP
+#define HLOMEM_OUTPUT_PAGE_ASSETS_HPP
+
+namespace hlomem::assets {
+
+/// include/hlomem/output/assets/timeline.css
+inline constexpr char const timeline_css[] = R"hlomem_text(.k-parameter{fill:#4e79a7}.k-output{fill:#59a14f}.k-temp{fill:#f28e2b}.k-constant{fill:#9c755f}.k-thread-local{fill:#bab0ac}.k-other{fill:#b07aa1}.band{fill:#7f7f7f;fill-opacity:.45}g[class^=k-] rect{stroke:#fff;stroke-width:.4}.live{fill:#c6dbef;stroke:#2171b5;stroke-width:1}.unpadded{fill:none;stroke:#cb181d;stroke-width:1.2;stroke-dasharray:4 2}.axis{stroke:#555;stroke-width:.6}.grid{stroke:#ddd;stroke-width:.5}.sep{stroke:#fff;stroke-width:.6}.peak line{stroke:#d62728;stroke-width:1;stroke-dasharray:3 2}.peak circle{fill:#d62728}.alloc-line{stroke:#9e9e9e;stroke-width:.8;stroke-dasharray:1 2}text{font-family:sans-serif;font-size:10px;fill:#333}.title{font-size:13px;font-weight:bold}.peak text{fill:#d62728;font-weight:bold}.map-bg{fill:#f4f4f4})hlomem_text";
+
+/// include/hlomem/output/assets/page.css
+inline constexpr char const page_css[] = R"hlomem_text(body{font-family:sans-serif;margin:16px 24px;color:#222;max-width:1100px}h1{font-size:18px;margin:0 0 4px}h2{font-size:15px;margin:22px 0 4px}.summary{color:#555;font-size:13px;margin:2px 0}.legend span{display:inline-block;margin-right:14px;font-size:12px}.legend i{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:-1px}svg.timeline{width:100%;height:auto;display:block}rect.hl{stroke:#000;stroke-width:1.5;fill-opacity:1}#card{position:fixed;display:none;background:#fff;border:1px solid #888;box-shadow:0 2px 8px rgba(0,0,0,.25);padding:6px 8px;font-size:12px;max-width:560px;z-index:10;pointer-events:auto}#card th{text-align:left;color:#666;font-weight:normal;padding-right:8px;vertical-align:top}#card td{word-break:break-all}.card-title{font-weight:bold;margin-bottom:4px;word-break:break-all}.card-note{color:#999;font-size:10px;margin-top:4px}table.peak-table{border-collapse:collapse;font-size:12px;margin-top:6px;width:100%}table.peak-table th,table.peak-table td{border-bottom:1px solid #e4e4e4;padding:2px 6px;text-align:left}table.peak-table td.num{text-align:right;white-space:nowrap}table.peak-table td:nth-child(3){word-break:break-all}table.peak-table th.sortable{cursor:pointer;text-decoration:underline dotted}table.peak-table tbody tr:hover{background:#fff3cd;cursor:pointer}svg.timeline.dim rect[data-v],svg.timeline.dim rect[data-b]{fill-opacity:.15}svg.timeline.dim rect.hl-src{fill-opacity:1;stroke:#000;stroke-width:1}.source-bars{font-size:12px;margin-top:6px}.source-bar{display:flex;align-items:center;gap:8px;padding:1px 4px;cursor:default}.source-bar.on{background:#fff3cd}.source-bar .label{flex:0 0 38%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.source-bar .track{flex:1 1 auto;height:10px;background:#f0f0f0;position:relative}.source-bar .fill{position:absolute;left:0;top:0;bottom:0;min-width:1px}.source-bar .num{flex:0 0 170px;text-align:right;white-space:nowrap;color:#555}.source-rest{color:#777;padding:1px 4px})hlomem_text";
+
+/// include/hlomem/output/assets/page.js
+inline constexpr char const page_js[] = R"hlomem_text((function () {
   'use strict';
   var started = performance.now();
   var body = document.body;
@@ -281,3 +288,48 @@
   body.setAttribute('data-errors', window.hlomemErrors.join('; '));
   body.setAttribute('data-script-ms', String(Math.round(performance.now() - started)));
 })();
+)hlomem_text";
+
+/// include/hlomem/output/assets/diff.css
+inline constexpr char const diff_css[] = R"hlomem_text(.verdict{font-size:14px;margin:8px 0 12px;padding:6px 10px;background:#f4f6fb;border-left:4px solid #4a6fb5}.verdict div{margin:2px 0}.sides{display:flex;gap:12px}.sides>div{flex:1;min-width:0}.sides h3{font-size:13px;margin:6px 0 2px;word-break:break-all}table.deltas{border-collapse:collapse;font-size:12px;margin-top:6px}table.deltas th,table.deltas td{border-bottom:1px solid #e4e4e4;padding:2px 8px;text-align:right;white-space:nowrap}table.deltas th:first-child,table.deltas td:first-child{text-align:left;white-space:normal;word-break:break-all}td.grew{color:#b3261e}td.shrank{color:#1e7b34})hlomem_text";
+
+/// include/hlomem/output/assets/diff.js
+inline constexpr char const diff_js[] = R"hlomem_text((function () {
+  'use strict';
+  var body = document.body;
+  var rendered = 0;
+  document.querySelectorAll('svg.timeline rect').forEach(function (r) {
+    if (r.querySelector('title') && !r.closest('g.band')) ++rendered;
+  });
+  var peaks = [];
+  document.querySelectorAll('svg.timeline').forEach(function (svg) {
+    var marker = svg.querySelector('g.peak');
+    if (marker) peaks.push(svg.getAttribute('data-side') + marker.getAttribute('data-color') + ':' + marker.getAttribute('data-peak-bytes'));
+  });
+  var problems = [];
+  document.querySelectorAll('section[data-color]').forEach(function (s) {
+    var expected = s.getAttribute('data-peak-delta');
+    var a = s.querySelector('svg[data-side="a"] g.peak'), b = s.querySelector('svg[data-side="b"] g.peak');
+    if (a && b && expected !== null) {
+      var delta = Number(b.getAttribute('data-peak-bytes')) - Number(a.getAttribute('data-peak-bytes'));
+      if (String(delta) !== expected) problems.push('color ' + s.getAttribute('data-color') + ': the markers differ by ' + delta + ', the table says ' + expected);
+    }
+  });
+  var highlighted = null;
+  document.addEventListener('mouseover', function (e) {
+    var r = e.target.closest ? e.target.closest('svg.timeline rect') : null;
+    if (highlighted) highlighted.classList.remove('hl');
+    highlighted = r && r.querySelector('title') ? r : null;
+    if (highlighted) highlighted.classList.add('hl');
+  });
+  body.setAttribute('data-rendered', String(rendered));
+  body.setAttribute('data-peak-bytes', peaks.join(' '));
+  body.setAttribute('data-delta-rows', String(document.querySelectorAll('table.deltas tbody tr').length));
+  window.hlomemErrors = window.hlomemErrors.concat(problems);
+  body.setAttribute('data-errors', window.hlomemErrors.join('; '));
+})();
+)hlomem_text";
+
+}  // namespace hlomem::assets
+
+#endif  // HLOMEM_OUTPUT_PAGE_ASSETS_HPP

@@ -2,7 +2,7 @@
    it (each buffer carries its <title>); the script reports what was drawn on <body>, for the page
    tests: data-rendered (buffer rectangles), data-peak-bytes (each side's peak markers, as
    "a0:BYTES b0:BYTES ..."), data-delta-rows (rows of the delta tables) and data-errors.
-   Hovering a buffer outlines it. Embedded at build time (examples/CMakeLists.txt). */
+   Hovering a buffer outlines it. Embedded into ../page_assets.hpp by cmake/hlomemPageAssets.cmake. */
 (function () {
   'use strict';
   var body = document.body;

@@ -1,8 +1,8 @@
-// timeline/page.hpp: draws an hlomem::timeline (<hlomem/memory/timeline.hpp>) as SVG, and as one
+// hlomem/output/timeline_page.hpp: draws an hlomem::timeline (<hlomem/memory/timeline.hpp>) as SVG, and as one
 // self-contained HTML page: the same SVG inline, the data of every drawn value as JSON, and a
 // little plain JavaScript for the hover card and the sortable table of the largest values at each
 // peak. The style and the script are files of their own (timeline.css, page.css, page.js),
-// embedded at build time as timeline_assets.hpp. The page loads nothing from anywhere (its Content-Security-Policy forbids it).
+// embedded in page_assets.hpp. The page loads nothing from anywhere (its Content-Security-Policy forbids it).
 //
 // The page reports what it drew on <body>, for tests and for anyone curious:
 //   data-rendered="83"          buffer rectangles in the DOM (one per value drawn one by one)
@@ -12,8 +12,8 @@
 //   data-errors=""              script errors (window.onerror) and inconsistencies it found
 //   data-card="exp"             the value whose card page.html#value=ID opened
 //   data-script-ms="12"         how long the script took
-#ifndef HLOMEM_EXAMPLES_TIMELINE_PAGE_HPP
-#define HLOMEM_EXAMPLES_TIMELINE_PAGE_HPP
+#ifndef HLOMEM_OUTPUT_TIMELINE_PAGE_HPP
+#define HLOMEM_OUTPUT_TIMELINE_PAGE_HPP
 
 #include <algorithm>
 #include <cmath>
@@ -28,15 +28,19 @@
 
 #include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/metadata.hpp>
-#include <hlomem/hlomem.hpp>
+#include <hlomem/assign.hpp>
+#include <hlomem/diff.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/load.hpp>
+#include <hlomem/memory.hpp>
 #include <hlomem/memory/timeline.hpp>
 
-#include "../json_writer.hpp"
-#include "../report/sources.hpp"
-#include "markup.hpp"
-#include "timeline_assets.hpp"
+#include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/sources.hpp>
+#include <hlomem/output/markup.hpp>
+#include <hlomem/output/page_assets.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 // ---------------------------------------------------------------------------------------------
 // Geometry
@@ -345,9 +349,67 @@ inline void write_color_members(json_writer& json, hlomem::timeline_color const&
     json.member("unranged_values", c.unranged_values);
 }
 
+/// The page's "bands": each band of aggregated small values, its allocations by their position in
+/// the page's list (`allocation_index`).
+inline void write_timeline_bands(json_writer& json, hlomem::timeline const& tl, std::vector<std::size_t> const& allocation_index) {
+    json.key("bands").begin_array();
+    for (auto const& c : tl.colors) {
+        for (auto const& b : c.bands) {
+            json.begin_object();
+            json.member("first_alloc", allocation_index[b.first_allocation]);
+            json.member("last_alloc", allocation_index[b.last_allocation]);
+            if (b.first_allocation == b.last_allocation) {
+                // The band's bytes as offsets within its one allocation.
+                auto const& a = *std::find_if(c.allocations.begin(), c.allocations.end(),
+                                              [&](hlomem::timeline_allocation const& x) { return x.allocation == b.first_allocation; });
+                json.member("offset", b.y - a.y);
+            }
+            json.member("start", b.range.start);
+            json.member("end", b.range.end);
+            json.member("height", b.height);
+            json.member("values", b.values);
+            json.member("bytes", b.bytes);
+            json.member("largest", b.largest);
+            json.end_object();
+        }
+    }
+    json.end_array();
+}
+
+/// The page's "colors": each color's figures, its values at the peak and its peak by source line,
+/// values by their position in the page's data (`data_index`), lines by `line_index`.
+inline void write_timeline_colors(json_writer& json, hlomem::timeline const& tl,
+                                  std::vector<std::vector<hlomem::holding_group<hlomem::source_line_key>>> const& by_source,
+                                  std::map<hlomem::source_line_key, std::size_t> const& line_index,
+                                  std::vector<std::size_t> const& data_index) {
+    json.key("colors").begin_array();
+    for (auto const& c : tl.colors) {
+        json.begin_object();
+        write_color_members(json, c);
+        json.key("at_peak").begin_array();
+        for (auto const& b : c.at_peak) json.value(data_index[b.value]);
+        json.end_array();
+        json.key("by_source").begin_array();
+        for (auto const& g : by_source[static_cast<std::size_t>(&c - tl.colors.data())]) {
+            json.begin_object();
+            json.member("src", line_index.at(g.key));
+            json.member("bytes", g.bytes);
+            json.member("count", g.values.size());
+            json.key("values").begin_array();
+            for (std::size_t v : g.values) {
+                if (data_index[v] != hlomem::npos) json.value(data_index[v]);
+            }
+            json.end_array();
+            json.end_object();
+        }
+        json.end_array();
+        json.end_object();
+    }
+    json.end_array();
+}
+
 /// The page's JSON: allocations, the values drawn or listed at a peak, bands, and each color's
-/// peak and table. Values are referred to by their position in `values`.
-/// The page's data: every drawn value (with `src`, the index of its source line in `sources`, the
+/// peak and table. Values are referred to by their position in `values`. The page's data: every drawn value (with `src`, the index of its source line in `sources`, the
 /// page's list of lines), and for each color its peak by source line (`by_source`: the line's
 /// index, bytes, and the data indices of its values; sums to the color's peak).
 template <class P>
@@ -460,57 +522,11 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
     json.key("sources").begin_array();
     for (auto const& key : lines) json.value(source_line_text(key));
     json.end_array();
-    json.key("bands").begin_array();
-    for (auto const& c : tl.colors) {
-        for (auto const& b : c.bands) {
-            json.begin_object();
-            json.member("first_alloc", allocation_index[b.first_allocation]);
-            json.member("last_alloc", allocation_index[b.last_allocation]);
-            if (b.first_allocation == b.last_allocation) {
-                // The band's bytes as offsets within its one allocation.
-                auto const& a = *std::find_if(c.allocations.begin(), c.allocations.end(),
-                                              [&](hlomem::timeline_allocation const& x) { return x.allocation == b.first_allocation; });
-                json.member("offset", b.y - a.y);
-            }
-            json.member("start", b.range.start);
-            json.member("end", b.range.end);
-            json.member("height", b.height);
-            json.member("values", b.values);
-            json.member("bytes", b.bytes);
-            json.member("largest", b.largest);
-            json.end_object();
-        }
-    }
-    json.end_array();
-    json.key("colors").begin_array();
-    for (auto const& c : tl.colors) {
-        json.begin_object();
-        write_color_members(json, c);
-        json.key("at_peak").begin_array();
-        for (auto const& b : c.at_peak) json.value(data_index[b.value]);
-        json.end_array();
-        json.key("by_source").begin_array();
-        for (auto const& g : by_source[static_cast<std::size_t>(&c - tl.colors.data())]) {
-            json.begin_object();
-            json.member("src", line_index[g.key]);
-            json.member("bytes", g.bytes);
-            json.member("count", g.values.size());
-            json.key("values").begin_array();
-            for (std::size_t v : g.values) {
-                if (data_index[v] != hlomem::npos) json.value(data_index[v]);
-            }
-            json.end_array();
-            json.end_object();
-        }
-        json.end_array();
-        json.end_object();
-    }
-    json.end_array();
+    write_timeline_bands(json, tl, allocation_index);
+    write_timeline_colors(json, tl, by_source, line_index, data_index);
     json.end_object();
     return script_safe_json(os.str());
 }
-
-
 
 /// The whole page.
 template <class P>
@@ -591,6 +607,6 @@ void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> co
     os << valid_utf8(out.str());
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_TIMELINE_PAGE_HPP
+#endif  // HLOMEM_OUTPUT_TIMELINE_PAGE_HPP

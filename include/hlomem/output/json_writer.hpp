@@ -1,6 +1,7 @@
-// json_writer.hpp: a minimal streaming JSON writer for the hlomem tool's --json output.
+// hlomem/output/json_writer.hpp: a minimal streaming JSON writer, the one every JSON document of
+// hlomem goes through (the tool's --json, Python's to_dict() and to_json(), the pages' data).
 // Handles objects, arrays, strings (escaped), integers, doubles and null; commas are inserted
-// automatically. Not part of the library: tools that embed hlomem use their own JSON library.
+// automatically. It writes what hlomem outputs; it is no general JSON library.
 //
 // A report of a large dump is tens of megabytes of JSON, so the writer gathers its text in a
 // buffer of its own and hands the stream 64 KiB at a time (a character at a time through
@@ -9,8 +10,8 @@
 // outermost object or array closed, or a value outside any), so the stream holds every finished
 // document, as it did when the writer wrote to it directly; also at flush() and when the writer
 // is destroyed.
-#ifndef HLOMEM_EXAMPLES_JSON_WRITER_HPP
-#define HLOMEM_EXAMPLES_JSON_WRITER_HPP
+#ifndef HLOMEM_OUTPUT_JSON_WRITER_HPP
+#define HLOMEM_OUTPUT_JSON_WRITER_HPP
 
 #include <algorithm>
 #include <cassert>
@@ -26,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// What JSON escapes in a string: '"', '\\' and the control characters.
 struct json_escape_table {
@@ -280,6 +281,6 @@ private:
     char* at_;
 };
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_JSON_WRITER_HPP
+#endif  // HLOMEM_OUTPUT_JSON_WRITER_HPP

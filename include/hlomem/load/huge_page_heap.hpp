@@ -1,4 +1,5 @@
-// The command-line tool's heap on transparent huge pages.
+// hlomem/load/huge_page_heap.hpp: a program's heap on transparent huge pages, for a program that
+// reads large inputs (the hlomem tool calls use_huge_page_heap first in main).
 //
 // A command reads its input once and builds models a few times the input's size, in many
 // vectors that grow by doubling. In 4 KiB pages every first touch of that memory is a trip into
@@ -15,13 +16,14 @@
 // first touched, 2 MiB at a time. Blocks of 32 MiB or more are mapped on their own, as before;
 // the dump reader advises its own (detail::advise_huge_pages).
 //
-// This is process-wide malloc policy, so it belongs to the executable, never to the library.
+// This is process-wide malloc policy, so it is the executable's choice: nothing in the library
+// calls it, and a program opts in by calling it once, before anything fills the heap.
 // It is advice: with another C library, a sanitizer's allocator (whose heap is not the brk heap),
 // strict overcommit (vm.overcommit_memory = 2, where the reservation would be charged in full),
 // a refused growth or HLOMEM_HUGE_PAGES=0 in the environment, nothing is advised and malloc
 // behaves as it did.
-#ifndef HLOMEM_CLI_HEAP_HPP
-#define HLOMEM_CLI_HEAP_HPP
+#ifndef HLOMEM_LOAD_HUGE_PAGE_HEAP_HPP
+#define HLOMEM_LOAD_HUGE_PAGE_HEAP_HPP
 
 #include <cstddef>
 #include <cstdio>
@@ -29,14 +31,14 @@
 #include <limits>
 #include <string_view>
 
-#include "hlomem/detail/huge_pages.hpp"
+#include <hlomem/detail/huge_pages.hpp>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 #include <unistd.h>
 #endif
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// Address space the heap takes at once and advises for huge pages. The 52 MB inputs of
 /// BENCHMARKS.md's command table peak at 120-170 MB resident; the 10^6-value dump at ~0.8 GB,
@@ -93,6 +95,6 @@ inline bool use_huge_page_heap() {
 #endif
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
 #endif

@@ -1,9 +1,9 @@
-// report/report.hpp: `hlomem report` for whatever the loader read: a buffer-assignment dump (with
+// hlomem/output/report.hpp: `hlomem report` for whatever the loader read: a buffer-assignment dump (with
 // the live ranges and memory-usage report read beside it), a live-range text, a memory-usage
 // report, or HLO modules. The tool and the Python module (python/src/module.cpp) both print
 // through report_loaded, so that the module's to_dict() is the tool's --json, key for key.
-#ifndef HLOMEM_EXAMPLES_REPORT_REPORT_HPP
-#define HLOMEM_EXAMPLES_REPORT_REPORT_HPP
+#ifndef HLOMEM_OUTPUT_REPORT_HPP
+#define HLOMEM_OUTPUT_REPORT_HPP
 
 #include <cstddef>
 #include <ostream>
@@ -15,10 +15,10 @@
 
 #include <hlomem/load.hpp>
 
-#include "buffer_assignment.hpp"
-#include "hlo_module.hpp"
+#include <hlomem/output/assignment_report.hpp>
+#include <hlomem/output/module_report.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// The report of a buffer-assignment dump, with the live ranges, the memory-usage report and the
 /// module the loader found for it (their files named in the notes, the report's differences as
@@ -84,6 +84,6 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
     return true;
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_REPORT_REPORT_HPP
+#endif  // HLOMEM_OUTPUT_REPORT_HPP

@@ -1,8 +1,8 @@
-// diff/report.hpp: what `hlomem diff A B` prints, as text and as JSON (`--json`), for two sides
+// hlomem/output/diff_report.hpp: what `hlomem diff A B` prints, as text and as JSON (`--json`), for two sides
 // compared by the library (<hlomem/diff.hpp>). Shared by the command (commands/diff.cpp) and the
 // Python module (hlomem.diff), so that Diff.to_json() is `hlomem diff --json` byte for byte.
-#ifndef HLOMEM_EXAMPLES_DIFF_REPORT_HPP
-#define HLOMEM_EXAMPLES_DIFF_REPORT_HPP
+#ifndef HLOMEM_OUTPUT_DIFF_REPORT_HPP
+#define HLOMEM_OUTPUT_DIFF_REPORT_HPP
 
 #include <cstdint>
 #include <optional>
@@ -15,10 +15,10 @@
 #include <hlomem/diff.hpp>
 #include <hlomem/hlo/attribution.hpp>
 
-#include "../json_writer.hpp"
-#include "../report/buffer_assignment.hpp"
+#include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/assignment_report.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// One side of a diff as the reports name and list it: what the diff calls it (the file as given;
 /// for an assignment derived from a module, the module's file rather than the module's name), its
@@ -265,6 +265,6 @@ void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
     json.finish();
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_DIFF_REPORT_HPP
+#endif  // HLOMEM_OUTPUT_DIFF_REPORT_HPP

@@ -1,7 +1,7 @@
-// report/buffer_assignment.hpp: what `hlomem report` prints for a buffer-assignment dump, a
+// hlomem/output/assignment_report.hpp: what `hlomem report` prints for a buffer-assignment dump, a
 // separate live-range file and a memory-usage report.
-#ifndef HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
-#define HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
+#ifndef HLOMEM_OUTPUT_ASSIGNMENT_REPORT_HPP
+#define HLOMEM_OUTPUT_ASSIGNMENT_REPORT_HPP
 
 #include <algorithm>
 #include <cstdint>
@@ -13,14 +13,18 @@
 #include <string_view>
 #include <vector>
 
-#include <hlomem/hlomem.hpp>
+#include <hlomem/assign.hpp>
+#include <hlomem/diff.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/load.hpp>
+#include <hlomem/memory.hpp>
 #include <hlomem/memory/peak.hpp>
 
-#include "../cli.hpp"
-#include "../json_writer.hpp"
-#include "sources.hpp"
+#include <hlomem/output/percent.hpp>
+#include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/sources.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// Everything the report shows about one buffer assignment, computed once (for either policy: the
 /// tool and the Python module both view the text; a program may keep its own strings).
@@ -115,19 +119,12 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
     for (auto const& n : f.notes) out << "  " << n << '\n';
 
     // Allocations by color and kind.
-    std::map<std::pair<std::int64_t, int>, std::pair<std::int64_t, std::int64_t>> groups;  // -> (count, bytes)
-    for (auto const& a : ba.allocations) {
-        auto& g = groups[{a.color, static_cast<int>(a.kind())}];
-        ++g.first;
-        g.second += a.size;
-    }
     out << "\nallocations by color and kind\n";
     out << "  color  " << pad_right("kind", 18) << pad_left("count", 7) << pad_left("bytes", 16) << '\n';
-    for (auto const& [key, g] : groups) {
-        out << "  " << pad_left(std::to_string(key.first), 5) << "  "
-            << pad_right(std::string(hlomem::to_string(static_cast<hlomem::allocation_kind>(key.second))), 18)
-            << pad_left(std::to_string(g.first), 7) << pad_left(std::to_string(g.second), 16) << "  "
-            << hlomem::human_bytes(g.second) << '\n';
+    for (auto const& g : hlomem::allocation_totals(ba)) {
+        out << "  " << pad_left(std::to_string(g.color), 5) << "  " << pad_right(std::string(hlomem::to_string(g.kind)), 18)
+            << pad_left(std::to_string(g.count), 7) << pad_left(std::to_string(g.bytes), 16) << "  " << hlomem::human_bytes(g.bytes)
+            << '\n';
     }
     out << "         total             " << pad_left(std::to_string(ba.allocations.size()), 7)
         << pad_left(std::to_string(total), 16) << "  " << hlomem::human_bytes(total) << '\n';
@@ -484,6 +481,6 @@ void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_repo
     }
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_REPORT_BUFFER_ASSIGNMENT_HPP
+#endif  // HLOMEM_OUTPUT_ASSIGNMENT_REPORT_HPP

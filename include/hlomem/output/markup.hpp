@@ -1,14 +1,14 @@
-// timeline/markup.hpp: text that goes into the timeline's SVG, HTML and trace: escaped markup,
+// hlomem/output/markup.hpp: text that goes into the timeline's SVG, HTML and trace: escaped markup,
 // valid UTF-8, JSON safe inside <script>, and coordinates.
-#ifndef HLOMEM_EXAMPLES_TIMELINE_MARKUP_HPP
-#define HLOMEM_EXAMPLES_TIMELINE_MARKUP_HPP
+#ifndef HLOMEM_OUTPUT_MARKUP_HPP
+#define HLOMEM_OUTPUT_MARKUP_HPP
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// Text for HTML or SVG (XML) content and attribute values.
 inline std::string escape_markup(std::string_view s) {
@@ -94,6 +94,6 @@ inline std::string coord(double v) {
     return s;
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_TIMELINE_MARKUP_HPP
+#endif  // HLOMEM_OUTPUT_MARKUP_HPP

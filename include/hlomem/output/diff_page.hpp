@@ -1,5 +1,5 @@
-// diff/page.hpp: the page of `hlomem diff -o OUT.html`: the verdict, then for each color A's and
-// B's timelines side by side on one byte scale (the timeline's panels, timeline/page.hpp, each
+// hlomem/output/diff_page.hpp: the page of `hlomem diff -o OUT.html`: the verdict, then for each color A's and
+// B's timelines side by side on one byte scale (the timeline's panels, timeline_page.hpp, each
 // buffer with its <title>), and the tables of deltas: bytes by allocation kind, the peak, padding,
 // the temp arena against its bound, the peak by source line, and the largest new, removed, grown
 // and shrunk values. Self-contained like the timeline page: nothing is loaded from anywhere.
@@ -9,8 +9,8 @@
 //   data-peak-bytes="a0:3666346368 b0:..." each side's peak markers, by color
 //   data-delta-rows="12"                   rows of the delta tables
 //   data-errors=""                         script errors, and peak markers that disagree with the table
-#ifndef HLOMEM_EXAMPLES_DIFF_PAGE_HPP
-#define HLOMEM_EXAMPLES_DIFF_PAGE_HPP
+#ifndef HLOMEM_OUTPUT_DIFF_PAGE_HPP
+#define HLOMEM_OUTPUT_DIFF_PAGE_HPP
 
 #include <algorithm>
 #include <cstdint>
@@ -22,12 +22,12 @@
 #include <hlomem/diff.hpp>
 #include <hlomem/memory/timeline.hpp>
 
-#include "../timeline/markup.hpp"
-#include "../timeline/page.hpp"
-#include "report.hpp"
-#include "timeline_assets.hpp"
+#include <hlomem/output/markup.hpp>
+#include <hlomem/output/timeline_page.hpp>
+#include <hlomem/output/diff_report.hpp>
+#include <hlomem/output/page_assets.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// A row of a delta table: a label, A's bytes, B's bytes and the delta, colored by its sign.
 inline void write_delta_row(std::ostream& out, std::string const& label, hlomem::byte_pair const& p) {
@@ -80,7 +80,7 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
         auto const ca = std::find_if(ta.colors.begin(), ta.colors.end(), [&](auto const& x) { return x.color == c.color; });
         auto const cb = std::find_if(tb.colors.begin(), tb.colors.end(), [&](auto const& x) { return x.color == c.color; });
         bool const has_a = ca != ta.colors.end(), has_b = cb != tb.colors.end();
-        double const curve = hlomem_cli::curve_top_bytes(std::max(c.peak_live_bytes.a, c.peak_live_bytes.b));
+        double const curve = curve_top_bytes(std::max(c.peak_live_bytes.a, c.peak_live_bytes.b));
         double const map = std::max<double>(1.0, static_cast<double>(std::max(c.allocated_bytes.a, c.allocated_bytes.b)));
         auto side = [&](char const* name, diff_report_side<P, Q> const& s, hlomem::timeline const& tl,
                         hlomem::timeline_color const* tc, bool present) {
@@ -133,6 +133,6 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
     os << valid_utf8(out.str());
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_DIFF_PAGE_HPP
+#endif  // HLOMEM_OUTPUT_DIFF_PAGE_HPP

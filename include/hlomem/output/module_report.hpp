@@ -1,4 +1,4 @@
-// report/hlo_module.hpp: `hlomem report [--json] FILE` for an HLO module dump — what the module
+// hlomem/output/module_report.hpp: `hlomem report [--json] FILE` for an HLO module dump — what the module
 // holds and what its entry computation costs in memory.
 //
 //   $ hlomem report tests/data/seeds/004_c00fd3afea504246.txt
@@ -17,8 +17,8 @@
 // Sizes are exact byte counts next to XLA's human-readable form. "Padded" is what the layouts
 // take (XLA's ShapeUtil::ArraySize, tiles included); "unpadded" is what XProf calls the
 // unpadded size. Tuples count their arrays; their pointer tables are listed separately.
-#ifndef HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP
-#define HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP
+#ifndef HLOMEM_OUTPUT_MODULE_REPORT_HPP
+#define HLOMEM_OUTPUT_MODULE_REPORT_HPP
 
 #include <algorithm>
 #include <cstdint>
@@ -30,13 +30,17 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/hlomem.hpp>
+#include <hlomem/assign.hpp>
+#include <hlomem/diff.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/load.hpp>
+#include <hlomem/memory.hpp>
 #include <hlomem/load/derive.hpp>
 
-#include "../cli.hpp"
-#include "../json_writer.hpp"
+#include <hlomem/output/percent.hpp>
+#include <hlomem/output/json_writer.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 namespace report_detail {
 
@@ -392,6 +396,6 @@ inline void report_hlo_modules(std::vector<report_detail::module_type> const& mo
     }
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_REPORT_HLO_MODULE_HPP
+#endif  // HLOMEM_OUTPUT_MODULE_REPORT_HPP

@@ -1,8 +1,8 @@
-// report/sources.hpp: where values come from in the user's program, as the commands print it:
+// hlomem/output/sources.hpp: where values come from in the user's program, as the commands print it:
 // a value's source keys in JSON, the peak of each color by source line, by op_name and by Python
 // stack frame (hlomem/hlo/attribution.hpp), in text and in JSON.
-#ifndef HLOMEM_EXAMPLES_REPORT_SOURCES_HPP
-#define HLOMEM_EXAMPLES_REPORT_SOURCES_HPP
+#ifndef HLOMEM_OUTPUT_SOURCES_HPP
+#define HLOMEM_OUTPUT_SOURCES_HPP
 
 #include <algorithm>
 #include <cstdint>
@@ -17,10 +17,10 @@
 #include <hlomem/hlo/attribution.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
 
-#include "../cli.hpp"
-#include "../json_writer.hpp"
+#include <hlomem/output/percent.hpp>
+#include <hlomem/output/json_writer.hpp>
 
-namespace hlomem_cli {
+namespace hlomem {
 
 /// `model.py:83` for a value with a source line, `no source` without (C escapes read back).
 inline std::string source_line_text(hlomem::value_source const& s) {
@@ -112,10 +112,6 @@ inline hlomem::peak_holdings const* holdings_of(std::vector<hlomem::peak_holding
     return it == holdings.end() ? nullptr : &*it;
 }
 
-inline std::string share_text(std::int64_t part, std::int64_t whole) {
-    return whole > 0 ? fixed2(100.0 * static_cast<double>(part) / static_cast<double>(whole)) + "%" : std::string("-");
-}
-
 /// Up to `n` value ids, then how many more.
 template <class P>
 std::string value_ids_text(std::vector<std::size_t> const& values, hlomem::basic_buffer_assignment<P> const& ba, std::size_t n = 6) {
@@ -144,7 +140,8 @@ inline void print_holding_tree(std::ostream& out, hlomem::holding_tree const& t,
 }
 
 /// "what holds the color N peak, by source line": the top lines with their bytes, share and
-/// values, then the op_name tree to `depth` levels.
+/// values, then the op_name tree to `depth` levels; one line for a color whose values carry no
+/// source line and no op_name.
 template <class P, class Q>
 void print_peak_by_source(std::ostream& out, hlomem::basic_buffer_assignment<P> const& ba,
                           std::vector<hlomem::peak_holdings> const& holdings, hlomem::basic_source_attribution<Q> const& sources,
@@ -152,6 +149,17 @@ void print_peak_by_source(std::ostream& out, hlomem::basic_buffer_assignment<P> 
     for (auto const& h : holdings) {
         if (h.values.empty()) continue;
         auto const groups = hlomem::peak_by_source_line(h, sources);
+        // A color whose values carry no metadata at all (seed 002, a TPU dump without
+        // metadata={...}) has one group, "no source", in both breakdowns: one line says so.
+        bool const no_metadata = groups.size() == 1 && groups.front().key.is_no_source() &&
+                                 std::all_of(h.values.begin(), h.values.end(),
+                                             [&](hlomem::value_holding const& v) { return sources.values[v.value].op_name.empty(); });
+        if (no_metadata) {
+            out << "\nwhat holds the color " << h.color << " peak (time " << h.time << ", " << hlomem::human_bytes(h.bytes)
+                << "): no source line or op_name in the metadata of its " << groups.front().values.size()
+                << (groups.front().values.size() == 1 ? " value (" : " values (") << value_ids_text(groups.front().values, ba) << ")\n";
+            continue;
+        }
         std::size_t const n = std::min(top, groups.size());
         out << "\nwhat holds the color " << h.color << " peak (time " << h.time << ", " << hlomem::human_bytes(h.bytes)
             << "), by source line (" << groups.size() << (groups.size() == 1 ? " line" : " lines") << "; " << n << " shown)\n";
@@ -177,6 +185,6 @@ void print_peak_by_source(std::ostream& out, hlomem::basic_buffer_assignment<P> 
     }
 }
 
-}  // namespace hlomem_cli
+}  // namespace hlomem
 
-#endif  // HLOMEM_EXAMPLES_REPORT_SOURCES_HPP
+#endif  // HLOMEM_OUTPUT_SOURCES_HPP
