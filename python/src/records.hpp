@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,17 @@ inline py::object metadata(std::string_view s) {
 template <class T>
 py::object optional_object(std::optional<T> const& v) {
     return v ? py::object(py::cast(*v)) : py::object(py::none());
+}
+
+/// The attribute of a field that is the member M of T, as Python has it (an int, a str, None for
+/// an empty optional).
+template <class T, auto M>
+py::object member(T const& t) {
+    if constexpr (std::is_base_of_v<py::handle, std::decay_t<decltype(t.*M)>>) {
+        return t.*M;  // a Python object already
+    } else {
+        return py::cast(t.*M);
+    }
 }
 
 /// Value ids of the values at `indices` of `ba`, as the JSON lists them.
@@ -189,9 +201,9 @@ struct source_line_group {
 inline std::array<field<source_line_group>, 4> const& source_line_fields() {
     using R = source_line_group const&;
     static std::array<field<source_line_group>, 4> const fields{{
-        {"source_file", [](R g) { return g.source_file; }},
-        {"source_line", [](R g) { return g.source_line; }},
-        {"bytes", [](R g) -> py::object { return py::int_(g.bytes); }},
+        {"source_file", member<source_line_group, &source_line_group::source_file>},
+        {"source_line", member<source_line_group, &source_line_group::source_line>},
+        {"bytes", member<source_line_group, &source_line_group::bytes>},
         {"values", [](R g) -> py::object { return py::list(g.values); }},
     }};
     return fields;
@@ -213,8 +225,8 @@ struct holding_node {
 inline std::array<field<holding_node>, 4> const& holding_node_fields() {
     using R = holding_node const&;
     static std::array<field<holding_node>, 4> const fields{{
-        {"name", [](R n) -> py::object { return py::str(n.name); }},
-        {"bytes", [](R n) -> py::object { return py::int_(n.bytes); }},
+        {"name", member<holding_node, &holding_node::name>},
+        {"bytes", member<holding_node, &holding_node::bytes>},
         {"values", [](R n) -> py::object { return py::list(n.values); }},
         {"children", [](R n) -> py::object { return py::list(n.children); }, [](R n) -> py::object { return to_dicts(n.children); }},
     }};
@@ -310,8 +322,8 @@ struct inconsistency {
 
 inline std::array<field<inconsistency>, 2> const& inconsistency_fields() {
     static std::array<field<inconsistency>, 2> const fields{{
-        {"line", [](inconsistency const& w) -> py::object { return py::int_(w.line); }},
-        {"message", [](inconsistency const& w) -> py::object { return py::str(w.message); }},
+        {"line", member<inconsistency, &inconsistency::line>},
+        {"message", member<inconsistency, &inconsistency::message>},
     }};
     return fields;
 }
@@ -324,12 +336,11 @@ struct peak_value {
 };
 
 inline std::array<field<peak_value>, 4> const& peak_value_fields() {
-    using R = peak_value const&;
     static std::array<field<peak_value>, 4> const fields{{
-        {"id", [](R v) -> py::object { return py::int_(v.id); }},
-        {"name", [](R v) -> py::object { return py::str(v.name); }},
-        {"index", [](R v) -> py::object { return py::str(v.index); }},
-        {"bytes", [](R v) -> py::object { return py::int_(v.bytes); }},
+        {"id", member<peak_value, &peak_value::id>},
+        {"name", member<peak_value, &peak_value::name>},
+        {"index", member<peak_value, &peak_value::index>},
+        {"bytes", member<peak_value, &peak_value::bytes>},
     }};
     return fields;
 }
@@ -348,13 +359,13 @@ struct peak {
 inline std::array<field<peak>, 8> const& peak_fields() {
     using R = peak const&;
     static std::array<field<peak>, 8> const fields{{
-        {"time", [](R p) -> py::object { return py::int_(p.time); }},
-        {"instruction", [](R p) -> py::object { return py::str(p.instruction); }},
-        {"bytes", [](R p) -> py::object { return py::int_(p.bytes); }},
-        {"listed_bytes", [](R p) -> py::object { return py::int_(p.listed_bytes); }},
-        {"rule", [](R p) -> py::object { return py::str(p.rule); }},
-        {"stated_time", [](R p) { return optional_object(p.stated_time); }},
-        {"matches_stated", [](R p) -> py::object { return py::bool_(p.matches_stated); }},
+        {"time", member<peak, &peak::time>},
+        {"instruction", member<peak, &peak::instruction>},
+        {"bytes", member<peak, &peak::bytes>},
+        {"listed_bytes", member<peak, &peak::listed_bytes>},
+        {"rule", member<peak, &peak::rule>},
+        {"stated_time", member<peak, &peak::stated_time>},
+        {"matches_stated", member<peak, &peak::matches_stated>},
         {"values", [](R p) -> py::object { return py::list(p.values); }, [](R p) -> py::object { return to_dicts(p.values); }},
     }};
     return fields;
@@ -429,8 +440,8 @@ struct sides {
 
 inline std::array<field<sides>, 2> const& sides_fields() {
     static std::array<field<sides>, 2> const fields{{
-        {"a", [](sides const& s) { return s.a; }},
-        {"b", [](sides const& s) { return s.b; }},
+        {"a", member<sides, &sides::a>},
+        {"b", member<sides, &sides::b>},
     }};
     return fields;
 }
@@ -456,8 +467,8 @@ struct source_line_change {
 inline std::array<field<source_line_change>, 7> const& source_line_change_fields() {
     using R = source_line_change const&;
     static std::array<field<source_line_change>, 7> const fields{{
-        {"source_file", [](R l) { return l.source_file; }},
-        {"source_line", [](R l) { return l.source_line; }},
+        {"source_file", member<source_line_change, &source_line_change::source_file>},
+        {"source_line", member<source_line_change, &source_line_change::source_line>},
         {"a", [](R l) -> py::object { return py::int_(l.bytes.a); }},
         {"b", [](R l) -> py::object { return py::int_(l.bytes.b); }},
         {"delta", [](R l) -> py::object { return py::int_(l.bytes.delta()); }},
