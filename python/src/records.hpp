@@ -239,24 +239,18 @@ struct color_ref {
     std::int64_t color;
     std::int64_t allocated_bytes;
 
-    hlomem::color_live_bytes const* live() const {
-        for (auto const& c : d->facts().colors) {
-            if (c.color == color) return &c;
+    /// The row of this color in one of the facts' lists by color (colors, bounds, padding); null
+    /// when it has none.
+    template <class Row>
+    Row const* of_color(std::vector<Row> const& rows) const {
+        for (auto const& r : rows) {
+            if (r.color == color) return &r;
         }
         return nullptr;
     }
-    hlomem::color_bounds const* bounds() const {
-        for (auto const& b : d->facts().bounds) {
-            if (b.color == color) return &b;
-        }
-        return nullptr;
-    }
-    hlomem::color_padding const* padding() const {
-        for (auto const& p : d->facts().padding) {
-            if (p.color == color) return &p;
-        }
-        return nullptr;
-    }
+    hlomem::color_live_bytes const* live() const { return of_color(d->facts().colors); }
+    hlomem::color_bounds const* bounds() const { return of_color(d->facts().bounds); }
+    hlomem::color_padding const* padding() const { return of_color(d->facts().padding); }
     hlomem::peak_holdings const* holdings() const { return hlomem_cli::holdings_of(d->facts().holdings, color); }
 
     py::object peak_by_source() const {
