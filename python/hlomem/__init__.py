@@ -2,7 +2,7 @@
 
     import hlomem
     dump = hlomem.load(compiled.as_text())     # or a dump's path, or bytes
-    dump.peak["bytes"], dump.breakdown()[0]["values"][:5]
+    dump.peak.bytes, dump.breakdown()[0]["values"][:5]
     dump.timeline()                            # drawn inline in Jupyter
     hlomem.diff(before, after).verdict         # why memory changed between two compilations
     hlomem.assign(compiled.as_text())          # XLA's buffer assignment, predicted
@@ -12,10 +12,13 @@ exactly what `hlomem report --json` prints, Diff.to_dict() what `hlomem diff --j
 The stub __init__.pyi gives every signature.
 """
 
-from ._hlomem import Diff, Dump, ParseError, Shape, ShapeError, Timeline, __version__, assign, diff, load, shape
+from ._hlomem import (Allocation, BytePair, Color, Diff, DiffColor, Dump, HoldingNode, Inconsistency, KindBytes, LogicalValue,
+                      ParseError, Peak, PeakValue, Shape, ShapeError, Sides, SourceLine, SourceLineChange, Timeline, TimelineColor,
+                      __version__, assign, diff, load, shape)
 
-__all__ = ["Diff", "Dump", "ParseError", "Shape", "ShapeError", "Timeline", "__version__", "assign", "diff", "from_jax", "load",
-           "shape"]
+__all__ = ["Allocation", "BytePair", "Color", "Diff", "DiffColor", "Dump", "HoldingNode", "Inconsistency", "KindBytes",
+           "LogicalValue", "ParseError", "Peak", "PeakValue", "Shape", "ShapeError", "Sides", "SourceLine", "SourceLineChange",
+           "Timeline", "TimelineColor", "__version__", "assign", "diff", "from_jax", "load", "shape"]
 
 # The figures of jax's CompiledMemoryStats (XLA's xla::CompiledMemoryStats, as
 # compiled.memory_analysis() returns it), each with the figure of hlomem's report it compares with:
@@ -73,7 +76,7 @@ def from_jax(compiled, *, name="<jax>"):
     peak = dump.peak if report is not None else None
     figures["peak_bytes"] = {
         "jax": None if None in jax_total else jax_total[0] + jax_total[1] + jax_total[2] - jax_total[3],
-        "hlomem": None if peak is None else peak["bytes"],
+        "hlomem": None if peak is None else peak.bytes,
     }
     dump.memory_analysis = figures
     return dump

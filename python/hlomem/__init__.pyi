@@ -55,6 +55,319 @@ class Shape:
     def __eq__(self, other: object) -> bool:
         """XLA's Shape::Equal."""
 
+class LogicalValue:
+    """A logical value of the buffer assignment: what `hlomem report --json` lists in 'values'."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str:
+        """The defining instruction."""
+    @property
+    def index(self) -> str:
+        """Its shape index in the instruction's result: '{}', '{0,1}'."""
+    @property
+    def phi(self) -> bool: ...
+    @property
+    def color(self) -> Optional[int]:
+        """The memory space (`@0`); None in old dumps."""
+    @property
+    def allocation(self) -> Optional[int]:
+        """The index of its allocation; None when it has none."""
+    @property
+    def offset(self) -> int:
+        """Within the allocation."""
+    @property
+    def size(self) -> int:
+        """The assigned size."""
+    @property
+    def shape(self) -> Optional[str]: ...
+    @property
+    def instruction_shape(self) -> Optional[str]:
+        """The defining instruction's result shape (from its Used-values block)."""
+    @property
+    def live_range(self) -> Optional[List[int]]:
+        """[start, end] in program order; None without live ranges."""
+    @property
+    def op_type(self) -> Optional[str]: ...
+    @property
+    def op_name(self) -> Optional[str]: ...
+    @property
+    def source_file(self) -> Optional[str]: ...
+    @property
+    def source_line(self) -> Optional[int]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """Exactly its entry of to_dict()['values']."""
+
+class Allocation:
+    """An allocation of the buffer assignment: what `hlomem report --json` lists in 'allocations'."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def color(self) -> int: ...
+    @property
+    def kind(self) -> str:
+        """'parameter', 'constant', 'thread_local', 'output', 'temp', ..."""
+    @property
+    def parameter(self) -> Optional[int]:
+        """The entry parameter number of a parameter allocation."""
+    @property
+    def parameter_shape_index(self) -> Optional[str]:
+        """A parameter's shape index; None (and absent from to_dict()) for other allocations."""
+    @property
+    def parameter_shape(self) -> Optional[str]:
+        """A parameter's shape; None (and absent from to_dict()) for other allocations."""
+    @property
+    def output_shape(self) -> Optional[str]: ...
+    @property
+    def constant(self) -> bool: ...
+    @property
+    def thread_local(self) -> bool: ...
+    @property
+    def maybe_live_out(self) -> bool: ...
+    @property
+    def preallocated_temp(self) -> bool: ...
+    @property
+    def values(self) -> List[LogicalValue]:
+        """Its values, the Dump's own LogicalValue objects (to_dict() lists their ids)."""
+    def to_dict(self) -> Dict[str, Any]:
+        """Exactly its entry of to_dict()['allocations']."""
+
+class SourceLine:
+    """A source line's share of a color's peak (Color.peak_by_source)."""
+
+    @property
+    def source_file(self) -> Optional[str]:
+        """None for the values without a source."""
+    @property
+    def source_line(self) -> Optional[int]: ...
+    @property
+    def bytes(self) -> int:
+        """Bytes of the peak its values hold (shared bytes once)."""
+    @property
+    def values(self) -> List[int]:
+        """The ids of its values live at the peak."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class HoldingNode:
+    """A node of a color's peak by op_name prefix or by Python stack frame."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def bytes(self) -> int:
+        """Bytes of the peak held under it (its values and its children's)."""
+    @property
+    def values(self) -> List[int]:
+        """The ids of the values held at this node itself."""
+    @property
+    def children(self) -> List["HoldingNode"]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Color:
+    """A color (memory space) of the buffer assignment: what `hlomem report --json` lists in 'colors'."""
+
+    @property
+    def color(self) -> int: ...
+    @property
+    def allocated_bytes(self) -> int: ...
+    @property
+    def peak_live_bytes(self) -> Optional[int]:
+        """Most bytes live at once (memory shared by aliases once); None without live ranges."""
+    @property
+    def peak_time(self) -> Optional[int]: ...
+    @property
+    def peak_instruction(self) -> Optional[str]: ...
+    @property
+    def temp_allocated_bytes(self) -> Optional[int]: ...
+    @property
+    def temp_lower_bound_bytes(self) -> Optional[int]:
+        """The least any allocator needs for the temps."""
+    @property
+    def lower_bound_bytes(self) -> Optional[int]: ...
+    @property
+    def padded_bytes(self) -> Optional[int]: ...
+    @property
+    def unpadded_bytes(self) -> Optional[int]: ...
+    @property
+    def peak_by_source(self) -> List[SourceLine]:
+        """The peak by source line, largest first; they add up to the peak."""
+    @property
+    def peak_by_op_name(self) -> Optional[HoldingNode]: ...
+    @property
+    def peak_by_stack_frame(self) -> Optional[HoldingNode]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """Exactly its entry of to_dict()['colors'] (keys absent there are None here)."""
+
+class Inconsistency:
+    """Where a dump contradicts itself (to_dict()['warnings'])."""
+
+    @property
+    def line(self) -> int:
+        """The line of the dump; 0 for the dump as a whole."""
+    @property
+    def message(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class PeakValue:
+    """A value XLA lists at its peak, with its size under the peak's rule."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def index(self) -> str: ...
+    @property
+    def bytes(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Peak:
+    """XLA's peak (HloLiveRange's) recomputed: the report's live_range.peak_* keys."""
+
+    @property
+    def time(self) -> int: ...
+    @property
+    def instruction(self) -> str: ...
+    @property
+    def bytes(self) -> int:
+        """XLA's running sum at the peak."""
+    @property
+    def listed_bytes(self) -> int:
+        """The sizes of the values listed there, added up."""
+    @property
+    def rule(self) -> str:
+        """'instruction_shape' or 'value_subshape': how XLA sizes each value."""
+    @property
+    def stated_time(self) -> Optional[int]:
+        """The peak the dump states, if it does."""
+    @property
+    def matches_stated(self) -> bool: ...
+    @property
+    def values(self) -> List[PeakValue]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class TimelineColor:
+    """A color of a timeline: what `hlomem timeline --json` lists in 'colors'."""
+
+    @property
+    def color(self) -> int: ...
+    @property
+    def allocated_bytes(self) -> int: ...
+    @property
+    def peak_bytes(self) -> int: ...
+    @property
+    def peak_time(self) -> int: ...
+    @property
+    def peak_instruction(self) -> str: ...
+    @property
+    def unpadded_bytes_at_peak(self) -> int: ...
+    @property
+    def live_at_peak(self) -> int:
+        """How many values are live at the peak."""
+    @property
+    def values(self) -> int:
+        """Values on the time axis."""
+    @property
+    def drawn(self) -> int: ...
+    @property
+    def aggregated(self) -> int: ...
+    @property
+    def bands(self) -> int: ...
+    @property
+    def unranged_values(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class BytePair:
+    """A byte count of A and of B, and its change."""
+
+    @property
+    def a(self) -> int: ...
+    @property
+    def b(self) -> int: ...
+    @property
+    def delta(self) -> int:
+        """b - a."""
+    def to_dict(self) -> Dict[str, int]: ...
+
+class Sides:
+    """A figure of A and of B: a time, an instruction, the ids of the values live (None: not measured)."""
+
+    @property
+    def a(self) -> Any: ...
+    @property
+    def b(self) -> Any: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class KindBytes:
+    """Bytes allocated to one kind of allocation in A and B."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def a(self) -> int: ...
+    @property
+    def b(self) -> int: ...
+    @property
+    def delta(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class SourceLineChange:
+    """A source line's bytes at A's and B's peaks."""
+
+    @property
+    def source_file(self) -> Optional[str]: ...
+    @property
+    def source_line(self) -> Optional[int]: ...
+    @property
+    def a(self) -> int: ...
+    @property
+    def b(self) -> int: ...
+    @property
+    def delta(self) -> int: ...
+    @property
+    def values_a(self) -> List[int]: ...
+    @property
+    def values_b(self) -> List[int]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class DiffColor:
+    """A color of a diff: what `hlomem diff --json` lists in 'colors'."""
+
+    @property
+    def color(self) -> int: ...
+    @property
+    def allocated_bytes(self) -> BytePair: ...
+    @property
+    def peak_live_bytes(self) -> BytePair: ...
+    @property
+    def peak_time(self) -> Sides: ...
+    @property
+    def peak_instruction(self) -> Sides: ...
+    @property
+    def live_at_peak(self) -> Sides:
+        """The ids of the values live at each side's peak, largest first."""
+    @property
+    def allocated_by_kind(self) -> List[KindBytes]: ...
+    @property
+    def peak_by_source(self) -> List[SourceLineChange]:
+        """Largest change first."""
+    @property
+    def padded_bytes(self) -> BytePair: ...
+    @property
+    def unpadded_bytes(self) -> BytePair: ...
+    @property
+    def temp_allocated_bytes(self) -> BytePair: ...
+    @property
+    def temp_lower_bound_bytes(self) -> BytePair: ...
+    @property
+    def temp_above_bound_bytes(self) -> BytePair:
+        """Fragmentation of the temp arena: what XLA allocated above the bound."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
 class Timeline:
     """Memory over program order per color (`hlomem timeline`): live bytes, the peak, every buffer."""
 
@@ -67,7 +380,7 @@ class Timeline:
     def to_dict(self) -> Dict[str, Any]:
         """The summary as a dict: exactly what `hlomem timeline --json` prints."""
     @property
-    def colors(self) -> List[Dict[str, Any]]:
+    def colors(self) -> List[TimelineColor]:
         """Per color: peak bytes, time and instruction, what was drawn (to_dict()['colors'])."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Writes the page (.html, .htm) or the SVG picture (.svg)."""
@@ -106,19 +419,21 @@ class Dump:
     def total_bytes(self) -> int:
         """Bytes of all allocations."""
     @property
-    def allocations(self) -> List[Dict[str, Any]]:
-        """Every allocation: index, size, color, kind, parameter, flags, values."""
+    def allocations(self) -> List[Allocation]:
+        """Every allocation: index, size, color, kind, parameter, flags, its values."""
     @property
-    def values(self) -> List[Dict[str, Any]]:
-        """Every logical value: id, name, index, allocation, offset, size, shape, live_range."""
+    def values(self) -> List[LogicalValue]:
+        """Every logical value (made once): id, name, index, allocation, offset, size, shape, live_range, metadata."""
+    def values_frame(self) -> Any:
+        """The values as a pandas DataFrame (a column a LogicalValue attribute); ImportError without pandas."""
     @property
-    def colors(self) -> List[Dict[str, Any]]:
-        """Per color: allocated bytes, peak live bytes with its time and instruction, bounds, padding."""
+    def colors(self) -> List[Color]:
+        """Per color: allocated bytes, peak live bytes with its time and instruction, bounds, padding, the peak by source."""
     @property
-    def warnings(self) -> List[Dict[str, Any]]:
+    def warnings(self) -> List[Inconsistency]:
         """Where the dump contradicts itself: line, message."""
     @property
-    def peak(self) -> Optional[Dict[str, Any]]:
+    def peak(self) -> Optional[Peak]:
         """XLA's peak recomputed: time, instruction, bytes, listed_bytes, rule, stated_time, matches_stated, values."""
     def breakdown(self, top: int = 20) -> List[Dict[str, Any]]:
         """Per color: its peak and the `top` largest values live there, largest first."""
@@ -161,10 +476,10 @@ class Diff:
     def verdict(self) -> List[str]:
         """What explains most of the change, in sentences, the most telling first."""
     @property
-    def total_bytes(self) -> Dict[str, int]:
-        """'Total bytes used' of A and B and its change: {'a', 'b', 'delta'}."""
+    def total_bytes(self) -> BytePair:
+        """'Total bytes used' of A and B and its change (a, b, delta)."""
     @property
-    def colors(self) -> List[Dict[str, Any]]:
+    def colors(self) -> List[DiffColor]:
         """Per color: allocated and peak live bytes of A and B, the peak's moment, bytes by kind, the peak by source line, padding, the temp arena (to_dict()['colors'])."""
     @property
     def matched_values(self) -> int:

@@ -3,7 +3,11 @@
 // It wraps the library, its analyses and its output layer (<hlomem/output.hpp>); it computes
 // nothing of its own. The tool prints through the same output layer, so that Dump.to_dict() is
 // `hlomem report --json`, Timeline.save() is `hlomem timeline -o`, Diff.to_json() is `hlomem diff
-// --json` and hlomem.assign(m).text is `hlomem assign` by construction: one writer for both.
+// --json` and hlomem.assign(m).text is `hlomem assign` by construction: one writer for both. What the Python
+// objects hold is in state.hpp; the typed objects (Dump.values[i], Dump.colors[k], ...), each
+// built from the model and the report's facts, in records.hpp. Here: the functions that make
+// dicts of their own (breakdown, peak_by_source, check), assign, shapes, and one function a class
+// that binds it.
 //
 // Zero copy: a file is read once into a string the loaded value owns; a `str` or `bytes` is parsed
 // where it lies (hlomem::load_view), and the Dump keeps a reference to it, so the models' views
@@ -14,243 +18,27 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <fstream>
-#include <ios>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <unordered_map>
-#include <utility>
-#include <variant>
 #include <vector>
 
-#include <hlomem/hlo/attribution.hpp>
-#include <hlomem/hlomem.hpp>
-#include <hlomem/load.hpp>
-#include <hlomem/memory/peak_holdings.hpp>
-#include <hlomem/memory/timeline.hpp>
-
-#include <hlomem/output.hpp>
-
-namespace py = pybind11;
+#include "records.hpp"
+#include "state.hpp"
 
 namespace hlomem_python {
 
-using policy = hlomem::view_policy;
-using loaded_type = hlomem::basic_loaded<policy>;
-using assignment_type = hlomem::basic_buffer_assignment<policy>;
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------
-
-/// hlomem.ParseError and hlomem.ShapeError, created when the module is.
-PyObject* parse_error_type = nullptr;
-PyObject* shape_error_type = nullptr;
-
-/// Raises hlomem.ParseError for `info`: the message is the C++ report (file:line:column, the
-/// line, a caret); the attributes give each part.
-[[noreturn]] void raise_parse_error(hlomem::parse_error_info const& info) {
-    py::object error = py::reinterpret_borrow<py::object>(parse_error_type)(info.to_string());
-    error.attr("file") = info.file;
-    error.attr("line") = info.line;
-    error.attr("column") = info.column;
-    error.attr("expected") = info.expected;
-    error.attr("reason") = info.message;
-    error.attr("source_line") = info.source_line;
-    error.attr("caret") = info.caret;
-    PyErr_SetObject(parse_error_type, error.ptr());
-    throw py::error_already_set();
-}
-
-/// The loader's error as the Python exception that fits it.
-[[noreturn]] void raise_load_error(hlomem::load_error const& e) {
-    switch (e.failure) {
-        case hlomem::load_failure::unparsable:
-            if (e.parse) raise_parse_error(*e.parse);
-            break;
-        case hlomem::load_failure::unreadable:
-            PyErr_SetString(PyExc_FileNotFoundError, e.message.c_str());
-            throw py::error_already_set();
-        case hlomem::load_failure::unknown_kind: break;
-    }
-    throw py::value_error(e.message);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dump
-// ---------------------------------------------------------------------------------------------
-
-/// A loaded text and what has been computed from it.
-struct dump {
-    /// The Python object whose buffer the models view (a str or bytes); None when the text was
-    /// read from a file and `loaded.texts` owns it. Declared first, so destroyed last.
-    py::object owner = py::none();
-    loaded_type loaded;
-    /// A file of one module: the assignment derived from it, made on first use.
-    std::optional<hlomem::basic_derived_assignment<policy>> derived;
-    /// The text the models view: the str's or bytes' buffer, or the file's text in loaded.texts.
-    std::string_view text;
-    /// Set by hlomem.from_jax: jax's figures next to hlomem's.
-    py::object memory_analysis = py::none();
-    /// Set by hlomem.assign: how the assignment was predicted.
-    py::object prediction = py::none();
-    /// The JSON texts, made on first use.
-    std::optional<std::string> report_json;
-    std::optional<std::string> assignment_json;
-
-    std::string kind() const { return std::string(hlomem::to_string(loaded.kind())); }
-
-    /// The buffer assignment: the dump's, or the one derived from the module.
-    assignment_type const& assignment() {
-        if (auto const* ba = std::get_if<assignment_type>(&loaded.model)) return *ba;
-        if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<policy>>>(&loaded.model)) {
-            if (modules->size() != 1) {
-                throw py::value_error(loaded.path + " holds " + std::to_string(modules->size()) +
-                                      " modules; the buffer assignment is derived from a file of one module");
-            }
-            if (!derived) {
-                py::gil_scoped_release unlocked;
-                derived = hlomem::derive_assignment(modules->front());
-            }
-            return derived->assignment;
-        }
-        throw py::value_error(loaded.path + ": a text of kind '" + kind() +
-                              "' holds no buffer assignment (load a buffer-assignment dump or an HLO module)");
-    }
-
-    /// The live-range text of the assignment; ValueError when it has none.
-    assignment_type const& assignment_with_live_ranges() {
-        auto const& ba = assignment();
-        if (!ba.live_range || ba.live_range->not_available) {
-            throw py::value_error(loaded.path +
-                                  ": the dump has no live ranges (XLA appends its HloLiveRange text or writes it to "
-                                  "X-live-range.txt; give that file as live_range=)");
-        }
-        return ba;
-    }
-
-    /// `hlomem report --json`.
-    std::string const& report() {
-        if (!report_json) {
-            if (!hlomem::reports(loaded.kind())) {
-                throw py::value_error(loaded.path + ": `hlomem report` reads HLO modules, buffer-assignment dumps, "
-                                                    "live-range texts and memory-usage reports; this text is of kind '" + kind() + "'");
-            }
-            std::ostringstream out;
-            {
-                py::gil_scoped_release unlocked;
-                hlomem::report_loaded(loaded, true, 20, out);
-            }
-            report_json = out.str();
-        }
-        return *report_json;
-    }
-
-    /// Each value's metadata (hlo/attribution.hpp): the dump's, joined with its module when the
-    /// loader found one; for a module, its instructions' metadata and stack tables.
-    hlomem::basic_source_attribution<policy> sources() {
-        auto const& ba = assignment();
-        if (derived) return hlomem::attribute_values(ba, std::get<std::vector<hlomem::basic_hlo_module<policy>>>(loaded.model).front());
-        return hlomem::attribute_values(loaded);
-    }
-
-    /// `hlomem report --json` of the assignment (the dump's; for a module, the derived one).
-    std::string const& assignment_report() {
-        if (!assignment_json) {
-            if (std::holds_alternative<assignment_type>(loaded.model)) {
-                assignment_json = report();
-            } else {
-                auto const& ba = assignment();
-                std::ostringstream out;
-                {
-                    py::gil_scoped_release unlocked;
-                    hlomem::print_buffer_assignment_json(out, hlomem::facts_of(ba, sources()));
-                }
-                assignment_json = out.str();
-            }
-        }
-        return *assignment_json;
-    }
-};
-
-py::object json_loads(std::string const& text) { return py::module_::import("json").attr("loads")(text); }
-
-/// Reads `source` (a path, or text as str or bytes) through the loader.
-std::shared_ptr<dump> load(py::object source, std::optional<std::string> name, std::optional<std::string> live_range,
-                           std::optional<std::string> memory_usage_report, std::optional<std::string> module) {
-    auto out = std::make_shared<dump>();
-    hlomem::load_options options;
-    options.live_range_file = std::move(live_range);
-    options.memory_usage_report_file = std::move(memory_usage_report);
-    options.module_file = std::move(module);
-    options.find_live_range = true;
-    options.find_memory_usage_report = true;
-    options.find_module = true;
-    py::object const os = py::module_::import("os");
-    if (py::isinstance(source, os.attr("PathLike"))) source = os.attr("fspath")(source);
-    if (py::isinstance<py::bytearray>(source) || py::isinstance<py::memoryview>(source)) {
-        source = py::module_::import("builtins").attr("bytes")(source);  // mutable buffers: viewed as an immutable copy
-    }
-
-    std::string_view text;
-    bool is_text = false;
-    if (py::isinstance<py::bytes>(source)) {
-        char* data = nullptr;
-        Py_ssize_t size = 0;
-        if (PyBytes_AsStringAndSize(source.ptr(), &data, &size) != 0) throw py::error_already_set();
-        text = std::string_view(data, static_cast<std::size_t>(size));
-        is_text = true;
-    } else if (py::isinstance<py::str>(source)) {
-        Py_ssize_t size = 0;
-        char const* data = PyUnicode_AsUTF8AndSize(source.ptr(), &size);  // kept by the str itself
-        if (!data) throw py::error_already_set();
-        text = std::string_view(data, static_cast<std::size_t>(size));
-        // A path is one line; XLA's texts are many (and a module or dump always has a newline).
-        is_text = text.find('\n') != std::string_view::npos;
-    } else {
-        throw py::type_error("hlomem.load takes a path (str or os.PathLike) or the text itself (str or bytes), not " +
-                             std::string(py::str(py::type::handle_of(source).attr("__name__"))));
-    }
-
-    if (is_text) {
-        out->owner = source;
-        std::string const label = name.value_or("<text>");
-        hlomem::load_result<loaded_type> r = [&] {
-            py::gil_scoped_release unlocked;
-            return hlomem::load_view<policy>(text, label, options);
-        }();
-        if (!r) raise_load_error(r.error());
-        out->loaded = std::move(*r);
-        out->text = text;
-    } else {
-        std::string const path(text);
-        hlomem::load_result<loaded_type> r = [&]() -> hlomem::load_result<loaded_type> {
-            py::gil_scoped_release unlocked;
-            auto in = hlomem::read_input(path);
-            if (!in) return in.error();
-            return hlomem::load<policy>(std::move(*in), options);
-        }();
-        if (!r) raise_load_error(r.error());
-        out->loaded = std::move(*r);
-        out->text = *out->loaded.texts.front();  // load() keeps the file's text first
-        if (name) out->loaded.path = *name;
-    }
-    return out;
-}
-
-/// One soundness finding as `hlomem check --json` lists it, with its severity and column.
 /// A value's metadata as `check --json` lists it (output/sources.hpp, write_value_source): the
 /// texts unescaped, null where absent.
 py::dict source_dict(std::int64_t id, hlomem::value_source const& s) {
-    auto text = [](std::string_view t) -> py::object { return t.empty() ? py::object(py::none()) : py::object(py::str(hlomem::c_unescape(t))); };
     py::dict out;
     out["id"] = id;
-    out["op_type"] = text(s.op_type);
-    out["op_name"] = text(s.op_name);
-    out["source_file"] = text(s.source_file);
+    out["op_type"] = metadata(s.op_type);
+    out["op_name"] = metadata(s.op_name);
+    out["source_file"] = metadata(s.source_file);
     out["source_line"] = s.has_source_line() ? py::object(py::int_(s.source_line)) : py::object(py::none());
     return out;
 }
@@ -393,169 +181,6 @@ py::list peak_by_source(dump& d, std::string const& by) {
     return peak_by_source_of(ba, hlomem::attribute_values(d.loaded), by);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Pages (the timeline's and the diff's)
-// ---------------------------------------------------------------------------------------------
-
-/// os.fspath(path) as a string.
-std::string path_string(py::object const& path) { return py::str(py::module_::import("os").attr("fspath")(path)); }
-
-bool has_suffix(std::string const& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-/// Writes `text` into `file`; OSError when it cannot.
-void write_file(std::string const& file, std::string const& text) {
-    std::ofstream out(file, std::ios::binary);
-    if (out) out << text;
-    out.close();
-    if (!out) {
-        PyErr_SetString(PyExc_OSError, ("cannot write '" + file + "'").c_str());
-        throw py::error_already_set();
-    }
-}
-
-/// A page inline in Jupyter: inside an iframe, its style, script and Content-Security-Policy stay
-/// its own, and the notebook's stay out of it.
-std::string sandboxed_iframe(char const* css_class, std::string const& page, double height) {
-    return std::string("<iframe class=\"") + css_class + "\" sandbox=\"allow-scripts\" style=\"width:100%;max-width:1040px;height:" +
-           hlomem::coord(height) + "px;border:1px solid #ddd\" srcdoc=\"" + hlomem::escape_markup(page) + "\"></iframe>";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Timeline
-// ---------------------------------------------------------------------------------------------
-
-struct timeline {
-    std::shared_ptr<dump> source;  // keeps the text and the assignment alive
-    hlomem::timeline tl;
-
-    assignment_type const& ba() const { return source->assignment(); }
-
-    std::string html() const {
-        std::ostringstream out;
-        hlomem::write_timeline_html(out, ba(), tl, source->sources());
-        return out.str();
-    }
-    std::string svg() const {
-        std::ostringstream out;
-        hlomem::write_timeline_svg(out, ba(), tl);
-        return out.str();
-    }
-    std::string json() const {
-        std::ostringstream out;
-        hlomem::print_timeline_json(out, ba(), tl);
-        return out.str();
-    }
-    std::string summary() const {
-        std::ostringstream out;
-        hlomem::print_timeline_summary(out, ba(), tl);
-        return out.str();
-    }
-
-    /// The page in a sandboxed iframe, tall enough for the panels and the peak tables.
-    std::string repr_html() const {
-        double height = 120;
-        for (auto const& c : tl.colors) {
-            height += hlomem::geometry_of(tl, 16).height() + 140 + 24.0 * static_cast<double>(c.at_peak.size() + 1);
-        }
-        return sandboxed_iframe("hlomem-timeline", html(), height);
-    }
-};
-
-std::shared_ptr<timeline> make_timeline(std::shared_ptr<dump> const& d, std::optional<std::string> size_function,
-                                        std::size_t max_rectangles) {
-    hlomem::timeline_options options;
-    if (size_function) {
-        options.size_function = hlomem::size_function_named(*size_function);
-        if (!options.size_function) throw py::value_error("size_function takes 'xla' or 'tpu', not '" + *size_function + "'");
-    }
-    options.max_rectangles = max_rectangles;
-    auto const& ba = d->assignment_with_live_ranges();
-    auto out = std::make_shared<timeline>();
-    out->source = d;
-    {
-        py::gil_scoped_release unlocked;
-        out->tl = hlomem::make_timeline(ba, options);
-    }
-    return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Diff (output/diff_report.hpp, output/diff_page.hpp: what `hlomem diff` prints and draws)
-// ---------------------------------------------------------------------------------------------
-
-/// A Dump, or what hlomem.load reads into one.
-std::shared_ptr<dump> as_dump(py::object source) {
-    if (py::isinstance<dump>(source)) return source.cast<std::shared_ptr<dump>>();
-    return load(std::move(source), std::nullopt, std::nullopt, std::nullopt, std::nullopt);
-}
-
-struct diff_result {
-    std::shared_ptr<dump> a, b;  // keep the texts and the assignments alive
-    hlomem::basic_source_attribution<policy> sources_a, sources_b;
-    hlomem::assignment_diff d;
-    std::optional<std::string> json;
-
-    /// A side named as `hlomem diff` names it: by the file (or the name given to a text), also
-    /// for an assignment derived from a module (whose own name is the module's).
-    static hlomem::diff_report_side<policy> side(dump& d, hlomem::basic_source_attribution<policy> const& s) {
-        return {d.loaded.path, d.assignment(), s};
-    }
-    hlomem::diff_report_side<policy> side_a() const { return side(*a, sources_a); }
-    hlomem::diff_report_side<policy> side_b() const { return side(*b, sources_b); }
-
-    std::string const& to_json() {
-        if (!json) {
-            std::ostringstream out;
-            {
-                py::gil_scoped_release unlocked;
-                hlomem::print_diff_json(out, side_a(), side_b(), d);
-            }
-            json = out.str();
-        }
-        return *json;
-    }
-    std::string text() const {
-        std::ostringstream out;
-        hlomem::print_diff_text(out, side_a(), side_b(), d);
-        return out.str();
-    }
-    std::string html() const {
-        std::ostringstream out;
-        {
-            py::gil_scoped_release unlocked;
-            hlomem::write_diff_html(out, side_a(), side_b(), d);
-        }
-        return out.str();
-    }
-    /// The page in a sandboxed iframe, as Timeline._repr_html_: tall enough for the verdict and
-    /// the first color's two timelines; the page scrolls inside it for the rest.
-    std::string repr_html() const { return sandboxed_iframe("hlomem-diff", html(), 900); }
-};
-
-std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top) {
-    auto out = std::make_shared<diff_result>();
-    out->a = as_dump(std::move(a));
-    out->b = as_dump(std::move(b));
-    auto const& ba = out->a->assignment();
-    auto const& bb = out->b->assignment();
-    out->sources_a = out->a->sources();
-    out->sources_b = out->b->sources();
-    hlomem::diff_options options;
-    options.top = top;
-    py::gil_scoped_release unlocked;
-    out->d = hlomem::diff_assignments(ba, out->sources_a, bb, out->sources_b, options);
-    return out;
-}
-
-py::dict pair_dict(hlomem::byte_pair const& p) {
-    py::dict out;
-    out["a"] = p.a;
-    out["b"] = p.b;
-    out["delta"] = p.delta();
-    return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Assign (assign/predict.hpp: what `hlomem assign` prints)
@@ -670,13 +295,88 @@ std::string explain(hlomem::shape const& s) {
     return out;
 }
 
-}  // namespace hlomem_python
+// ---------------------------------------------------------------------------------------------
+// The typed collections of a Dump (records.hpp), made once and kept in the Dump's __dict__: kept in
+// the C++ dump they would hold it through their own references to it, and never be freed.
+// ---------------------------------------------------------------------------------------------
 
-PYBIND11_MODULE(_hlomem, m) {
-    using namespace hlomem_python;
-    m.doc() = "hlomem: the memory of XLA programs (the C++ extension; import hlomem).";
-    m.attr("__version__") = HLOMEM_VERSION_STRING;
+template <class Make>
+py::object cached(py::object const& self, char const* key, Make make) {
+    py::dict attrs = self.attr("__dict__");
+    if (attrs.contains(key)) return attrs[key];
+    py::object made = make(self.cast<std::shared_ptr<dump>>());
+    attrs[key] = made;
+    return made;
+}
 
+/// Dump.values: a LogicalValue a value of the assignment, in its order.
+py::list dump_values(py::object const& self) {
+    return cached(self, "_values", [](std::shared_ptr<dump> const& d) {
+        std::size_t const n = d->assignment().values.size();
+        d->facts();  // the values' metadata, read once
+        py::list out(n);
+        for (std::size_t i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), py::cast(value_ref{d, i}).release().ptr());
+        return out;
+    });
+}
+
+/// Dump.allocations: an Allocation an allocation, its values those of Dump.values.
+py::list dump_allocations(py::object const& self) {
+    py::list const values = dump_values(self);
+    return cached(self, "_allocations", [&](std::shared_ptr<dump> const& d) {
+        py::list out;
+        auto const& ba = d->assignment();
+        for (std::size_t i = 0; i < ba.allocations.size(); ++i) {
+            py::list mine;
+            for (std::size_t v : ba.allocations[i].values) mine.append(values[v]);
+            out.append(allocation_ref{d, i, mine});
+        }
+        return out;
+    });
+}
+
+/// Dump.colors: a Color a color that has allocations, by number, as the report lists them.
+py::list dump_colors(py::object const& self) {
+    return cached(self, "_colors", [](std::shared_ptr<dump> const& d) {
+        std::map<std::int64_t, std::int64_t> allocated;
+        for (auto const& a : d->assignment().allocations) allocated[a.color] += a.size;
+        d->facts();
+        py::list out;
+        for (auto const& [color, bytes] : allocated) out.append(color_ref{d, color, bytes});
+        return out;
+    });
+}
+
+/// Dump.values_frame(): the values as a pandas DataFrame, a column a field of LogicalValue.
+py::object values_frame(py::object const& self) {
+    py::object pandas;
+    try {
+        pandas = py::module_::import("pandas");
+    } catch (py::error_already_set& e) {
+        if (!e.matches(PyExc_ImportError)) throw;
+        PyErr_SetString(PyExc_ImportError, "Dump.values_frame() needs pandas, which is not installed (pip install pandas); "
+                                           "nothing else in hlomem needs it: Dump.values holds the same values");
+        throw py::error_already_set();
+    }
+    auto const d = self.cast<std::shared_ptr<dump>>();
+    std::size_t const n = d->assignment().values.size();
+    d->facts();
+    py::dict columns;
+    value_ref r{d, 0};
+    for (auto const& f : value_fields()) {
+        py::list column(n);
+        for (r.i = 0; r.i < n; ++r.i) PyList_SET_ITEM(column.ptr(), static_cast<Py_ssize_t>(r.i), f.get(r).release().ptr());
+        columns[f.name] = column;
+    }
+    return pandas.attr("DataFrame")(columns);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bindings, one function a class
+// ---------------------------------------------------------------------------------------------
+
+/// hlomem.ParseError and hlomem.ShapeError, and the translation of the library's exceptions.
+void bind_errors(py::module_& m) {
     parse_error_type = PyErr_NewExceptionWithDoc(
         "hlomem.ParseError",
         "Text that does not read as XLA's format says. A ValueError whose message is the C++ report\n"
@@ -705,8 +405,40 @@ PYBIND11_MODULE(_hlomem, m) {
             PyErr_SetString(PyExc_ValueError, e.what());
         }
     });
+}
 
-    py::class_<dump, std::shared_ptr<dump>>(m, "Dump",
+/// The typed objects (records.hpp).
+void bind_records(py::module_& m) {
+    bind_record(m, "LogicalValue", "A logical value of the buffer assignment, as `hlomem report --json` lists it in 'values'.",
+                value_fields(), "id name size shape live_range");
+    bind_record(m, "Allocation", "An allocation of the buffer assignment, as `hlomem report --json` lists it in 'allocations'\n"
+                "(its values: LogicalValue objects; to_dict() lists their ids).", allocation_fields(), "index size color kind");
+    bind_record(m, "SourceLine", "A source line's share of a color's peak: its values' bytes there (ids in values).",
+                source_line_fields(), "source_file source_line bytes");
+    bind_record(m, "HoldingNode", "A node of a color's peak by op_name or by stack frame: its bytes, the values held there\n"
+                "(ids), its children.", holding_node_fields(), "name bytes");
+    bind_record(m, "Color", "A color (memory space) of the buffer assignment, as `hlomem report --json` lists it in 'colors'.",
+                color_fields(), "color allocated_bytes peak_live_bytes peak_time");
+    bind_record(m, "Inconsistency", "Where a dump contradicts itself: its line (0: the dump as a whole) and what.",
+                inconsistency_fields(), "line message");
+    bind_record(m, "PeakValue", "A value XLA lists at its peak, with its size under the peak's rule.", peak_value_fields(),
+                "id name index bytes");
+    bind_record(m, "Peak", "XLA's peak (HloLiveRange's) recomputed, against the peak the dump states.", peak_fields(),
+                "time instruction bytes matches_stated");
+    bind_record(m, "TimelineColor", "A color of a timeline, as `hlomem timeline --json` lists it.", timeline_color_fields(),
+                "color peak_bytes peak_time peak_instruction");
+    bind_record(m, "BytePair", "A byte count of A and of B, and its change (delta = b - a).", byte_pair_fields(), "a b delta");
+    bind_record(m, "Sides", "A figure of A and of B (a time, an instruction, the ids of the values live).", sides_fields(), "a b");
+    bind_record(m, "KindBytes", "Bytes allocated to one kind of allocation in A and B.", kind_bytes_fields(), "kind a b delta");
+    bind_record(m, "SourceLineChange", "A source line's bytes at A's and B's peaks, and the values of each (ids).",
+                source_line_change_fields(), "source_file source_line a b delta");
+    bind_record(m, "DiffColor", "A color of a diff, as `hlomem diff --json` lists it in 'colors'.", diff_color_fields(),
+                "color allocated_bytes peak_live_bytes");
+}
+
+/// hlomem.Dump.
+void bind_dump(py::module_& m) {
+    py::class_<dump, std::shared_ptr<dump>>(m, "Dump", py::dynamic_attr(),
         "An XLA text read by hlomem.load: a buffer-assignment dump, HLO module(s), a live-range text,\n"
         "a memory-usage report, an out-of-memory log or a MiniMalloc CSV, told apart by content.\n"
         "The buffer-assignment views (allocations, values, colors, peak, breakdown, check, liveness,\n"
@@ -741,36 +473,29 @@ PYBIND11_MODULE(_hlomem, m) {
             "assignment derived from the module: what allocations, values, colors and peak come from.")
         .def_property_readonly("total_bytes", [](dump& d) { return d.assignment().total_bytes(); },
             "Bytes of all allocations (the report's total_bytes).")
-        .def_property_readonly("allocations", [](dump& d) -> py::object { return json_loads(d.assignment_report())["allocations"]; },
-            "Every allocation as the report's 'allocations' lists it: index, size, color, kind, ...")
-        .def_property_readonly("values", [](dump& d) -> py::object { return json_loads(d.assignment_report())["values"]; },
-            "Every logical value as the report's 'values' lists it: id, name, index, allocation, offset,\n"
-            "size, shape, live_range.")
-        .def_property_readonly("colors", [](dump& d) -> py::object { return json_loads(d.assignment_report())["colors"]; },
-            "Per color (memory space) as the report's 'colors' lists it: allocated bytes, peak live\n"
-            "bytes, its time and instruction, the lower bound, padding.")
-        .def_property_readonly("warnings", [](dump& d) -> py::object { return json_loads(d.assignment_report())["warnings"]; },
-            "Where the dump contradicts itself (the report's 'warnings').")
-        .def_property_readonly("peak", [](dump& d) -> py::object {
-                auto const& ba = d.assignment();
-                if (!ba.live_range || ba.live_range->not_available) return py::none();
-                py::dict report = json_loads(d.assignment_report());
-                py::dict lr = report["live_range"].cast<py::dict>();
-                if (!lr.contains("peak_time")) return py::none();
-                py::dict out;
-                out["time"] = lr["peak_time"];
-                out["instruction"] = std::string(ba.live_range->instruction_at(lr["peak_time"].cast<std::int64_t>()));
-                out["bytes"] = lr["peak_bytes"];
-                out["listed_bytes"] = lr["peak_listed_bytes"];
-                out["rule"] = lr["peak_rule"];
-                out["stated_time"] = lr["stated_peak_time"];
-                out["matches_stated"] = lr["peak_matches_stated"];
-                out["values"] = lr["peak_values"];
-                return py::object(std::move(out));
+        .def_property_readonly("allocations", [](py::object self) { return py::list(dump_allocations(self)); },
+            "Every allocation (Allocation objects): index, size, color, kind, parameter, flags, and its\n"
+            "values as LogicalValue objects, as the report's 'allocations' lists them.")
+        .def_property_readonly("values", [](py::object self) { return py::list(dump_values(self)); },
+            "Every logical value (LogicalValue objects, made once): id, name, index, allocation, offset,\n"
+            "size, shape, live_range and its metadata (op_name, source_file, source_line), as the\n"
+            "report's 'values' lists them.")
+        .def("values_frame", &values_frame,
+            "The values as a pandas DataFrame, a row a value and a column a LogicalValue attribute\n"
+            "(pandas is not needed by hlomem: ImportError when it is not installed).")
+        .def_property_readonly("colors", [](py::object self) { return py::list(dump_colors(self)); },
+            "Per color (memory space), Color objects: allocated bytes, peak live bytes, its time and\n"
+            "instruction, the lower bound, padding, the peak by source line, op_name and stack frame.")
+        .def_property_readonly("warnings", [](dump& d) {
+                py::list out;
+                for (auto const& w : d.facts().warnings) out.append(inconsistency{w.line, w.message});
+                return out;
             },
-            "XLA's peak (HloLiveRange's), recomputed: time, instruction, bytes (XLA's running sum),\n"
+            "Where the dump contradicts itself (Inconsistency objects: line, message; the report's 'warnings').")
+        .def_property_readonly("peak", [](dump& d) { return peak_of(d); },
+            "XLA's peak (HloLiveRange's), recomputed, a Peak: time, instruction, bytes (XLA's running sum),\n"
             "listed_bytes, rule, stated_time and matches_stated (against the peak the dump states),\n"
-            "values (id, name, index, bytes). The report's live_range.peak_* keys; None without live ranges.")
+            "values (PeakValue: id, name, index, bytes). The report's live_range.peak_* keys; None without live ranges.")
         .def("breakdown", [](dump& d, std::size_t top) { return breakdown(d, top); }, py::arg("top") = 20,
             "What is live at each color's peak: per color its peak bytes, time and instruction, how many\n"
             "values are live there, and the `top` largest (id, name, index, bytes, allocation,\n"
@@ -832,7 +557,10 @@ PYBIND11_MODULE(_hlomem, m) {
         .def("__repr__", [](dump const& d) {
             return "<hlomem.Dump " + std::string(hlomem::to_string(d.loaded.kind())) + " '" + d.loaded.path + "'>";
         });
+}
 
+/// hlomem.Timeline.
+void bind_timeline(py::module_& m) {
     py::class_<timeline, std::shared_ptr<timeline>>(m, "Timeline",
         "Memory over program order, one panel per color: the live bytes with the peak marked, and every\n"
         "buffer as a rectangle over its live range at its offset (`hlomem timeline`).")
@@ -841,8 +569,12 @@ PYBIND11_MODULE(_hlomem, m) {
         .def("to_json", &timeline::json, "The summary as `hlomem timeline --json` prints it (a str).")
         .def("to_dict", [](timeline const& t) { return json_loads(t.json()); },
             "The summary as a dict: exactly what `hlomem timeline --json` prints.")
-        .def_property_readonly("colors", [](timeline const& t) -> py::object { return json_loads(t.json())["colors"]; },
-            "Per color: its peak bytes, time and instruction, what was drawn (to_dict()['colors']).")
+        .def_property_readonly("colors", [](std::shared_ptr<timeline> const& t) {
+                py::list out;
+                for (std::size_t i = 0; i < t->tl.colors.size(); ++i) out.append(timeline_color_ref{t, i});
+                return out;
+            },
+            "Per color, a TimelineColor: its peak bytes, time and instruction, what was drawn (to_dict()['colors']).")
         .def("save", [](timeline const& t, py::object path) {
                 std::string const file = path_string(path);
                 bool const svg = has_suffix(file, ".svg");
@@ -855,7 +587,10 @@ PYBIND11_MODULE(_hlomem, m) {
         .def("_repr_html_", &timeline::repr_html,
             "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
         .def("__repr__", &timeline::summary);
+}
 
+/// hlomem.Diff.
+void bind_diff(py::module_& m) {
     py::class_<diff_result, std::shared_ptr<diff_result>>(m, "Diff",
         "Why memory changed between two compilations of one program (`hlomem diff A B`): A, the\n"
         "baseline, and B compared value by value (matched by metadata, then shape and schedule\n"
@@ -868,12 +603,16 @@ PYBIND11_MODULE(_hlomem, m) {
         .def("report", &diff_result::text, "The diff as `hlomem diff A B` prints it (text).")
         .def_property_readonly("verdict", [](diff_result const& d) { return d.d.verdict; },
             "What explains most of the change, in sentences, the most telling first (the report's first lines).")
-        .def_property_readonly("total_bytes", [](diff_result const& d) { return pair_dict(d.d.total_bytes); },
-            "'Total bytes used' of A and B and its change: {'a': ..., 'b': ..., 'delta': b - a}.")
-        .def_property_readonly("colors", [](diff_result& d) -> py::object { return json_loads(d.to_json())["colors"]; },
-            "Per color (memory space), A's and B's allocated bytes, peak live bytes and its moment, bytes\n"
-            "by allocation kind, the peak by source line, padding and the temp arena against its bound\n"
-            "(to_dict()['colors']).")
+        .def_property_readonly("total_bytes", [](diff_result const& d) { return d.d.total_bytes; },
+            "'Total bytes used' of A and B and its change, a BytePair (a, b, delta = b - a).")
+        .def_property_readonly("colors", [](std::shared_ptr<diff_result> const& d) {
+                py::list out;
+                for (std::size_t i = 0; i < d->d.colors.size(); ++i) out.append(diff_color_ref{d, i});
+                return out;
+            },
+            "Per color (memory space), a DiffColor: A's and B's allocated bytes, peak live bytes and its\n"
+            "moment, bytes by allocation kind, the peak by source line, padding and the temp arena against\n"
+            "its bound (to_dict()['colors']).")
         .def_property_readonly("matched_values", [](diff_result const& d) { return d.d.matching.pairs.size(); },
             "How many values of A were matched with one of B (the list: to_dict()['matched_values']).")
         .def_property_readonly("only_in_a", [](diff_result const& d) { return d.d.matching.only_in_a.size(); },
@@ -898,7 +637,10 @@ PYBIND11_MODULE(_hlomem, m) {
             for (auto const& line : d.d.verdict) out += "\n  " + line;
             return out + ">";
         });
+}
 
+/// hlomem.Shape.
+void bind_shape(py::module_& m) {
     py::class_<hlomem::shape>(m, "Shape",
         "An XLA shape read from its text, with its sizes under XLA's rules (`hlomem shape`).")
         .def_property_readonly("padded_bytes", [](hlomem::shape const& s) { return hlomem::totals_of(s).padded_bytes; },
@@ -921,7 +663,10 @@ PYBIND11_MODULE(_hlomem, m) {
         .def("__repr__", [](hlomem::shape const& s) { return "hlomem.shape('" + hlomem::to_string(s) + "')"; })
         .def("__eq__", [](hlomem::shape const& a, hlomem::shape const& b) { return hlomem::shape_equal()(a, b); },
             py::is_operator(), "XLA's Shape::Equal.");
+}
 
+/// hlomem.shape, diff, assign and load.
+void bind_functions(py::module_& m) {
     m.def("shape", &parse_shape, py::arg("text"),
         "Reads an XLA shape, e.g. hlomem.shape('bf16[4096,3584]{1,0:T(8,128)(2,1)}'); ParseError when it does not read.");
     m.def("diff", &diff, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("top") = 10,
@@ -955,4 +700,19 @@ PYBIND11_MODULE(_hlomem, m) {
         "        values); beside X-buffer-assignment.txt (X.txt for the module) they are found without.\n"
         "Raises ParseError (a ValueError) with file, line and column when the text does not read,\n"
         "FileNotFoundError when a file cannot be read, ValueError for text of no kind hlomem reads.");
+}
+
+}  // namespace hlomem_python
+
+PYBIND11_MODULE(_hlomem, m) {
+    using namespace hlomem_python;
+    m.doc() = "hlomem: the memory of XLA programs (the C++ extension; import hlomem).";
+    m.attr("__version__") = HLOMEM_VERSION_STRING;
+    bind_errors(m);
+    bind_records(m);
+    bind_dump(m);
+    bind_timeline(m);
+    bind_diff(m);
+    bind_shape(m);
+    bind_functions(m);
 }

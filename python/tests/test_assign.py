@@ -61,9 +61,9 @@ def test_diff_of_the_prediction_and_xlas_dump(in_data, tmp_path):
     text = (DATA / actual).read_text()
     stated = int(re.search(r"^Total bytes used: (\d+)", text, re.M).group(1))
     values = len(set(re.findall(r"^\s*value: <(\d+) ", text, re.M)))
-    assert d.total_bytes == {"a": stated, "b": stated, "delta": 0}
+    assert d.total_bytes.to_dict() == {"a": stated, "b": stated, "delta": 0}
     assert (d.matched_values, d.only_in_a, d.only_in_b, d.changes) == (values, 0, 0, 0)
-    assert all(c["peak_live_bytes"]["delta"] == 0 for c in d.colors)
+    assert all(c.peak_live_bytes.delta == 0 for c in d.colors)
     # the tool says the same of the prediction written to a file (named otherwise)
     (tmp_path / "predicted.txt").write_text(run_tool("assign", module).stdout.decode())
     tool = json.loads(run_tool("diff", "--json", str(tmp_path / "predicted.txt"), actual).stdout)

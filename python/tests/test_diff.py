@@ -49,9 +49,15 @@ def test_diff_is_the_tools(in_data, tmp_path, a, b, top):
     assert report == json.loads(run_tool("diff", "--json", *options, a, b).stdout)
     assert (report["kind"], report["a"], report["b"]) == ("diff", a, b)
     assert d.verdict == report["verdict"] and d.verdict
-    assert d.total_bytes == report["total_bytes"]
-    assert d.total_bytes["delta"] == d.total_bytes["b"] - d.total_bytes["a"]
-    assert d.colors == report["colors"]
+    assert isinstance(d.total_bytes, hlomem.BytePair) and d.total_bytes.to_dict() == report["total_bytes"]
+    assert d.total_bytes.delta == d.total_bytes.b - d.total_bytes.a
+    # typed colors, built from the diff itself, are the JSON's
+    assert all(isinstance(c, hlomem.DiffColor) for c in d.colors)
+    assert [c.to_dict() for c in d.colors] == report["colors"]
+    for color, row in zip(d.colors, report["colors"]):
+        assert (color.color, color.peak_live_bytes.b, color.peak_time.a) == (row["color"], row["peak_live_bytes"]["b"], row["peak_time"]["a"])
+        assert [k.to_dict() for k in color.allocated_by_kind] == row["allocated_by_kind"]
+        assert [line.values_a for line in color.peak_by_source] == [line["values_a"] for line in row["peak_by_source"]]
     assert d.matched_values == len(report["matched_values"]) == report["matching"]["matched"]
     assert d.only_in_a == len(report["only_in_a"]) and d.only_in_b == len(report["only_in_b"])
     assert d.changes == len(report["changes"])
@@ -64,8 +70,8 @@ def test_the_totals_are_the_dumps_own(in_data):
     a, b = CASES[0][0], CASES[0][1]
     d = hlomem.diff(a, b)
     # 3666346368 and 2618818944 bytes, as the two dumps state them
-    assert d.total_bytes == {"a": stated_total(a), "b": stated_total(b), "delta": stated_total(b) - stated_total(a)}
-    assert (d.total_bytes["a"], d.total_bytes["b"]) == (3666346368, 2618818944)
+    assert d.total_bytes.to_dict() == {"a": stated_total(a), "b": stated_total(b), "delta": stated_total(b) - stated_total(a)}
+    assert (d.total_bytes.a, d.total_bytes.b) == (3666346368, 2618818944)
     # scan_window_a's dump has one value more than scan_window_b's (a loop_add_fusion), which
     # nothing of B matches; the rest are matched one to one
     a, b = f"{PAIRS}/scan_window_a.buffer_assignment.txt", f"{PAIRS}/scan_window_b.buffer_assignment.txt"
@@ -77,7 +83,7 @@ def test_the_totals_are_the_dumps_own(in_data):
     same = f"{PAIRS}/sternheimer_core_a.buffer_assignment.txt"
     d = hlomem.diff(same, same)
     assert (d.matched_values, d.only_in_a, d.only_in_b, d.changes) == (value_count(same), 0, 0, 0)
-    assert d.total_bytes["delta"] == 0
+    assert d.total_bytes.delta == 0
 
 
 def test_any_input_load_takes(in_data):

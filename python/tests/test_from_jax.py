@@ -42,7 +42,7 @@ def test_from_jax_puts_jax_figures_next_to_hlomems():
     assert m["alias_size_in_bytes"] == {"jax": 100, "hlomem": None}
     assert m["generated_code_size_in_bytes"] == {"jax": 5, "hlomem": None}
     assert m["peak_bytes"] == {"jax": 1000 + 200 + 30 - 100, "hlomem": report["liveness"]["xla_peak"]["bytes"]}
-    assert dump.peak["time"] == 4
+    assert dump.peak.time == 4
     assert "jax" not in sys.modules
 
 

@@ -17,10 +17,10 @@ def test_a_session_on_a_tpu_dump(in_data, tmp_path):
 
     # [2] the peak: XLA's own, recomputed, and the one the dump states agree
     peak = dump.peak
-    assert peak["matches_stated"] is True
-    assert peak["bytes"] >= peak["listed_bytes"] > 0
-    sequence = re.search(rf"^\s+{peak['time']}:(\S+)$", dump.liveness(), re.M)
-    assert sequence and peak["instruction"] == sequence.group(1)
+    assert peak.matches_stated is True
+    assert peak.bytes >= peak.listed_bytes > 0
+    sequence = re.search(rf"^\s+{peak.time}:(\S+)$", dump.liveness(), re.M)
+    assert sequence and peak.instruction == sequence.group(1)
 
     # [3] what is live at each color's peak, largest first
     breakdown = dump.breakdown(top=5)
@@ -43,7 +43,7 @@ def test_a_session_on_a_tpu_dump(in_data, tmp_path):
     assert html.startswith("<iframe class=\"hlomem-timeline\" sandbox=\"allow-scripts\"")
     assert "srcdoc=\"&lt;!DOCTYPE html&gt;" in html and "<script" not in html
     assert timeline.to_dict() == json.loads(run_tool("timeline", "--json", name).stdout)
-    assert timeline.colors[0]["peak_bytes"] == breakdown[0]["peak_bytes"]
+    assert timeline.colors[0].peak_bytes == breakdown[0]["peak_bytes"]
 
     # [5] saved, it is the tool's page and picture, byte for byte
     timeline.save(tmp_path / "t.html")
@@ -68,9 +68,9 @@ def test_a_session_on_what_jax_gives(in_data):
     report = module.to_dict()
     assert report["name"] == "jit_train_step"
     peak = module.peak
-    assert peak["bytes"] == report["liveness"]["xla_peak"]["bytes"]
-    assert peak["time"] == report["liveness"]["xla_peak"]["time"]
-    assert peak["instruction"] == report["liveness"]["xla_peak"]["instruction"]
+    assert peak.bytes == report["liveness"]["xla_peak"]["bytes"]
+    assert peak.time == report["liveness"]["xla_peak"]["time"]
+    assert peak.instruction == report["liveness"]["xla_peak"]["instruction"]
     top = module.breakdown(top=3)[0]
     assert [v["bytes"] for v in top["values"]] == [v["bytes"] for v in report["liveness"]["memory_spaces"][0]["largest_at_peak"][:3]]
     assert module.total_bytes == module.assignment_dict["total_bytes"] > 0

@@ -79,22 +79,22 @@ def test_properties_mirror_the_report(in_data):
     dump = hlomem.load("seeds/002_b0117d631587537a.txt")
     report = dump.to_dict()
     assert dump.total_bytes == report["total_bytes"]
-    assert dump.allocations == report["allocations"] and len(dump.allocations) == 10
-    assert dump.values == report["values"]
-    assert dump.colors == report["colors"]
-    assert dump.warnings == report["warnings"]
+    assert [a.to_dict() for a in dump.allocations] == report["allocations"] and len(dump.allocations) == 10
+    assert [v.to_dict() for v in dump.values] == report["values"]
+    assert [c.to_dict() for c in dump.colors] == report["colors"]
+    assert [w.to_dict() for w in dump.warnings] == report["warnings"]
     lr = report["live_range"]
     peak = dump.peak
-    assert (peak["time"], peak["bytes"], peak["values"]) == (lr["peak_time"], lr["peak_bytes"], lr["peak_values"])
-    assert peak["matches_stated"] is True
+    assert (peak.time, peak.bytes, [v.to_dict() for v in peak.values]) == (lr["peak_time"], lr["peak_bytes"], lr["peak_values"])
+    assert peak.matches_stated is True
 
 
 def test_a_module_reports_its_derived_assignment(in_data):
     # XLA's own dump of this module states its peak at 4 (README); hlomem derives it from the module.
     dump = hlomem.load("corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo")
     assert dump.kind == "hlo_module"
-    assert dump.peak["time"] == 4
-    assert dump.peak["bytes"] == dump.to_dict()["liveness"]["xla_peak"]["bytes"]
+    assert dump.peak.time == 4
+    assert dump.peak.bytes == dump.to_dict()["liveness"]["xla_peak"]["bytes"]
     assert dump.liveness() == run_tool("liveness", "corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo").stdout.decode()
 
 

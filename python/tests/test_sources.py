@@ -20,7 +20,7 @@ def tree_total(node):
 
 def test_a_module_with_stack_tables():
     dump = hlomem.load(MODULE, name="forward")
-    peak = dump.colors[0]["peak_live_bytes"]
+    peak = dump.colors[0].peak_live_bytes
     (by_line,) = dump.peak_by_source()
     assert by_line["bytes"] == peak and by_line["color"] == 0
     assert sum(g["bytes"] for g in by_line["groups"]) == peak
@@ -46,7 +46,7 @@ def test_real_dumps_with_their_modules_add_up_to_each_peak(in_data, pair):
     base = "corpus/compilations/" + pair
     dump = hlomem.load(base + ".buffer_assignment.txt", module=base + ".after_opt.hlo")
     assert dump.module_file == base + ".after_opt.hlo"
-    peaks = {c["color"]: c["peak_live_bytes"] for c in dump.colors if c["peak_live_bytes"] is not None}
+    peaks = {c.color: c.peak_live_bytes for c in dump.colors if c.peak_live_bytes is not None}
     for by in ("source_line", "op_name", "stack_frame"):
         result = dump.peak_by_source(by=by)
         assert {c["color"]: c["bytes"] for c in result} == peaks

@@ -20,20 +20,17 @@
 
 namespace hlomem {
 
-/// The report of a buffer-assignment dump, with the live ranges, the memory-usage report and the
-/// module the loader found for it (their files named in the notes, the report's differences as
-/// warnings), its values' metadata joined with the module's (attribute_values), and the op_name
-/// tree shown `depth` levels deep in the text.
+/// The facts `hlomem report` gives about the buffer-assignment dump `loaded` holds: the live
+/// ranges, the memory-usage report and the module the loader found for it named in the notes, the
+/// report's differences from the dump as warnings, and its values' metadata joined with the
+/// module's (attribute_values): every value's with `every_value` (JSON lists them all), else only
+/// the values live at the peaks (the text names only those; their texts alone are read).
 template <class P>
-void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
+buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, bool every_value) {
     auto const& ba = *loaded.assignment();
-    // The text names the metadata of the values live at each peak only: without a module to join
-    // (whose count of values the notes name), only their texts are read. JSON lists every value's.
-    bool const every_value = as_json || loaded.assignment_module() != nullptr;
     auto facts = facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const& colors) {
         return every_value ? hlomem::attribute_values(loaded) : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
     });
-    facts.depth = depth;
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
     if (loaded.module_file) {
         facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
@@ -46,6 +43,17 @@ void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_
                               (problems.empty() ? std::string("it agrees") : std::to_string(problems.size()) + " differences"));
         for (auto& p : problems) facts.warnings.push_back(hlomem::dump_inconsistency(0, file + ":" + std::to_string(p.line) + ": " + p.message));
     }
+    return facts;
+}
+
+/// The report of a buffer-assignment dump (dump_facts), with the op_name tree shown `depth`
+/// levels deep in the text.
+template <class P>
+void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
+    // Without a module to join (whose count of values the notes name), the text reads only the
+    // metadata of the values live at each peak. JSON lists every value's.
+    auto facts = dump_facts(loaded, as_json || loaded.assignment_module() != nullptr);
+    facts.depth = depth;
     if (as_json) {
         print_buffer_assignment_json(out, facts);
     } else {
