@@ -383,14 +383,7 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
     json.key("notes").begin_array();
     for (auto const& n : f.notes) json.value(n);
     json.end_array();
-    json.key("warnings").begin_array();
-    for (auto const& w : f.warnings) {
-        json.begin_object();
-        json.member("line", w.line);
-        json.member("message", w.message);
-        json.end_object();
-    }
-    json.end_array();
+    write_line_messages(json, "warnings", f.warnings);
     json.end_object();
     json.finish();
 }

@@ -281,6 +281,20 @@ private:
     char* at_;
 };
 
+/// `"key": [{"line": N, "message": "..."}, ...]` for a list of findings that have a line and a
+/// message (diagnostics, a reader's warnings), as every report lists its warnings.
+template <class Findings>
+void write_line_messages(json_writer& json, char const* key, Findings const& findings) {
+    json.key(key).begin_array();
+    for (auto const& w : findings) {
+        json.begin_object();
+        json.member("line", w.line);
+        json.member("message", w.message);
+        json.end_object();
+    }
+    json.end_array();
+}
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_JSON_WRITER_HPP

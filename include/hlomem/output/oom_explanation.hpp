@@ -404,14 +404,7 @@ inline void print_oom_log_json(std::ostream& out, oom_log const& log) {
     json.key("reports").begin_array();
     for (std::size_t r = 0; r < log.reports.size(); ++r) oom_explanation_detail::print_report_json(json, log, r);
     json.end_array();
-    json.key("warnings").begin_array();
-    for (auto const& w : oom_explanation_detail::all_warnings(log)) {
-        json.begin_object();
-        json.member("line", w.line);
-        json.member("message", w.message);
-        json.end_object();
-    }
-    json.end_array();
+    write_line_messages(json, "warnings", oom_explanation_detail::all_warnings(log));
     json.end_object();
     json.finish();
 }
