@@ -106,7 +106,7 @@ basic_shape<P> parse_shape_prefix(char const*& first, char const* last, std::str
 /// view policy, names are views into `text`, which must outlive the result.
 ///
 /// `threads`: how many threads may read it. 0 (the default) uses every processor the process may
-/// run on for dumps of 4 MiB and more (parser/buffer_assignment.hpp, read_in_parts), one thread
+/// run on for dumps of 4 MiB and more (parser/threaded_read.hpp, read_in_parts), one thread
 /// for smaller ones; 1 reads on the calling thread alone. The result is the same either way,
 /// errors included.
 template <class P = default_policy>

@@ -1,6 +1,6 @@
 // hlomem/parser/value_id_index.hpp: the table from a logical value's id to its place in the model,
-// which the buffer-assignment grammar (parser/buffer_assignment.hpp) fills as it reads value lines
-// and Used-values blocks, and which puts the values in id order at the end.
+// which the buffer-assignment builder (parser/buffer_assignment_builder.hpp) fills as it reads
+// value lines and Used-values blocks, and which puts the values in id order at the end.
 #ifndef HLOMEM_PARSER_VALUE_ID_INDEX_HPP
 #define HLOMEM_PARSER_VALUE_ID_INDEX_HPP
 
