@@ -78,7 +78,6 @@
 #define HLOMEM_ASSIGN_BUFFER_ASSIGNER_HPP
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -98,6 +97,7 @@
 #include <hlomem/hlo/alias_analysis.hpp>
 #include <hlomem/hlo/liveness.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/memory/buffer_sharing_hints.hpp>
 #include <hlomem/memory/soundness.hpp>
 #include <hlomem/placement/best_fit.hpp>
 #include <hlomem/placement/plan.hpp>
@@ -417,27 +417,21 @@ post_order_position_table post_order_positions(basic_hlo_module<P> const& m) {
     return table;
 }
 
-/// Elementwise opcodes (HloInstruction::IsElementwise): their result may take the place of an
-/// operand of the same shape. The elementwise part of soundness.hpp's list of instructions that
-/// update an operand in place, and the two converts that keep the width.
-inline bool is_elementwise_opcode(std::string_view opcode) {
-    for (std::string_view in_place_only : {"dynamic-update-slice", "scatter", "sort", "all-reduce", "all-reduce-start",
-                                           "select-and-scatter"}) {
-        if (opcode == in_place_only) return false;
-    }
-    return updates_in_place(opcode, "") || opcode == "bitcast-convert" || opcode == "stochastic-convert";
-}
-
-}  // namespace detail
-
-namespace detail {
-
-/// HloInstruction::IsElementwiseOnOperand for an instruction of a fused computation: an
-/// elementwise opcode on any operand, a dynamic-update-slice on the array it updates (operand 0).
+/// HloInstruction::IsElementwiseImpl for an instruction `i` of the module, on its operand
+/// `operand_number` (IsElementwiseOnOperand) or, with npos, on all of them (IsElementwise): a
+/// dynamic-update-slice is elementwise on operand 0 only, a bitcast-convert that changes the bit
+/// width is not, any other instruction as its opcode (is_elementwise, memory/opcode_classes.hpp).
+/// XLA lets a map and a fusion decide for themselves (HloMapInstruction, HloFusionInstruction
+/// override IsElementwiseImpl); hlomem does not model them, and counts both as not elementwise.
 template <class P>
 bool is_elementwise_on_operand(basic_hlo_module<P> const& m, instruction_id i, std::size_t operand_number) {
-    if (m.instruction(i).opcode == hlo_opcode::dynamic_update_slice) return operand_number == 0;
-    return is_elementwise_opcode(m.opcode_name(i));
+    hlo_opcode const op = m.instruction(i).opcode;
+    if (op == hlo_opcode::dynamic_update_slice) return operand_number == 0;
+    if (op == hlo_opcode::bitcast_convert) {
+        auto const ops = m.operands(i);
+        if (ops.empty() || bit_width(m.shape_of(i).element_type()) != bit_width(m.shape_of(ops[0]).element_type())) return false;
+    }
+    return is_elementwise(op);
 }
 
 template <class P>
@@ -552,7 +546,7 @@ bool gpu_fusion_can_share_buffer_hint(basic_hlo_module<P> const& m, instruction_
             }
         }
     }
-    if (multi_output && !is_elementwise_opcode(m.opcode_name(non_bitcast_root))) {
+    if (multi_output && !is_elementwise_on_operand(m, non_bitcast_root, npos)) {
         for (instruction_id other : m.operands(root)) {
             if (other == output) continue;
             std::uint32_t const at = body.position_of(other);
@@ -571,32 +565,19 @@ template <class P>
 std::optional<bool> gpu_can_share_buffer_hint(basic_hlo_module<P> const& m, instruction_id user, instruction_id operand,
                                               basic_shape_index<P> const& user_index) {
     auto const ops = m.operands(user);
+    // The hint names an operand number (memory/buffer_sharing_hints.hpp): is it `operand`?
+    auto const writes_over = [&](std::optional<std::int64_t> number) {
+        return number && *number >= 0 && static_cast<std::size_t>(*number) < ops.size() && ops[static_cast<std::size_t>(*number)] == operand;
+    };
     switch (m.instruction(user).opcode) {
         case hlo_opcode::all_reduce:
         case hlo_opcode::collective_broadcast:
-            return ops.size() == 1 ||
-                   (user_index.size() == 1 && static_cast<std::size_t>(user_index[0]) < ops.size() &&
-                    ops[static_cast<std::size_t>(user_index[0])] == operand);
+            return writes_over(gpu_all_reduce_shared_operand(ops.size(), user_index));
         case hlo_opcode::custom_call: {
             // The parser keeps custom_call_target in the instruction, not among its attributes.
-            std::string_view const t = m.instruction(user).custom_call_target;
-            if (t == "__cublas$lt$matmul") {
-                auto const config = m.attribute(user, "backend_config");
-                std::string_view const c = config ? std::string_view(*config) : std::string_view();
-                std::size_t at = c.find("\"beta\":");
-                if (at == std::string_view::npos) return false;  // GemmBackendConfig's beta defaults to 0
-                at += 7;
-                while (at < c.size() && c[at] == ' ') ++at;
-                bool nonzero = false;
-                for (; at < c.size() && (std::isdigit(static_cast<unsigned char>(c[at])) || c[at] == '.' || c[at] == '-' ||
-                                         c[at] == 'e' || c[at] == 'E' || c[at] == '+');
-                     ++at) {
-                    nonzero = nonzero || (c[at] >= '1' && c[at] <= '9');
-                }
-                return nonzero && ops.size() > 2 && ops[2] == operand;
-            }
-            if (t == "__cusolver$cholesky") return user_index.size() == 1 && user_index[0] == 0;
-            return false;
+            auto const config = m.attribute(user, "backend_config");
+            return writes_over(gpu_custom_call_shared_operand(m.instruction(user).custom_call_target,
+                                                              config ? std::string_view(*config) : std::string_view(), user_index));
         }
         case hlo_opcode::fusion:
             return gpu_fusion_can_share_buffer_hint(m, user, operand, user_index);
@@ -651,8 +632,8 @@ bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, i
             if (number >= params.size()) return false;
             if (inst.fusion == fusion_kind::loop || inst.fusion == fusion_kind::input) {
                 // AreTransitiveUsesElementwiseOrTuple: every use of the fused parameter, and of
-                // what it feeds, is elementwise or a tuple, so each element is read before it is
-                // written.
+                // what it feeds, is elementwise on that operand or a tuple, so each element is
+                // read before it is written.
                 auto const& body = m.computation(fused);
                 std::vector<instruction_id> stack{params[number]};
                 std::vector<char> seen(body.instruction_count, 0);
@@ -662,10 +643,14 @@ bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, i
                     for (instruction_id u : m.users(i)) {
                         std::uint32_t const at = body.position_of(u);
                         if (at >= seen.size()) return false;  // not in the fused computation: not XLA's case
+                        if (m.instruction(u).opcode != hlo_opcode::tuple) {
+                            auto const u_ops = m.operands(u);
+                            for (std::size_t k = 0; k < u_ops.size(); ++k) {
+                                if (u_ops[k] == i && !detail::is_elementwise_on_operand(m, u, k)) return false;
+                            }
+                        }
                         if (seen[at]) continue;
                         seen[at] = 1;
-                        auto const op = m.opcode_name(u);
-                        if (op != "tuple" && !detail::is_elementwise_opcode(op)) return false;
                         stack.push_back(u);
                     }
                 }
@@ -701,7 +686,7 @@ bool can_share_operand_buffer_with_user(basic_hlo_alias_analysis<P> const& aa, i
             if (ops.size() == 1) return true;
             return operand_count == 1 && !user_index.empty() && static_cast<std::size_t>(user_index[0]) == number;
         default:
-            return detail::is_elementwise_opcode(m.opcode_name(user));
+            return detail::is_elementwise_on_operand(m, user, number);
     }
 }
 
