@@ -2,7 +2,7 @@
 // needs no fused body (xla/service/gpu/buffer_sharing.cc, CanShareBufferHint, which
 // HloDataflowAnalysis::CanShareOperandBufferWithUser asks before its own rules), written once for
 // the soundness check of a dump (memory/soundness.hpp, from an instruction's text) and for the
-// buffer assigner (assign/buffer_assigner.hpp, from a parsed module, which adds the fusion hint):
+// buffer assigner (assign/buffer_sharing.hpp, from a parsed module, which adds the fusion hint):
 //
 //   all-reduce        NCCL reduces in place: output {k} over operand k (any output with one operand)
 //   custom-call       `__cublas$lt$matmul` over its bias (operand 2) when GemmBackendConfig's beta
