@@ -3,7 +3,9 @@
 #define HLOMEM_MEMORY_HPP
 
 #include <hlomem/memory/analysis.hpp>
+#include <hlomem/memory/buffer_sharing_hints.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
+#include <hlomem/memory/opcode_classes.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
 #include <hlomem/memory/soundness.hpp>

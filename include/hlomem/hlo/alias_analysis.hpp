@@ -223,26 +223,6 @@ std::vector<in_place_pair> in_place_pairs(basic_hlo_module<P> const& m, instruct
     return out;
 }
 
-/// Whether in_place_pairs can name a pair for an instruction of opcode `op`: the opcodes its rules
-/// cover. Every other instruction updates nothing in place, which the analysis need not ask.
-constexpr bool may_update_in_place(hlo_opcode op) noexcept {
-    switch (op) {
-        case hlo_opcode::all_reduce_start:
-        case hlo_opcode::dynamic_update_slice:
-        case hlo_opcode::scatter:
-        case hlo_opcode::collective_permute:
-        case hlo_opcode::collective_permute_start:
-        case hlo_opcode::custom_call:
-        case hlo_opcode::async_start:
-        case hlo_opcode::set_dimension_size:
-        case hlo_opcode::ragged_all_to_all:
-        case hlo_opcode::fusion:
-            return true;
-        default:
-            return false;
-    }
-}
-
 /// Lists of value indices stored one after another, as the HloBuffers are: `lists[b]` views list
 /// `b`, and a range-for gives each list in turn (one allocation for all of them, not one each).
 class value_index_lists {

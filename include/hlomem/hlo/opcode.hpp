@@ -16,6 +16,8 @@
 #include <ostream>
 #include <string_view>
 
+#include <hlomem/memory/opcode_classes.hpp>
+
 namespace hlomem {
 
 /// An HLO opcode.
@@ -123,6 +125,37 @@ constexpr std::optional<hlo_opcode> hlo_opcode_from_string(std::string_view name
 }
 static_assert(hlo_opcode_from_string("get-tuple-element") == hlo_opcode::get_tuple_element);
 static_assert(!hlo_opcode_from_string("get-tuple-elements").has_value());
+
+namespace detail {
+
+/// `is_in_class(name)` for every opcode, by enumerator (hlo_opcode::unknown: false), computed at
+/// compile time from the classes of memory/opcode_classes.hpp, where each is written once.
+template <class InClass>
+constexpr std::array<bool, hlo_opcode_names.size() + 1> hlo_opcode_class(InClass is_in_class) noexcept {
+    std::array<bool, hlo_opcode_names.size() + 1> table{};
+    for (std::size_t op = 0; op < hlo_opcode_names.size(); ++op) table[op] = is_in_class(hlo_opcode_names[op]);
+    return table;
+}
+inline constexpr auto elementwise_opcodes = hlo_opcode_class([](std::string_view n) { return is_elementwise_opcode(n); });
+inline constexpr auto no_value_opcodes = hlo_opcode_class([](std::string_view n) { return defines_no_value_opcode(n); });
+inline constexpr auto in_place_opcodes = hlo_opcode_class([](std::string_view n) { return may_update_in_place_opcode(n); });
+
+}  // namespace detail
+
+/// HloInstruction::IsOpElementwise (is_elementwise_opcode).
+constexpr bool is_elementwise(hlo_opcode op) noexcept { return detail::elementwise_opcodes[static_cast<std::size_t>(op)]; }
+static_assert(is_elementwise(hlo_opcode::add) && is_elementwise(hlo_opcode::copy) && !is_elementwise(hlo_opcode::dot));
+
+/// An opcode that defines no value at any index (defines_no_value_opcode), a bitcast only without
+/// `bitcast_defines_value`.
+constexpr bool defines_no_value(hlo_opcode op, bool bitcast_defines_value = false) noexcept {
+    if (op == hlo_opcode::bitcast) return !bitcast_defines_value;
+    return detail::no_value_opcodes[static_cast<std::size_t>(op)];
+}
+
+/// Whether HloDataflowAnalysis::GetInPlaceInputOutputPairs has a rule for `op`
+/// (may_update_in_place_opcode): every other instruction updates nothing in place.
+constexpr bool may_update_in_place(hlo_opcode op) noexcept { return detail::in_place_opcodes[static_cast<std::size_t>(op)]; }
 
 /// Opcodes that start an asynchronous operation; the matching `*-done` takes the start as its
 /// operand 0 (for `async-start`, possibly through `async-update` instructions).

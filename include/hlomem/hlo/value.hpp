@@ -54,7 +54,7 @@ struct hlo_value_use {
 /// them. `tree_of(k)` is the subshape tree of instruction `k`'s result; `bitcast_defines_value` is
 /// the option of hlo/dataflow.hpp. The rules (hlo/dataflow.hpp's header lists them all):
 ///   `f32[8] add(...)` defines {}; `(f32[8], s32[]) tuple(...)` defines {} only;
-///   `get-tuple-element`, `while`, `call`, `conditional` define nothing;
+///   `get-tuple-element`, `while`, `call`, `conditional` define nothing (defines_no_value);
 ///   a `parameter` defines everything unless its computation is called as control flow.
 template <class P, class TreeOf, class Define>
 void define_values(basic_hlo_module<P> const& m, basic_call_graph<P> const& graph, instruction_id i, TreeOf const& tree_of,
@@ -74,18 +74,9 @@ void define_values(basic_hlo_module<P> const& m, basic_call_graph<P> const& grap
         shape_node const n = t.find(index);
         if (n != no_node) define(n);
     };
-    switch (m.instruction(i).opcode) {
-        case hlo_opcode::bitcast:
-            if (bitcast_defines_value) define_all();
-            break;
-        case hlo_opcode::add_dependency:
-        case hlo_opcode::while_:
-        case hlo_opcode::call:
-        case hlo_opcode::conditional:
-        case hlo_opcode::get_tuple_element:
-        case hlo_opcode::domain:
-        case hlo_opcode::opt_barrier:
-            break;
+    hlo_opcode const op = m.instruction(i).opcode;
+    if (defines_no_value(op, bitcast_defines_value)) return;  // memory/opcode_classes.hpp
+    switch (op) {
         case hlo_opcode::parameter:
             if (!has_callers || context == call_context::embedded || context == call_context::both) define_all();
             break;
@@ -111,9 +102,6 @@ void define_values(basic_hlo_module<P> const& m, basic_call_graph<P> const& grap
             define_at({});
             define_at({0});
             define_at({2});
-            break;
-        case hlo_opcode::copy_done:
-        case hlo_opcode::all_reduce_done:
             break;
         case hlo_opcode::all_gather_start:
             define_where([&](shape_node n) { return t[n].is_tuple || t.top_index(n) == 1; });

@@ -22,9 +22,10 @@
 //            its result into that operand: when it declares output_to_operand_aliasing
 //            (`{{2}: (1, {})}`: output {2} reuses operand 1), B's output must be declared to reuse
 //            exactly A's operand; a custom call without it shares only what its backend's
-//            buffer-sharing hint allows (gpu_backend_hint below); otherwise its opcode must be one
-//            XLA updates in place — dynamic-update-slice, scatter, sort, all-reduce(-start), an
-//            elementwise op, or a loop or input fusion (kLoop, kInput);
+//            buffer-sharing hint allows (gpu_backend_hint, memory/buffer_sharing_hints.hpp);
+//            otherwise its opcode must be one XLA updates in place — dynamic-update-slice,
+//            scatter, sort, all-reduce(-start), an elementwise op other than copy, or a loop or
+//            input fusion (kLoop, kInput): updates_in_place, from memory/opcode_classes.hpp;
 //          - loop or branch state: A or B is a phi value (while and conditional merge values, which
 //            XLA keeps in one HloBuffer and whose ranges it normalizes so that they only touch:
 //            HloLiveRange::NormalizeAliasedBuffers ends each value of a buffer where the next
@@ -59,7 +60,9 @@
 #include <hlomem/core/shape_size.hpp>
 #include <hlomem/core/size_function.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/memory/buffer_sharing_hints.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
+#include <hlomem/memory/opcode_classes.hpp>
 
 namespace hlomem {
 
@@ -82,70 +85,16 @@ inline std::string_view to_string(sharing_reason r) noexcept {
     return "?";
 }
 
-/// Opcodes whose result XLA may place in an operand's buffer without declaring
-/// output_to_operand_aliasing (HloDataflowAnalysis::CanShareOperandBufferWithUser and the in-place
-/// ops): elementwise ops, loop and input fusions, and the update-style ops.
+/// Whether XLA may place the result of an instruction of `opcode` (and `fusion_kind`, for a
+/// fusion) in an operand's buffer without declaring output_to_operand_aliasing, as far as a dump
+/// shows (it has no fused bodies): the users whose opcode alone lets them (shares_operand_by_opcode:
+/// dynamic-update-slice, scatter, sort, all-reduce(-start)), elementwise users but a copy
+/// (CanShareOperandBufferWithUser's IsElementwiseOnOperand; BufferAssigner never lets a copy take
+/// its operand's place), and loop and input fusions (its AreTransitiveUsesElementwiseOrTuple, which
+/// the dump cannot check).
 inline bool updates_in_place(std::string_view opcode, std::string_view fusion_kind) {
     if (opcode == "fusion") return fusion_kind == "kLoop" || fusion_kind == "kInput";
-    static constexpr std::string_view ops[] = {
-        "dynamic-update-slice", "scatter", "sort", "all-reduce", "all-reduce-start", "select-and-scatter",
-        // elementwise
-        "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "complex", "convert", "cos", "divide", "erf", "exponential",
-        "exponential-minus-one", "floor", "imag", "is-finite", "log", "log-plus-one", "logistic", "maximum", "minimum",
-        "multiply", "negate", "not", "or", "popcnt", "power", "real", "reduce-precision", "remainder",
-        "round-nearest-afz", "round-nearest-even", "rsqrt", "select", "shift-left", "shift-right-arithmetic",
-        "shift-right-logical", "sign", "sine", "sqrt", "subtract", "tan", "tanh", "xor", "compare", "cosine",
-    };
-    return std::find(std::begin(ops), std::end(ops), opcode) != std::end(ops);
-}
-
-/// The text of attribute `key` (`custom_call_target=`) in an instruction's text, without quotes;
-/// empty when absent.
-inline std::string_view instruction_attribute(std::string_view text, std::string_view key) {
-    for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
-        if (at > 0 && text[at - 1] != ' ' && text[at - 1] != ',') continue;
-        std::size_t from = at + key.size();
-        if (from >= text.size() || text[from] != '=') continue;
-        ++from;
-        if (from < text.size() && text[from] == '"') {
-            std::size_t const end = text.find('"', from + 1);
-            return end == std::string_view::npos ? std::string_view() : text.substr(from + 1, end - from - 1);
-        }
-        std::size_t end = from;
-        while (end < text.size() && text[end] != ',' && text[end] != ' ' && text[end] != '}') ++end;
-        return text.substr(from, end - from);
-    }
-    return {};
-}
-
-/// Whether a GEMM's backend config sets a non-zero beta (`"beta":1`): the bias operand is then
-/// accumulated into, and may be overwritten. The number is read as written; `0`, `0.0`, `-0` are zero.
-inline bool gemm_beta_nonzero(std::string_view text) {
-    std::size_t const at = text.find("\"beta\":");
-    if (at == std::string_view::npos) return false;
-    for (std::size_t k = at + 7; k < text.size(); ++k) {
-        char const c = text[k];
-        if (c == ' ' || c == '-' || c == '+' || c == '0' || c == '.') continue;
-        return c >= '1' && c <= '9';  // a non-zero digit before the number ends (',', '}', 'e')
-    }
-    return false;
-}
-
-/// XLA's GPU buffer-sharing hint for a custom call that declares no output_to_operand_aliasing
-/// (xla/service/gpu/buffer_sharing.cc, CanShareBufferHint, which HloDataflowAnalysis consults
-/// through CanShareOperandBufferWithUser): which operand output `output_index` may be written
-/// over, or none. GPU custom calls share nothing else (the hint answers false, not "no opinion").
-///   - `__cusolver$cholesky`: output {0} (the factor) over operand 0 (the matrix);
-///   - `__cublas$lt$matmul` with a non-zero beta: any output over operand 2 (the bias matrix C).
-template <class Index>
-std::optional<std::int64_t> gpu_backend_hint(std::string_view instruction_text, Index const& output_index) {
-    std::string_view const target = instruction_attribute(instruction_text, "custom_call_target");
-    if (target == "__cusolver$cholesky") {
-        if (output_index.size() == 1 && output_index[0] == 0) return 0;
-        return std::nullopt;
-    }
-    if (target == "__cublas$lt$matmul" && gemm_beta_nonzero(instruction_text)) return 2;
-    return std::nullopt;
+    return shares_operand_by_opcode(opcode) || (is_elementwise_opcode(opcode) && opcode != "copy");
 }
 
 /// Where value `v`'s instruction is listed in the InstructionSequence, if it is.
