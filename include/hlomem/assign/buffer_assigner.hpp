@@ -195,6 +195,8 @@ struct assign_options {
     allocation_algorithm algorithm = allocation_algorithm::best_fit;
     plan_options plan;                     ///< for improve and exact (their budgets)
     bool allocate_buffers_for_constants = true;
+    /// nullopt: size_function_of(module), the one rule of assign/module_assignment.hpp.
+    std::optional<size_function_kind> sizes;
     liveness_options liveness;
     /// The text the module was parsed from: each value's `from instruction:` line is the defining
     /// instruction's line of it (without `ROOT`), as XLA prints it. Empty: a line made from the
@@ -803,7 +805,7 @@ public:
             out.inference.inferred = false;
         }
         out.alignment = options_.alignment.value_or(default_alignment(out.backend));
-        out.sizes = size_function_of(m_.shapes());
+        out.sizes = options_.sizes.value_or(size_function_of(m_.shapes()));
         derive_options derive;
         derive.sizes = out.sizes;
         out.model = derive_buffer_assignment(live_, derive);
@@ -1420,14 +1422,6 @@ template <class P>
 basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P>&& p) {
     auto model = std::move(p.model);
     return detail::finish_assignment(p, std::move(model));
-}
-
-/// The whole of XLA's BufferAssigner on `m` with `options.algorithm` for the heaps.
-template <class P>
-basic_buffer_assignment<P> assign_buffers(basic_hlo_module<P> const& m, assign_options const& options = {}) {
-    auto p = make_assignment_problem(m, options);
-    place_heaps(p, options.algorithm, options.plan);
-    return finish_assignment(std::move(p));
 }
 
 }  // namespace hlomem
