@@ -4,8 +4,10 @@
 //   auto ba = hlomem::assign_buffers(module);               // XLA's text via print_buffer_assignment
 //   auto p = hlomem::make_assignment_problem(module);       // the same, up to the heap: p.heaps
 //
+//   <hlomem/assign/module_assignment.hpp>  assign_module: a module's derived and predicted
+//                                        assignments, one sizing rule; assign_buffers
 //   <hlomem/assign/buffer_assigner.hpp>  infer_backend, make_assignment_problem, place_heaps,
-//                                        finish_assignment, assign_buffers
+//                                        finish_assignment
 //   <hlomem/assign/compare.hpp>          compare_assignments: a prediction against XLA's dump
 //   <hlomem/assign/predict.hpp>          predict_assignment: the predicted dump as text, and how
 //                                        its backend was decided
@@ -14,6 +16,7 @@
 
 #include <hlomem/assign/buffer_assigner.hpp>
 #include <hlomem/assign/compare.hpp>
+#include <hlomem/assign/module_assignment.hpp>
 #include <hlomem/assign/predict.hpp>
 
 #endif  // HLOMEM_ASSIGN_HPP

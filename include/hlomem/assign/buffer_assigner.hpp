@@ -6,7 +6,8 @@
 //   auto m = hlomem::parse_hlo_module(text, "module.after_optimizations.txt");
 //   hlomem::assignment_problem p = hlomem::make_assignment_problem(m);  // XLA's choice up to the heap
 //   p.heaps[0].problem;             // the temps of color 0: sizes, lifespans, alignment (no offsets)
-//   hlomem::buffer_assignment ba = hlomem::assign_buffers(p);          // best-fit, as XLA
+//   hlomem::place_heaps(p);                                           // best-fit, as XLA
+//   hlomem::buffer_assignment ba = hlomem::finish_assignment(std::move(p));
 //   hlomem::print_buffer_assignment(std::cout, ba);                    // XLA's text
 //
 // The steps, in XLA's order (xla/service/buffer_assignment.cc, the function each follows named):
@@ -119,14 +120,6 @@ std::vector<std::int64_t> place_heaps(basic_assignment_problem<P>& p, allocation
         sizes.push_back(plan(h.problem, algorithm, o).bytes);
     }
     return sizes;
-}
-
-/// The whole of XLA's BufferAssigner on `m` with `options.algorithm` for the heaps.
-template <class P>
-basic_buffer_assignment<P> assign_buffers(basic_hlo_module<P> const& m, assign_options const& options = {}) {
-    auto p = make_assignment_problem(m, options);
-    place_heaps(p, options.algorithm, options.plan);
-    return finish_assignment(std::move(p));
 }
 
 }  // namespace hlomem

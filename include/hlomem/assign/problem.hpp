@@ -28,6 +28,8 @@ struct assign_options {
     allocation_algorithm algorithm = allocation_algorithm::best_fit;
     plan_options plan;                     ///< for improve and exact (their budgets)
     bool allocate_buffers_for_constants = true;
+    /// nullopt: size_function_of(module), the one rule of assign/module_assignment.hpp.
+    std::optional<size_function_kind> sizes;
     liveness_options liveness;
     /// The text the module was parsed from: each value's `from instruction:` line is the defining
     /// instruction's line of it (without `ROOT`), as XLA prints it. Empty: a line made from the

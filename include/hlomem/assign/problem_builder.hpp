@@ -54,7 +54,7 @@ public:
             out.inference.inferred = false;
         }
         out.alignment = options_.alignment.value_or(default_alignment(out.backend));
-        out.sizes = size_function_of(m_.shapes());
+        out.sizes = options_.sizes.value_or(size_function_of(m_.shapes()));
         derive_options derive;
         derive.sizes = out.sizes;
         out.model = derive_buffer_assignment(live_, derive);

@@ -321,9 +321,10 @@ std::optional<std::int64_t> value_size_of(basic_shape<P> const& s, size_function
 }
 
 struct derive_options {
-    /// The size function of the values (core/size_function.hpp); size_function_of(m.shapes()) is
-    /// the module's own.
-    size_function_kind sizes = size_function_kind::xla;
+    /// The size function of the values (core/size_function.hpp); unset, the module's own:
+    /// size_function_of(m.shapes()), TPU's when any layout is tiled, XLA's generic otherwise (the
+    /// one rule wherever a module becomes an assignment: assign/module_assignment.hpp).
+    std::optional<size_function_kind> sizes;
     /// How the peak is stated in the derived live-range text (peak.hpp).
     peak_size_rule peak_rule = peak_size_rule::instruction_shape;
     /// Each value's positions and uses, as a dump's Used-values block lists them. Without them
@@ -333,32 +334,24 @@ struct derive_options {
     bool positions_and_uses = true;
 };
 
-/// A buffer-assignment model of the module: one logical value per value XLA's buffer assignment
-/// sees (values of fusion bodies are left out; those of reducers and other embedded computations
-/// are kept, without live ranges, as thread-local), with positions, uses and live ranges; one
-/// allocation per HloBuffer (offset 0, size the largest of its values under `options.sizes`,
-/// color the memory space of the values' layouts, flagged as parameter, constant, thread-local,
-/// maybe-live-out, or else preallocated-temp); and the HloLiveRange text with the peak computed
-/// by compute_xla_peak (stated_peak holds it, so that print_live_range prints it). Names are of
-/// the module's string type: with view_policy they view the module's text.
+/// The size function derive_options::sizes names for `m`: the one given, or the module's own.
 template <class P>
-basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const& live, derive_options const& options = {}) {
-    std::optional<xla_peak> peak;
-    return derive_buffer_assignment(live, options, peak);
+size_function_kind derived_sizes_of(basic_hlo_module<P> const& m, derive_options const& options) {
+    return options.sizes ? *options.sizes : size_function_of(m.shapes());
 }
 
-/// The same, with XLA's peak that the live-range text states put in `peak` (nullopt when it
-/// states none), so that a caller needs not compute it a second time.
+namespace detail {
+
+/// Step 1 of derive_buffer_assignment: one logical value per dataflow value outside fusion bodies,
+/// with its shape interned into `ba.shapes`, its positions and uses (when asked) and its live
+/// range; returns, per dataflow value, its index in `ba.values` (npos for the fusion bodies').
 template <class P>
-basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const& live, derive_options const& options,
-                                                    std::optional<xla_peak>& peak_out) {
+std::vector<std::size_t> derive_values(basic_hlo_liveness<P> const& live, derive_options const& options,
+                                       basic_buffer_assignment<P>& ba) {
     using string_type = typename P::string_type;
     auto const& m = live.module();
     auto const& df = live.dataflow();
-    auto const& aa = live.alias_analysis();
     auto const& values = df.values();
-    basic_buffer_assignment<P> ba;
-    ba.file = std::string(std::string_view(m.name()));
 
     // Computations whose values get no buffers: fusion bodies.
     std::vector<bool> fused(m.computation_count(), false);
@@ -434,21 +427,31 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         value_of[k] = ba.values.size();
         ba.values.push_back(std::move(lv));
     }
+    return value_of;
+}
 
-    // One allocation per HloBuffer; each distinct shape sized once.
+/// Step 2: one allocation per HloBuffer that holds a value of step 1 (offset 0, its size the
+/// largest of its values' under `sizes`, each distinct shape sized once), flagged as XLA flags it;
+/// every value takes its allocation's size.
+template <class P>
+void derive_allocations(basic_hlo_liveness<P> const& live, size_function_kind sizes,
+                        std::vector<std::size_t> const& value_of, basic_buffer_assignment<P>& ba) {
+    auto const& m = live.module();
+    auto const& values = live.dataflow().values();
     std::vector<std::optional<std::int64_t>> size_of_shape(ba.shapes.size());
     std::vector<bool> sized(ba.shapes.size(), false);
     auto size_of = [&](shape_id id) {
         if (!sized[id]) {
             sized[id] = true;
-            size_of_shape[id] = value_size_of(ba.shapes[id], options.sizes);
+            size_of_shape[id] = value_size_of(ba.shapes[id], sizes);
         }
         return size_of_shape[id];
     };
+    std::optional<shape_id> output_shape;  // the entry result's, interned on first need
     // At most one allocation per value kept: reserved once, so that the records are never moved
     // (room left unused is never touched).
     ba.allocations.reserve(ba.values.size());
-    for (auto const& buffer : aa.buffers()) {
+    for (auto const& buffer : live.alias_analysis().buffers()) {
         // Most HloBuffers of a large module hold values of fusion bodies only: no allocation.
         if (std::none_of(buffer.begin(), buffer.end(), [&](std::size_t k) { return value_of[k] != npos; })) continue;
         basic_allocation<P> a;
@@ -473,7 +476,11 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
             if (v.live_out) a.maybe_live_out = true;
         }
         if (!any) continue;
-        if (a.maybe_live_out && m.entry() != no_computation) a.output_shape = intern_instruction_shape(m.entry_computation().root);
+        if (a.maybe_live_out && m.entry() != no_computation) {
+            // The shape table interns by text: the root's shape keeps the id step 1 gave it.
+            if (!output_shape) output_shape = ba.shapes.insert(m.shape_of(m.entry_computation().root));
+            a.output_shape = *output_shape;
+        }
         a.is_preallocated_temp = temp && !a.is_constant && !a.is_thread_local && !a.maybe_live_out;
         for (std::size_t k : buffer) {
             if (value_of[k] == npos) continue;
@@ -484,11 +491,14 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
         ba.allocations.push_back(std::move(a));
     }
     for (auto& lv : ba.values) lv.size = ba.allocations[lv.allocation].size;
-    ba.has_used_values = true;
-    ba.reindex();
+}
 
-    // The HloLiveRange text: the sequence, a BufferLiveRange line per value with a range (by id),
-    // and the peak.
+/// Step 3: the HloLiveRange text (the sequence, a BufferLiveRange line per value with a range, by
+/// id) and the peak compute_xla_peak finds with `peak_rule`, stated in it and put in `peak_out`.
+template <class P>
+void derive_live_range_text(basic_hlo_liveness<P> const& live, peak_size_rule peak_rule, basic_buffer_assignment<P>& ba,
+                            std::optional<xla_peak>& peak_out) {
+    auto const& m = live.module();
     basic_hlo_live_range<P> lr;
     lr.max = live.max();
     for (instruction_id i : live.sequence()) lr.instruction_sequence.push_back(m.instruction(i).name);
@@ -504,7 +514,7 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
     }
     ba.live_range = std::move(lr);
     try {
-        xla_peak const peak = compute_xla_peak(ba, options.peak_rule);
+        xla_peak const peak = compute_xla_peak(ba, peak_rule);
         basic_stated_peak<P> stated;
         stated.time = peak.time;
         std::int64_t cumulative = 0;
@@ -513,7 +523,7 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
             basic_peak_entry<P> e;
             e.name = lv.name;
             e.bytes = peak.sizes[j];
-            if (options.peak_rule == peak_size_rule::value_subshape) {
+            if (peak_rule == peak_size_rule::value_subshape) {
                 e.index = lv.index;
                 cumulative += e.bytes;
                 e.cumulative_bytes = cumulative;
@@ -525,6 +535,38 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
     } catch (shape_error const&) {
         // An unbounded dynamic shape: XLA states no peak either.
     }
+}
+
+}  // namespace detail
+
+/// A buffer-assignment model of the module: one logical value per value XLA's buffer assignment
+/// sees (values of fusion bodies are left out; those of reducers and other embedded computations
+/// are kept, without live ranges, as thread-local), with positions, uses and live ranges; one
+/// allocation per HloBuffer (offset 0, size the largest of its values under `options.sizes`, the
+/// module's own size function when unset, color the memory space of the values' layouts, flagged
+/// as parameter, constant, thread-local, maybe-live-out, or else preallocated-temp); and the
+/// HloLiveRange text with the peak computed by compute_xla_peak (stated_peak holds it, so that
+/// print_live_range prints it). Names are of the module's string type: with view_policy they view
+/// the module's text. assign/module_assignment.hpp's assign_module gives it with the peak and the
+/// analyses' notes (its `derived` result).
+template <class P>
+basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const& live, derive_options const& options = {}) {
+    std::optional<xla_peak> peak;
+    return derive_buffer_assignment(live, options, peak);
+}
+
+/// The same, with XLA's peak that the live-range text states put in `peak` (nullopt when it
+/// states none), so that a caller needs not compute it a second time.
+template <class P>
+basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const& live, derive_options const& options,
+                                                    std::optional<xla_peak>& peak_out) {
+    basic_buffer_assignment<P> ba;
+    ba.file = std::string(std::string_view(live.module().name()));
+    auto const value_of = detail::derive_values(live, options, ba);
+    detail::derive_allocations(live, derived_sizes_of(live.module(), options), value_of, ba);
+    ba.has_used_values = true;
+    ba.reindex();
+    detail::derive_live_range_text(live, options.peak_rule, ba, peak_out);
     return ba;
 }
 
