@@ -1,4 +1,5 @@
-"""pip install . for hlomem's Python module, built by CMake from this checkout.
+"""pip install . for hlomem's Python module, built by CMake from this checkout (pyproject.toml names
+this setuptools backend and holds the project's metadata).
 
 The extension is the CMake target hlomem_python (python/CMakeLists.txt): setup.py configures this
 checkout in the build_ext temporary folder with the interpreter pip runs, builds that target alone
@@ -15,7 +16,6 @@ CMAKE_BUILD_PARALLEL_LEVEL sets the build's jobs (default 2).
 
 import os
 import pathlib
-import re
 import shlex
 import shutil
 import subprocess
@@ -25,11 +25,6 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = pathlib.Path(__file__).resolve().parent
-
-
-def version():
-    text = (ROOT / "include" / "hlomem" / "core" / "version.hpp").read_text()
-    return re.search(r'#define HLOMEM_VERSION_STRING "([^"]+)"', text).group(1)
 
 
 class CMakeExtension(Extension):
@@ -62,12 +57,7 @@ class CMakeBuild(build_ext):
 
 
 setup(
-    name="hlomem",
-    version=version(),
-    description="The memory of XLA programs: buffer assignments, live ranges, peaks, timelines",
-    long_description=(ROOT / "README.md").read_text(),
-    long_description_content_type="text/markdown",
-    python_requires=">=3.7",
+    # name, version, description, readme, python version and license: pyproject.toml's [project].
     packages=["hlomem"],
     package_dir={"": "python"},
     package_data={"hlomem": ["__init__.pyi", "py.typed"]},

@@ -10,6 +10,7 @@
 #include <hlomem/core/padding.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/primitive_type.hpp>
+#include <hlomem/core/result.hpp>
 #include <hlomem/core/printed_size.hpp>
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_equal.hpp>

@@ -6,8 +6,8 @@
 //   auto m = hlomem::parse_hlo_module(text, "module.after_optimizations.txt");
 //   hlomem::assignment_problem p = hlomem::make_assignment_problem(m);  // XLA's choice up to the heap
 //   p.heaps[0].problem;             // the temps of color 0: sizes, lifespans, alignment (no offsets)
-//   hlomem::place_heaps(p);                                           // best-fit, as XLA
-//   hlomem::buffer_assignment ba = hlomem::finish_assignment(std::move(p));
+//   hlomem::place_heaps(p);                                            // best-fit, as XLA, or your allocator
+//   hlomem::buffer_assignment ba = hlomem::finish_assignment(std::move(p));   // what assign_buffers(m) returns
 //   hlomem::print_buffer_assignment(std::cout, ba);                    // XLA's text
 //
 // The steps, in XLA's order (xla/service/buffer_assignment.cc, the function each follows named):

@@ -1,4 +1,5 @@
-// hlomem/core/error.hpp: the errors hlomem reports, and `parse_result`, the non-throwing alternative.
+// hlomem/core/error.hpp: the errors hlomem reports, and `parse_result`, the non-throwing alternative
+// (a `result`, core/result.hpp).
 //
 // A parse error always says where (file, 1-based line, 1-based byte column), what was expected
 // and shows the offending line with a caret under the column, in the style of a compiler:
@@ -18,7 +19,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
+
+#include <hlomem/core/result.hpp>
 
 namespace hlomem {
 
@@ -139,47 +141,18 @@ inline parse_error_info make_parse_error(std::string_view file, char const* begi
 
 }  // namespace detail
 
-/// The result of a non-throwing parse: a value, or the error that stopped the parse.
+/// Throws the exception of a parse error: what `result<T, parse_error_info>` throws when its
+/// value is asked for (core/result.hpp finds it by argument-dependent lookup).
+[[noreturn]] inline void throw_error(parse_error_info const& info) { throw parse_error(info); }
+
+/// The result of a non-throwing parse: a value, or the error that stopped the parse. *r and
+/// r.value() throw parse_error on an error.
 ///
 ///   auto r = hlomem::try_parse_shape("f32[8,128]{1,0}");
 ///   if (!r) std::cerr << r.error() << '\n';
 ///   else use(*r);
 template <class T>
-class parse_result {
-public:
-    parse_result(T value) : data_(std::in_place_index<0>, std::move(value)) {}
-    parse_result(parse_error_info error) : data_(std::in_place_index<1>, std::move(error)) {}
-
-    bool has_value() const noexcept { return data_.index() == 0; }
-    explicit operator bool() const noexcept { return has_value(); }
-
-    /// The value; throws parse_error when the parse failed.
-    T& value() & {
-        throw_if_error();
-        return std::get<0>(data_);
-    }
-    T const& value() const& {
-        throw_if_error();
-        return std::get<0>(data_);
-    }
-    T&& value() && {
-        throw_if_error();
-        return std::get<0>(std::move(data_));
-    }
-    T& operator*() & { return value(); }
-    T const& operator*() const& { return value(); }
-    T* operator->() { return &value(); }
-    T const* operator->() const { return &value(); }
-
-    /// The error; only valid when !has_value().
-    parse_error_info const& error() const { return std::get<1>(data_); }
-
-private:
-    void throw_if_error() const {
-        if (!has_value()) throw parse_error(std::get<1>(data_));
-    }
-    std::variant<T, parse_error_info> data_;
-};
+using parse_result = result<T, parse_error_info>;
 
 }  // namespace hlomem
 

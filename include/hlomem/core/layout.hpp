@@ -24,7 +24,7 @@ class basic_shape;
 
 /// One level of tiling: `(8,128)` in `T(8,128)(2,1)`. The first entry is the most-major tile
 /// dimension. An entry equal to `combine_dimension` prints as `*` and merges that physical
-/// dimension into the next more-minor one before tiling (docs/tiled_layout.md):
+/// dimension into the next more-minor one before tiling (xla/docs/tiled_layout.md):
 /// `f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}` is tiled as `f32[112,110]` with tile (2,3).
 template <class P = default_policy>
 struct basic_tile {

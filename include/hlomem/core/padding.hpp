@@ -18,7 +18,7 @@
 // extent 1 and are padded to the tile entry).
 //
 // `default_tpu_tiles` gives the tiling the TPU compiler uses when a report prints a shape without
-// one (older TPU runtimes), as listed in XLA's docs/tiled_layout.md: (8,128) for 32-bit types,
+// one (older TPU runtimes), as listed in xla/docs/tiled_layout.md: (8,128) for 32-bit types,
 // (2,128) or (4,128) when the second-most-minor dimension is that short.
 #ifndef HLOMEM_CORE_PADDING_HPP
 #define HLOMEM_CORE_PADDING_HPP
@@ -212,7 +212,7 @@ padding_breakdown padding_breakdown_of(basic_shape<P> const& s) {
 // ---------------------------------------------------------------------------------------------
 
 /// The tiling the TPU compiler gives an array of `type` whose second-most-minor physical
-/// dimension has `second_minor_extent` elements, as XLA's docs/tiled_layout.md lists the common
+/// dimension has `second_minor_extent` elements, as xla/docs/tiled_layout.md lists the common
 /// choices (docs/FORMATS.md 4.1): (8,128) for 32-bit types; (2,128) when the second-most-minor
 /// extent is 1 or 2 and (4,128) when it is 3 or 4 ("compact second-minor"); followed by (2,1)
 /// for 16-bit and (4,1) for 8-bit types, which pack 2 or 4 rows into 32-bit words. 64-bit types

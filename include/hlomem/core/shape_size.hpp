@@ -95,7 +95,7 @@ std::vector<std::int64_t> physical_extents(basic_shape<P> const& s) {
 
 /// Applies one tiling level to `dims` (and, when given, to the element coordinates `coords`):
 /// pad, split each tiled dimension into (tile count, tile extent), move the tile extents to the
-/// minor end (docs/tiled_layout.md). `*` entries merge their dimension into the next more-minor
+/// minor end (xla/docs/tiled_layout.md). `*` entries merge their dimension into the next more-minor
 /// one first. A tile longer than the shape adds major dimensions of extent 1.
 template <class Tile>
 void apply_tile(std::vector<std::int64_t>& dims, std::vector<std::int64_t>* coords, Tile const& tile) {

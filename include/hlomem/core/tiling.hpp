@@ -88,7 +88,7 @@ constexpr std::int64_t unpadded_element_bits(primitive_type type, std::int64_t e
 ///   - the first tile is aligned with the most-minor physical dimensions; missing major
 ///     dimensions (tile rank > array rank) count as extent 1;
 ///   - a `*` entry merges its dimension into the next more-minor one (extents multiply) before
-///     padding (docs/tiled_layout.md; XLA's own ArraySize does not handle `*`);
+///     padding (xla/docs/tiled_layout.md; XLA's own ArraySize does not handle `*`);
 ///   - every tiled extent is rounded up to its tile entry; untiled major extents are kept;
 ///   - the total is rounded up to a multiple of `tail_padding` (L).
 /// Precondition: the tile is valid (non-empty, entries positive or `*`, most-minor not `*`).

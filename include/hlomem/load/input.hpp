@@ -18,9 +18,9 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include <hlomem/core/error.hpp>
+#include <hlomem/core/result.hpp>
 #include <hlomem/load/kind.hpp>
 
 namespace hlomem {
@@ -42,28 +42,24 @@ struct load_error {
     std::optional<parse_error_info> parse = std::nullopt;
 };
 
-/// A loaded value, or the error that stopped the loading.
-template <class T>
-class load_result {
+/// Thrown when the value of a failed load is asked for (`*r`, `r.value()`, `r->`): the
+/// load_error in an exception, as parse_error carries a parse_error_info; `what()` is its message.
+class load_exception : public error {
 public:
-    load_result(T value) : data_(std::in_place_index<0>, std::move(value)) {}
-    load_result(load_error error) : data_(std::in_place_index<1>, std::move(error)) {}
+    explicit load_exception(load_error info) : error(info.message), info_(std::move(info)) {}
 
-    bool has_value() const noexcept { return data_.index() == 0; }
-    explicit operator bool() const noexcept { return has_value(); }
-
-    T& operator*() & { return std::get<0>(data_); }
-    T const& operator*() const& { return std::get<0>(data_); }
-    T&& operator*() && { return std::get<0>(std::move(data_)); }
-    T* operator->() { return &std::get<0>(data_); }
-    T const* operator->() const { return &std::get<0>(data_); }
-
-    /// The error; only valid when !has_value().
-    load_error const& error() const { return std::get<1>(data_); }
+    load_error const& info() const noexcept { return info_; }
 
 private:
-    std::variant<T, load_error> data_;
+    load_error info_;
 };
+
+/// Throws the exception of a load error (core/result.hpp finds it by argument-dependent lookup).
+[[noreturn]] inline void throw_error(load_error const& info) { throw load_exception(info); }
+
+/// A loaded value, or the error that stopped the loading; it behaves as parse_result does.
+template <class T>
+using load_result = result<T, load_error>;
 
 /// The error for a failed parse of `file`.
 inline load_error unparsable(std::string file, parse_error_info const& info) {

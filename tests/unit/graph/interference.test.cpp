@@ -526,3 +526,29 @@ TEST_CASE("the heaviest moment over a wide span of times", "[graph][random]") {
         check_heaviest_moment(ranges, weights, starts);
     }
 }
+
+TEST_CASE("seed 002: lower bounds by color, and one interference graph three ways", "[graph][bounds]") {
+    // Moved from the README tour's hand copy; the README's tour states color 0's bound and the
+    // graph's 83 vertices and 725 edges.
+    std::string const text = hlomem_test::read_data("seeds/002_b0117d631587537a.txt");
+    auto ba = hlomem::parse_buffer_assignment<hlomem::view_policy>(text, "dump.txt");
+    auto bounds = hlomem::lower_bounds(ba, hlomem::shared_buffers(ba));
+    REQUIRE(bounds.size() == 4);
+    CHECK(bounds[0].color == 0);
+    CHECK(bounds[0].all.bytes == 2709520384);
+    CHECK(bounds[0].temp.bytes == 2113929408);
+    CHECK(bounds[0].temp_allocated_bytes == 2114011136);
+
+    auto g = hlomem::make_interference_graph(ba);
+    auto csr = hlomem::make_interference_csr(ba);
+    auto view = hlomem::make_interval_graph_view(ba);
+    using boost::num_edges;  // Boost.Graph's functions are found by argument-dependent lookup
+    using boost::num_vertices;
+    CHECK(num_vertices(g) == 83);
+    CHECK(num_edges(g) == 725);
+    CHECK(num_edges(csr) == 2 * 725);  // both directions of each edge
+    CHECK(num_vertices(view.graph) == 83);
+    std::size_t degrees = 0;
+    for (std::size_t v = 0; v < num_vertices(view.graph); ++v) degrees += out_degree(v, view.graph);
+    CHECK(degrees == 2 * 725);
+}

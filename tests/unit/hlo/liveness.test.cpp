@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <cstdint>
 #include <vector>
 
 namespace {
@@ -752,4 +753,20 @@ TEST_CASE("live bytes of a derived model: the sum over whole allocations equals 
     REQUIRE(a != ba.allocations.end());
     ba.values[a->values[0]].offset = 1;
     same(hlomem::whole_allocation_live_bytes(ba), hlomem::assigned_live_bytes(ba));
+}
+
+TEST_CASE("a module's peak from its liveness alone names the values its dump names", "[liveness]") {
+    // lorrax_donated_param_output_alias.buffer_assignment.txt states "Live ranges at 4 (peak):
+    // fft.2.0: 31457280 bytes, input_transpose_fusion: 31457280 bytes"; the README's tour states
+    // the time and the sum.
+    std::string const text = hlomem_test::read_data("corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo");
+    auto m = hlomem::parse_hlo_module<hlomem::view_policy>(text, "module.txt");
+    hlomem::basic_hlo_liveness<hlomem::view_policy> live(m);
+    auto derived = hlomem::derive_buffer_assignment(live);
+    auto peak = hlomem::compute_xla_peak(derived);
+    CHECK(peak.time == 4);
+    REQUIRE(peak.values.size() == 2);
+    CHECK(std::string(derived.values[peak.values[0]].name) == "fft.2.0");
+    CHECK(std::string(derived.values[peak.values[1]].name) == "input_transpose_fusion");
+    CHECK(peak.sizes == std::vector<std::int64_t>{31457280, 31457280});
 }

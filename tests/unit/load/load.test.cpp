@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -193,6 +194,37 @@ TEST_CASE("load: errors carry the messages the tool prints", "[load]") {
     REQUIRE_FALSE(unknown);
     CHECK(unknown.error().failure == hlomem::load_failure::unknown_kind);
     CHECK_FALSE(unknown.error().parse);
+}
+
+TEST_CASE("load_result: behaves as parse_result, and an error throws load_exception with its load_error", "[load][result]") {
+    static_assert(std::is_same_v<hlomem::load_result<hlomem::input>, hlomem::result<hlomem::input, hlomem::load_error>>);
+    auto read = hlomem::read_input(data_path("seeds/002_b0117d631587537a.txt"));
+    REQUIRE(read.has_value());
+    CHECK(read->kind == dump_kind::buffer_assignment);
+    CHECK(&read.value() == &*read);
+    hlomem::input moved = *std::move(read);
+    CHECK(moved.text.rfind("BufferAssignment:", 0) == 0);
+
+    // What the value of a failed load throws: the load_error itself (here an unparsable module's,
+    // with its parse_error_info), not std::bad_variant_access.
+    auto r = hlomem::load_text(read_data("malformed/hlo-bad-layout.txt"), "malformed/hlo-bad-layout.txt");
+    REQUIRE_FALSE(r.has_value());
+    CHECK_FALSE(static_cast<bool>(r));
+    auto thrown = [&](auto&& access) {
+        try {
+            access();
+        } catch (hlomem::load_exception const& e) {
+            return e.info().failure == hlomem::load_failure::unparsable && e.info().message == r.error().message &&
+                   e.info().parse == r.error().parse && std::string(e.what()) == r.error().message;
+        }
+        return false;
+    };
+    CHECK(thrown([&] { (void)*r; }));
+    CHECK(thrown([&] { (void)r->kind(); }));
+    CHECK(thrown([&] { (void)r.value(); }));
+    CHECK(thrown([&] { (void)std::as_const(r).value(); }));
+    CHECK(thrown([&] { (void)*std::move(r); }));
+    CHECK_THROWS_AS(*hlomem::read_input(data_path("no-such-file.txt")), hlomem::error);
 }
 
 TEST_CASE("load: an unparsable text's error has the parse error's parts", "[load]") {

@@ -111,6 +111,9 @@ TEST_CASE("seed 001 (torch_xla, GPU) parses completely", "[hlo][seeds]") {
     CHECK(m.entry_computation().name == "SyncTensorsGraph.2143");
     // Lines of the ENTRY computation: 124 instructions, 117 of them ' parameter(N)'.
     CHECK(m.entry_computation().instruction_count == 124);
+    std::size_t operands = 0;  // the %names between each ENTRY instruction's parentheses
+    for (hlomem::instruction_id i : m.entry_computation().instructions()) operands += m.operands(i).size();
+    CHECK(operands == 126);
     REQUIRE(m.parameters(m.entry()).size() == 117);
     for (std::size_t n = 0; n < 117; ++n) CHECK(m.instruction(m.parameters(m.entry())[n]).parameter_number == static_cast<std::int64_t>(n));
     CHECK(m.instruction(m.parameters(m.entry())[0]).name == "p0.1.0");

@@ -490,3 +490,20 @@ TEST_CASE("figures of a summary that do not add up are flagged", "[oom_report][p
                                        "does not cover.");
     CHECK_FALSE(summary.checks[2].agrees);
 }
+
+TEST_CASE("a paste that starts inside an entry: one entry, a note, and its figures agree", "[oom_report][pastes]") {
+    // Moved from the README tour's hand copy: a summary behind a ">" quote, then an entry cut
+    // before its header, behind torch's "[rank3]:" prefix.
+    std::string const pasted_text =
+        "> RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in "
+        "memory space hbm. Used 21.95G of 15.48G hbm. Exceeded hbm capacity by 6.47G.\n"
+        "[rank3]:      Shape: f32[16,2]{1,0:T(8,128)}\n"
+        "[rank3]:      Unpadded size: 128B\n";
+    auto oom = hlomem::parse_oom_reports(pasted_text, "issue.txt");
+    REQUIRE(oom.reports.size() == 1);
+    auto const& r = oom.reports[0];
+    CHECK(hlomem::analyze_summary(r).agrees());
+    REQUIRE(r.entries.size() == 1);
+    CHECK(hlomem::analyze(r.entries[0], r.kind).agrees());
+    CHECK_FALSE(r.notes.empty());
+}

@@ -1,0 +1,482 @@
+// check_docs: what keeps hlomem's documents from drifting away from the code (tests/CMakeLists.txt,
+// the `docs:` tests). Standard C++17 only: it reads text, it does not use hlomem.
+//
+//   check_docs tour README.md OUT.cpp    the C++ of README.md's "A short tour", as a program whose
+//                                        value comments are checks (below); the build compiles
+//                                        and ctest runs it
+//   check_docs layers CMAKELISTS MD...   each "| folder | ... | may include ..." table of the MD
+//                                        files against tests/CMakeLists.txt's hlomem_layers
+//   check_docs citations ROOT            every repository path the documents and the comments of
+//                                        include/ cite exists under ROOT
+//   check_docs figures README BENCHMARKS every speed, time, ratio and size README states is
+//                                        one BENCHMARKS.md (written by run_benchmarks.sh) holds
+//
+// A value comment (the README says so above its tour): a statement followed, on its line or
+// alone on the next, by a comment that begins with a value (a number, true, false, a "string" or
+// an hlomem:: name) and then `:` or the end of the comment, states that value. `EXPR;  // V: why`
+// becomes a check that EXPR == V; `TYPE NAME = EXPR;  // V` checks NAME. Any other comment is
+// prose.
+//
+// Each command prints what disagrees, as FILE:LINE: ..., and exits 1 when anything does.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int problems = 0;
+
+void report(std::string const& file, std::size_t line, std::string const& message) {
+    ++problems;
+    std::cerr << file << ":" << line << ": " << message << "\n";
+}
+
+std::vector<std::string> read_lines(fs::path const& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::cerr << "check_docs: cannot open '" << path.string() << "'\n";
+        std::exit(2);
+    }
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+std::string trim(std::string const& s) {
+    auto const b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// --- tour ------------------------------------------------------------------------------------
+
+/// A line of C++ cut into its code and its `//` comment (outside string and character literals).
+struct cpp_line {
+    std::string code;     ///< trimmed
+    std::string comment;  ///< after `//`, trimmed; empty when there is none
+    bool has_comment = false;
+};
+
+cpp_line split_comment(std::string const& line) {
+    char quote = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        char const c = line[i];
+        if (quote) {
+            if (c == '\\') ++i;
+            else if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
+            return {trim(line.substr(0, i)), trim(line.substr(i + 2)), true};
+        }
+    }
+    return {trim(line), {}, false};
+}
+
+/// The value a comment begins with, or "" when it is prose.
+std::string stated_value(std::string const& comment) {
+    static std::regex const value(R"(^(-?[0-9][0-9']*|true|false|"(?:[^"\\]|\\.)*"|hlomem::[A-Za-z_][A-Za-z_0-9:]*)(:|$))");
+    std::smatch m;
+    return std::regex_search(comment, m, value) ? m[1].str() : std::string();
+}
+
+/// `R"hlomem_tour(text)hlomem_tour"`: the statement as the README spells it, for messages.
+std::string raw_literal(std::string const& text) { return "R\"hlomem_tour(" + text + ")hlomem_tour\""; }
+
+/// The C++ blocks of README.md's "## A short tour" section, as (line number, text).
+std::vector<std::pair<std::size_t, std::string>> tour_lines(std::vector<std::string> const& lines) {
+    std::vector<std::pair<std::size_t, std::string>> out;
+    bool in_section = false, in_block = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::string const& l = lines[i];
+        if (!in_block && l.rfind("## ", 0) == 0) in_section = l == "## A short tour";
+        if (!in_section) continue;
+        if (!in_block && l == "```cpp") {
+            in_block = true;
+        } else if (in_block && l == "```") {
+            in_block = false;
+        } else if (in_block) {
+            out.emplace_back(i + 1, l);
+        }
+    }
+    return out;
+}
+
+/// Writes the tour as a program: its #include lines first, its statements in main(), each
+/// preceded by `#line` so that compiler errors and failed checks name README.md's lines.
+int extract_tour(fs::path const& readme, fs::path const& out_path) {
+    auto const tour = tour_lines(read_lines(readme));
+    std::string const file = fs::absolute(readme).lexically_normal().generic_string();
+    if (tour.empty()) report(file, 1, "no ```cpp block under \"## A short tour\"");
+    static std::regex const declaration(R"(^(?:auto|[A-Za-z_][A-Za-z_0-9:<>]*)\s+([A-Za-z_][A-Za-z_0-9]*)\s*=\s*[^=].*;$)");
+    std::ostringstream includes, body;
+    std::size_t checks = 0;
+    for (std::size_t i = 0; i < tour.size(); ++i) {
+        auto const& [number, text] = tour[i];
+        cpp_line const l = split_comment(text);
+        std::string const directive = "#line " + std::to_string(number) + " \"" + file + "\"\n";
+        if (l.code.rfind("#include", 0) == 0) {
+            includes << directive << text << "\n";
+            continue;
+        }
+        std::string value = l.has_comment ? stated_value(l.comment) : std::string();
+        if (l.code.empty() && !value.empty()) {
+            report(file, number, "a value comment that follows no statement: " + text);
+            continue;
+        }
+        // A value alone on the next line belongs to this statement.
+        if (value.empty() && !l.has_comment && !l.code.empty() && i + 1 < tour.size()) {
+            cpp_line const next = split_comment(tour[i + 1].second);
+            if (next.code.empty() && next.has_comment && !stated_value(next.comment).empty()) {
+                value = stated_value(next.comment);
+                ++i;
+            }
+        }
+        body << directive;
+        if (value.empty()) {
+            body << "    " << text << "\n";
+            continue;
+        }
+        if (l.code.back() != ';' || l.code.rfind("for", 0) == 0 || l.code.rfind("if", 0) == 0) {
+            report(file, number, "a value comment after what is not one whole statement: " + text);
+            continue;
+        }
+        ++checks;
+        std::string const expression = l.code.substr(0, l.code.size() - 1);
+        std::smatch m;
+        std::string checked = expression;
+        if (std::regex_match(l.code, m, declaration)) {
+            body << "    " << l.code << "\n" << directive;
+            checked = m[1].str();
+        }
+        body << "    hlomem_tour::check(" << number << ", " << raw_literal(checked) << ", " << raw_literal(value)
+             << ", (" << checked << "), " << value << ");\n";
+    }
+    std::ofstream out(out_path, std::ios::binary);
+    out << "// Generated from " << file << " by tests/docs/check_docs.cpp (tour): do not edit.\n"
+        << "#include \"tour_support.hpp\"\n"
+        << includes.str() << "\nint main() {\n"
+        << body.str() << "#line 1 \"" << out_path.generic_string() << "\"\n"
+        << "    return hlomem_tour::finish(\"" << file << "\", " << checks << ");\n}\n";
+    if (!out) report(out_path.string(), 1, "cannot write");
+    return problems ? 1 : 0;
+}
+
+// --- layers ----------------------------------------------------------------------------------
+
+/// tests/CMakeLists.txt's `set(hlomem_layers "FOLDER=A|B|..." ...)`: each folder and what it may
+/// include.
+std::map<std::string, std::set<std::string>> cmake_layers(fs::path const& cmakelists) {
+    std::map<std::string, std::set<std::string>> layers;
+    bool inside = false;
+    static std::regex const entry(R"re("([a-z_]+)=([a-z_|]*)")re");
+    for (std::string const& line : read_lines(cmakelists)) {
+        if (!inside) {
+            inside = trim(line).rfind("set(hlomem_layers", 0) == 0;
+            if (!inside) continue;
+        }
+        for (std::sregex_iterator it(line.begin(), line.end(), entry), end; it != end; ++it) {
+            std::set<std::string>& allowed = layers[(*it)[1].str()];
+            std::stringstream list((*it)[2].str());
+            for (std::string folder; std::getline(list, folder, '|');) allowed.insert(folder);
+        }
+        if (line.find(')') != std::string::npos) break;
+    }
+    if (layers.empty()) report(cmakelists.string(), 1, "no set(hlomem_layers ...) list");
+    return layers;
+}
+
+std::vector<std::string> table_cells(std::string const& row) {
+    std::vector<std::string> cells;
+    std::string t = trim(row);
+    if (t.size() < 2 || t.front() != '|') return cells;
+    std::stringstream in(t.substr(1, t.size() - (t.back() == '|' ? 2 : 1)));
+    for (std::string cell; std::getline(in, cell, '|');) cells.push_back(trim(cell));
+    return cells;
+}
+
+std::string joined(std::set<std::string> const& s) {
+    std::string out;
+    for (auto const& x : s) out += (out.empty() ? "" : " ") + x;
+    return out.empty() ? "-" : out;
+}
+
+/// Each "| folder | ... | may include (and `detail/`) |" table of `md` against `layers`: a row a
+/// layer, its list in backquotes (`core dump`) or `-`, detail/ implied.
+void check_layer_table(fs::path const& md, std::map<std::string, std::set<std::string>> const& layers) {
+    auto const lines = read_lines(md);
+    std::size_t tables = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        auto const header = table_cells(lines[i]);
+        auto const column = std::find_if(header.begin(), header.end(), [](std::string const& c) { return c.rfind("may include", 0) == 0; });
+        if (header.empty() || header[0] != "folder" || column == header.end()) continue;
+        ++tables;
+        std::size_t const index = static_cast<std::size_t>(column - header.begin());
+        std::set<std::string> rows;
+        std::size_t j = i + 2;
+        for (; j < lines.size() && !table_cells(lines[j]).empty(); ++j) {
+            auto const cells = table_cells(lines[j]);
+            static std::regex const folder_cell(R"(^`([a-z_]+)/`$)");
+            std::smatch m;
+            if (cells.size() <= index || !std::regex_match(cells[0], m, folder_cell)) {
+                report(md.string(), j + 1, "a row of the layer table that names no `folder/`: " + lines[j]);
+                continue;
+            }
+            std::string const folder = m[1].str();
+            rows.insert(folder);
+            std::set<std::string> stated = {"detail"};
+            static std::regex const list_cell(R"(^(-|`[a-z_ ]+`)$)");
+            if (!std::regex_match(cells[index], list_cell)) {
+                report(md.string(), j + 1, folder + "/: write what it may include as `a b c` or -, not '" + cells[index] + "'");
+                continue;
+            }
+            std::stringstream words(cells[index] == "-" ? "" : cells[index].substr(1, cells[index].size() - 2));
+            for (std::string w; words >> w;) stated.insert(w);
+            auto const it = layers.find(folder);
+            if (it == layers.end()) {
+                report(md.string(), j + 1, folder + "/ is not in tests/CMakeLists.txt's hlomem_layers");
+            } else if (it->second != stated) {
+                std::set<std::string> shown = it->second;
+                shown.erase("detail");
+                report(md.string(), j + 1, folder + "/ may include `" + joined(shown) +
+                                               "` by tests/CMakeLists.txt's hlomem_layers; the table says " + cells[index]);
+            }
+        }
+        for (auto const& [folder, allowed] : layers) {
+            if (!rows.count(folder)) report(md.string(), j, "the layer table has no row for " + folder + "/ (hlomem_layers has one)");
+        }
+    }
+    if (tables == 0) report(md.string(), 1, "no \"| folder | ... | may include ... |\" table");
+}
+
+// --- citations -------------------------------------------------------------------------------
+
+/// The comment text of a header's lines (the rest blanked), so that line numbers stay.
+std::vector<std::string> comments_of(std::vector<std::string> const& lines) {
+    std::vector<std::string> out;
+    bool in_block = false;
+    for (std::string const& line : lines) {
+        std::string text;
+        char quote = 0;
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            if (in_block) {
+                if (line.compare(i, 2, "*/") == 0) {
+                    in_block = false;
+                    ++i;
+                } else {
+                    text += line[i];
+                }
+            } else if (quote) {
+                if (line[i] == '\\') ++i;
+                else if (line[i] == quote) quote = 0;
+            } else if (line[i] == '"' || line[i] == '\'') {
+                quote = line[i];
+            } else if (line.compare(i, 2, "//") == 0) {
+                text += line.substr(i + 2);
+                break;
+            } else if (line.compare(i, 2, "/*") == 0) {
+                in_block = true;
+                ++i;
+            }
+        }
+        out.push_back(text);
+    }
+    return out;
+}
+
+/// Whether `pattern` (a path whose parts may hold `*`, `<name>` or an upper-case placeholder such
+/// as NAME or LAYER) names something under `root`.
+bool cited_path_exists(fs::path const& root, std::string const& pattern) {
+    static std::regex const placeholder(R"(\*|<[^>]*>|\b(?:NAME|LAYER|FOLDER|NN|N|X|KIND)\b)");
+    std::vector<fs::path> candidates = {root};
+    std::stringstream parts(pattern);
+    for (std::string part; std::getline(parts, part, '/');) {
+        if (part.empty() || part == ".") continue;
+        std::vector<fs::path> next;
+        bool const wild = std::regex_search(part, placeholder);
+        std::string re;
+        if (wild) {
+            // Each placeholder stands for one or more characters of a name; the rest is literal.
+            std::string literal;
+            auto flush = [&] {
+                for (char c : literal) re += std::string(std::strchr(".^$|()[]{}+?\\", c) ? "\\" : "") + c;
+                literal.clear();
+            };
+            std::size_t at = 0;
+            for (std::sregex_iterator it(part.begin(), part.end(), placeholder), end; it != end; ++it) {
+                literal = part.substr(at, static_cast<std::size_t>(it->position()) - at);
+                flush();
+                re += ".+";
+                at = static_cast<std::size_t>(it->position() + it->length());
+            }
+            literal = part.substr(at);
+            flush();
+        }
+        std::regex const part_re(wild ? re : std::string("x"));
+        for (fs::path const& c : candidates) {
+            if (!wild) {
+                if (fs::exists(c / part)) next.push_back(c / part);
+                continue;
+            }
+            if (!fs::is_directory(c)) continue;
+            for (auto const& e : fs::directory_iterator(c)) {
+                if (std::regex_match(e.path().filename().string(), part_re)) next.push_back(e.path());
+            }
+        }
+        candidates = std::move(next);
+        if (candidates.empty()) return false;
+    }
+    return true;
+}
+
+/// The repository paths `text` cites: paths from the repository's top folders, `<hlomem/...>`
+/// and hlomem/... (include/hlomem/...), and, in headers, a layer's own paths (`load/kind.hpp`).
+/// A path inside another (xla/docs/tiled_layout.md, a URL) is not ours and is left alone.
+std::vector<std::string> cited_paths(std::string const& text, std::set<std::string> const& layers, bool header) {
+    static std::regex const ours(
+        R"((^|[^A-Za-z0-9_./*<>-])((?:\.ci|include|tests|docs|examples|benchmarks|scripts|python|fuzz|cmake|hlomem)/[A-Za-z0-9_./*<>{}-]*[A-Za-z0-9_*>}/]))");
+    std::vector<std::string> out;
+    for (std::sregex_iterator it(text.begin(), text.end(), ours), end; it != end; ++it) {
+        std::string path = (*it)[2].str();
+        if (path.rfind("hlomem/", 0) == 0) path = "include/" + path;
+        out.push_back(path);
+    }
+    if (header) {
+        std::string alternatives;
+        for (auto const& l : layers) alternatives += (alternatives.empty() ? "" : "|") + l;
+        std::regex const layer_path("(^|[^A-Za-z0-9_./-])((?:" + alternatives + ")/[A-Za-z0-9_/]+\\.hpp)");
+        for (std::sregex_iterator it(text.begin(), text.end(), layer_path), end; it != end; ++it) {
+            out.push_back("include/hlomem/" + (*it)[2].str());
+        }
+    }
+    return out;
+}
+
+/// Markdown links and images, `[text](target)`, whose target is a file of this repository.
+std::vector<std::string> linked_paths(std::string const& text) {
+    static std::regex const link(R"(\]\(([^)\s#]+)(?:#[^)]*)?\))");
+    std::vector<std::string> out;
+    for (std::sregex_iterator it(text.begin(), text.end(), link), end; it != end; ++it) {
+        std::string const target = (*it)[1].str();
+        if (target.find("://") == std::string::npos && target.rfind("mailto:", 0) != 0) out.push_back(target);
+    }
+    return out;
+}
+
+int check_citations(fs::path const& root) {
+    std::set<std::string> layers;
+    std::vector<fs::path> headers;
+    if (fs::is_directory(root / "include" / "hlomem")) {
+        for (auto const& e : fs::directory_iterator(root / "include" / "hlomem")) {
+            if (e.is_directory()) layers.insert(e.path().filename().string());
+        }
+        for (auto const& e : fs::recursive_directory_iterator(root / "include")) {
+            if (e.path().extension() == ".hpp") headers.push_back(e.path());
+        }
+    }
+    std::vector<fs::path> documents;
+    for (fs::path const& top : {root / "README.md", root / "BENCHMARKS.md"}) {
+        if (fs::exists(top)) documents.push_back(top);
+    }
+    for (fs::path const& dir : {root / "docs", root / "benchmarks", root / "python"}) {
+        if (!fs::is_directory(dir)) continue;
+        for (auto const& e : fs::directory_iterator(dir)) {
+            if (e.path().extension() == ".md") documents.push_back(e.path());
+        }
+    }
+    std::sort(documents.begin(), documents.end());
+    std::sort(headers.begin(), headers.end());
+    std::size_t cited = 0;
+    auto check = [&](fs::path const& file, bool header) {
+        auto lines = read_lines(file);
+        if (header) lines = comments_of(lines);
+        std::string const name = fs::relative(file, root).generic_string();
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            for (std::string const& path : cited_paths(lines[i], layers, header)) {
+                ++cited;
+                if (!cited_path_exists(root, path)) report(name, i + 1, "cites " + path + ", which the repository lacks");
+            }
+            if (header) continue;
+            for (std::string const& target : linked_paths(lines[i])) {
+                ++cited;
+                if (!cited_path_exists(file.parent_path(), target)) report(name, i + 1, "links to " + target + ", which the repository lacks");
+            }
+        }
+    };
+    for (auto const& d : documents) check(d, false);
+    for (auto const& h : headers) check(h, true);
+    std::cout << documents.size() << " documents and " << headers.size() << " headers cite " << cited
+              << " repository paths" << (problems ? "" : "; each exists") << "\n";
+    return problems ? 1 : 0;
+}
+
+// --- figures ---------------------------------------------------------------------------------
+
+/// The figures of `text`: a number, or a range ("272-536 MB/s": both ends), and a unit of speed,
+/// time, ratio or size ("356 MB/s", "1.50 s", "0.96×", "1.44 GiB"), each as "NUMBER UNIT".
+std::vector<std::string> figures(std::string const& text) {
+    static std::regex const figure(
+        R"((^|[^A-Za-z0-9_.^])([0-9][0-9,]*(?:\.[0-9]+)?)(?:(?:-|–| to )([0-9][0-9,]*(?:\.[0-9]+)?))? ?(MB/s|GB/s|KB/s|ms|µs|us|ns|s|×|x|GiB|MiB|KiB)(?![A-Za-z0-9_/]))");
+    std::vector<std::string> out;
+    for (std::sregex_iterator it(text.begin(), text.end(), figure), end; it != end; ++it) {
+        std::string const unit = (*it)[4].str();
+        out.push_back((*it)[2].str() + " " + unit);
+        if ((*it)[3].matched) out.push_back((*it)[3].str() + " " + unit);  // both ends of a range
+    }
+    return out;
+}
+
+int check_figures(fs::path const& readme, fs::path const& benchmarks) {
+    std::set<std::string> held;
+    for (std::string const& line : read_lines(benchmarks)) {
+        for (std::string const& f : figures(line)) held.insert(f);
+    }
+    auto const lines = read_lines(readme);
+    std::size_t stated = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        for (std::string f : figures(lines[i])) {
+            ++stated;
+            if (f.back() == 'x') f = f.substr(0, f.size() - 1) + "×";
+            if (!held.count(f)) {
+                report(readme.string(), i + 1, "states " + f + ", a figure " + benchmarks.filename().string() +
+                                                   " does not hold (benchmarks/run_benchmarks.sh writes it)");
+            }
+        }
+    }
+    std::cout << readme.filename().string() << " states " << stated << " figures; " << benchmarks.filename().string()
+              << " holds " << held.size() << "\n";
+    return problems ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> const args(argv + 1, argv + argc);
+    if (args.size() == 3 && args[0] == "tour") return extract_tour(args[1], args[2]);
+    if (args.size() >= 3 && args[0] == "layers") {
+        auto const layers = cmake_layers(args[1]);
+        for (std::size_t i = 2; i < args.size(); ++i) check_layer_table(args[i], layers);
+        if (!problems) std::cout << layers.size() << " layers; every table agrees with hlomem_layers\n";
+        return problems ? 1 : 0;
+    }
+    if (args.size() == 2 && args[0] == "citations") return check_citations(args[1]);
+    if (args.size() == 3 && args[0] == "figures") return check_figures(args[1], args[2]);
+    std::cerr << "usage: check_docs tour README.md OUT.cpp | layers CMAKELISTS MD... | citations ROOT | "
+                 "figures README.md BENCHMARKS.md\n";
+    return 2;
+}
