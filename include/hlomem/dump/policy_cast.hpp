@@ -49,13 +49,15 @@ basic_logical_value<Q> value_cast(basic_logical_value<P> const& v) {
     }
     out.uses.reserve(v.uses.size());
     for (auto const& u : v.uses) {
-        out.uses.push_back({string_cast<Q>(u.instruction), u.operand_number, policy_cast<Q>(u.operand_index), u.index_printed});
+        out.uses.push_back(
+            {string_cast<Q>(u.instruction), u.operand_number, policy_cast<Q>(u.operand_index), u.index_printed});
     }
     out.instruction_text = string_cast<Q>(v.instruction_text);
     out.instruction_opcode = string_cast<Q>(v.instruction_opcode);
     out.fusion_kind = string_cast<Q>(v.fusion_kind);
     for (auto const& a : v.output_to_operand_aliasing) {
-        out.output_to_operand_aliasing.push_back({policy_cast<Q>(a.output_index), a.operand_number, policy_cast<Q>(a.operand_index)});
+        out.output_to_operand_aliasing.push_back(
+            {policy_cast<Q>(a.output_index), a.operand_number, policy_cast<Q>(a.operand_index)});
     }
     out.block_line = v.block_line;
     out.index_printed = v.index_printed;
@@ -103,7 +105,8 @@ basic_stated_peak<Q> stated_peak_cast(basic_stated_peak<P> const& peak) {
     out.stack_trace_total_bytes = peak.stack_trace_total_bytes;
     out.spaced_numbers = peak.spaced_numbers;
     for (auto const& n : peak.stack_trace) {
-        out.stack_trace.push_back({string_cast<Q>(n.name), n.depth, n.percent, n.total_bytes, n.current_bytes, n.remaining_bytes, n.line});
+        out.stack_trace.push_back(
+            {string_cast<Q>(n.name), n.depth, n.percent, n.total_bytes, n.current_bytes, n.remaining_bytes, n.line});
     }
     out.line = peak.line;
     return out;
@@ -119,7 +122,8 @@ basic_hlo_live_range<Q> policy_cast(basic_hlo_live_range<P> const& lr) {
     for (auto const& name : lr.instruction_sequence) out.instruction_sequence.push_back(detail::string_cast<Q>(name));
     out.buffer_live_ranges.reserve(lr.buffer_live_ranges.size());
     for (auto const& r : lr.buffer_live_ranges) {
-        out.buffer_live_ranges.push_back({detail::string_cast<Q>(r.name), policy_cast<Q>(r.index), r.range, r.value, r.line});
+        out.buffer_live_ranges.push_back(
+            {detail::string_cast<Q>(r.name), policy_cast<Q>(r.index), r.range, r.value, r.line});
     }
     if (lr.stated_peak) out.stated_peak = detail::stated_peak_cast<Q>(*lr.stated_peak);
     out.not_available = lr.not_available;

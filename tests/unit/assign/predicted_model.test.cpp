@@ -89,7 +89,9 @@ private:
     static std::string text(std::optional<T> const& x) {
         return x ? text(*x) : std::string("nullopt");
     }
-    static std::string text(hlomem::live_interval const& x) { return std::to_string(x.start) + "-" + std::to_string(x.end); }
+    static std::string text(hlomem::live_interval const& x) {
+        return std::to_string(x.start) + "-" + std::to_string(x.end);
+    }
     static std::string text(bool x) { return x ? "true" : "false"; }
     static std::string text(hlomem::uses_state x) { return std::to_string(static_cast<int>(x)); }
     template <class T>
@@ -230,6 +232,7 @@ differences compare(assignment const& a, assignment const& b) {
     d.same("shapes", a.shapes.size(), b.shapes.size());
     for (hlomem::shape_id s = 0; s < std::min(a.shapes.size(), b.shapes.size()); ++s) {
         d.same("shape " + std::to_string(s), shape_text(a, s), shape_text(b, s));
+        d.same("shape " + std::to_string(s) + " equal", a.shapes[s] == b.shapes[s], true);  // layouts too
     }
     compare_allocations(a, b, d);
     d.same("values", a.values.size(), b.values.size());

@@ -20,6 +20,17 @@ namespace {
 
 using hlomem_test::read_data;
 
+/// The real dumps and the three synthetic ones of the other print styles (legacy addresses, the
+/// newest tuple and simple forms): what the printer must write back byte for byte.
+std::vector<std::string> printed_dumps() {
+    std::vector<std::string> files = hlomem_test::real_dumps;
+    for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
+                          "synthetic/newest_simple-buffer-assignment.txt"}) {
+        files.emplace_back(f);
+    }
+    return files;
+}
+
 /// The report of a parse error of `text`, or "ok".
 std::string error_of(std::string const& text) {
     auto r = hlomem::try_parse_buffer_assignment(text, "dump.txt");
@@ -431,13 +442,7 @@ TEST_CASE("a seed dump truncated at any line boundary is an error or a reported 
 }
 
 TEST_CASE("every real dump prints back byte for byte", "[buffer_assignment][printer]") {
-    // The 20 real dumps and the three synthetic ones of the other print styles.
-    std::vector<std::string> files = hlomem_test::real_dumps;
-    for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
-                          "synthetic/newest_simple-buffer-assignment.txt"}) {
-        files.emplace_back(f);
-    }
-    auto const file = GENERATE_COPY(from_range(files));
+    auto const file = GENERATE(from_range(printed_dumps()));
     CAPTURE(file);
     std::string const text = read_data(file);
     auto const ba = hlomem::parse_buffer_assignment(text, file);
@@ -488,13 +493,9 @@ std::vector<std::string> lines_and_shapes(hlomem::buffer_assignment const& ba) {
 
 }  // namespace
 
-TEST_CASE("renumber_as_printed gives a real dump's model the lines and shape ids its parse has", "[buffer_assignment][printer]") {
-    std::vector<std::string> files = hlomem_test::real_dumps;
-    for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
-                          "synthetic/newest_simple-buffer-assignment.txt"}) {
-        files.emplace_back(f);
-    }
-    auto const file = GENERATE_COPY(from_range(files));
+TEST_CASE("renumber_as_printed gives a real dump's model the lines and shape ids its parse has",
+          "[buffer_assignment][printer]") {
+    auto const file = GENERATE(from_range(printed_dumps()));
     CAPTURE(file);
     auto const parsed = hlomem::parse_buffer_assignment(read_data(file), file);
     // The model as code could make it: no lines, the shapes in the reverse order, and one more
@@ -503,7 +504,9 @@ TEST_CASE("renumber_as_printed gives a real dump's model the lines and shape ids
     hlomem::shape_table reversed;
     reversed.insert(hlomem::parse_shape("u8[3]{0}"));
     std::vector<hlomem::shape_id> ids(parsed.shapes.size());
-    for (std::size_t id = parsed.shapes.size(); id-- > 0;) ids[id] = reversed.insert(parsed.shapes[static_cast<hlomem::shape_id>(id)]);
+    for (std::size_t id = parsed.shapes.size(); id-- > 0;) {
+        ids[id] = reversed.insert(parsed.shapes[static_cast<hlomem::shape_id>(id)]);
+    }
     auto const remap = [&](hlomem::shape_id& id) {
         if (id != hlomem::no_shape) id = ids[id];
     };
