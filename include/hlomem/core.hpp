@@ -9,6 +9,7 @@
 #include <hlomem/core/layout.hpp>
 #include <hlomem/core/padding.hpp>
 #include <hlomem/core/policy.hpp>
+#include <hlomem/core/policy_cast.hpp>
 #include <hlomem/core/primitive_type.hpp>
 #include <hlomem/core/result.hpp>
 #include <hlomem/core/printed_size.hpp>

@@ -6,6 +6,7 @@
 #include <hlomem/dump/live_range.hpp>
 #include <hlomem/dump/memory_usage_report.hpp>
 #include <hlomem/dump/oom_report.hpp>
+#include <hlomem/dump/policy_cast.hpp>
 #include <hlomem/dump/printer.hpp>
 
 #endif  // HLOMEM_DUMP_HPP

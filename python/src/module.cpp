@@ -215,7 +215,7 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
     options.module_text = module->text;
 
     // The assigner writes text of its own, which a view cannot hold: the module is read again
-    // into strings it owns (hlomem::finish_assignment).
+    // into strings it owns (hlomem::finish_assignment), and the Dump views the model's.
     std::optional<hlomem::predicted_assignment> predicted;
     std::optional<hlomem::parse_error_info> parse_error;
     std::size_t modules = 0;
@@ -243,21 +243,24 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
         warn(path + " is not scheduled (no is_scheduled=true): its text order stands in for XLA's schedule");
     }
 
-    // The dump, read as any dump is, from a str that keeps its text (`hlomem assign --json` reads
-    // it the same way, under the module's name, without looking for siblings).
+    // The dump: the assigner's model, which is what reading its text back would give
+    // (hlomem::renumber_as_printed), named as `hlomem assign --json` names it (hlomem::load_model:
+    // the module's path, no siblings). The Dump's models view their strings (view_policy): the
+    // owned model stays on the heap, where its strings do not move, as long as the Dump; the text
+    // is kept in a str for Dump.text.
     auto out = std::make_shared<dump>();
+    auto const owned = std::make_shared<hlomem::buffer_assignment const>(std::move(predicted->assignment));
     py::str text(predicted->text);
     Py_ssize_t size = 0;
     char const* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
     if (!data) throw py::error_already_set();
     out->owner = text;
     out->text = std::string_view(data, static_cast<std::size_t>(size));
-    hlomem::load_result<loaded_type> r = [&] {
+    out->model_owner = owned;
+    {
         py::gil_scoped_release unlocked;
-        return hlomem::load_view<policy>(out->text, path, {});
-    }();
-    if (!r) raise_load_error(r.error());
-    out->loaded = std::move(*r);
+        out->loaded = hlomem::load_model(hlomem::policy_cast<policy>(*owned), path);
+    }
     py::dict how;
     how["backend"] = std::string(hlomem::to_string(predicted->backend));
     how["backend_source"] = predicted->backend_source;
@@ -677,8 +680,8 @@ void bind_functions(py::module_& m) {
     m.def("assign", &assign, py::arg("module"), py::arg("backend") = py::none(), py::arg("algorithm") = py::none(),
         py::arg("alignment") = py::none(), py::kw_only(), py::arg("time_limit") = 10.0,
         "XLA's buffer assignment predicted from a scheduled HLO module alone (`hlomem assign`): a Dump\n"
-        "of the buffer-assignment dump XLA would write, read as any dump is (its text: Dump.text; how it\n"
-        "was predicted: Dump.prediction).\n"
+        "of the buffer-assignment dump XLA would write: the assigner's model, equal to its text read as\n"
+        "any dump is, without reading it (its text: Dump.text; how it was predicted: Dump.prediction).\n"
         "\n"
         "module: a Dump of an HLO module, or anything hlomem.load reads into one (compiled.as_text()).\n"
         "backend: 'gpu', 'cpu' or 'tpu', whose BufferAssigner options to follow; None: inferred from\n"

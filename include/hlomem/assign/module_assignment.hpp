@@ -158,6 +158,7 @@ basic_predicted_assignment<P> predict_module_assignment(basic_hlo_module<P> cons
     out.notes = problem.notes;
     place_heaps(problem, options.algorithm, options.plan);
     out.assignment = finish_assignment(std::move(problem));
+    renumber_as_printed(out.assignment);  // the lines and shape ids its text reads back with
     if (print) {
         std::ostringstream os;
         print_buffer_assignment(os, out.assignment);

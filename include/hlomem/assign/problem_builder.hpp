@@ -97,14 +97,14 @@ private:
         }
     }
 
-    // The `from instruction:` text of every value, and `uses:` printed as XLA prints it (empty
-    // when there are none).
+    // The `from instruction:` text of every value, and `uses:` printed as XLA prints it: nothing
+    // under ` uses:` when there are none (uses_state::empty, what the parser reads it as).
     void instruction_texts() {
         using string_type = typename P::string_type;
         std::string_view const text = options_.module_text;
         for (std::size_t v = 0; v < p_->model.values.size(); ++v) {
             auto& lv = p_->model.values[v];
-            lv.uses_as_printed = uses_state::listed;
+            lv.uses_as_printed = lv.uses.empty() ? uses_state::empty : uses_state::listed;
             instruction_id const i = instruction_of(v);
             auto const& inst = m_.instruction(i);
             if (!text.empty() && inst.offset < text.size()) {

@@ -8,14 +8,17 @@
 #ifndef HLOMEM_DUMP_PRINTER_HPP
 #define HLOMEM_DUMP_PRINTER_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include <hlomem/core/shape_table.hpp>
 #include <hlomem/core/shape_text.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/dump/live_range.hpp>
@@ -204,6 +207,85 @@ void print_buffer_assignment(std::ostream& os, basic_buffer_assignment<P> const&
         os << "\n\n";
         print_live_range(os, *ba.live_range);
     }
+}
+
+namespace detail {
+
+/// The lines print_live_range writes, from `line` (its first): each part's 1-based line set as
+/// the parser sets it.
+template <class P>
+void number_live_range_lines(basic_hlo_live_range<P>& lr, std::size_t line) {
+    lr.line = line++;  // `HloLiveRange (max N):`, or the not-available line alone
+    if (lr.not_available) return;
+    line += 1 + lr.instruction_sequence.size() + 1;  // `  InstructionSequence:`, its lines, `  BufferLiveRange:`
+    for (auto& r : lr.buffer_live_ranges) r.line = line++;
+    if (!lr.stated_peak) return;
+    auto& peak = *lr.stated_peak;
+    peak.line = line++;  // `  Live ranges at N (peak):`
+    for (auto& e : peak.entries) e.line = line++;
+    if (!peak.stack_trace_total_bytes) return;
+    ++line;  // `  Stack trace breakdown for peak usage: N bytes`
+    for (auto& n : peak.stack_trace) n.line = line++;
+}
+
+}  // namespace detail
+
+/// Makes `ba` what reading its printed text back gives (print_buffer_assignment, then the
+/// parser), without printing it: each allocation header, value line, Used-values block and
+/// live-range line gets the 1-based line it is printed on, and the shape table holds the shapes
+/// in the order the text first names them (allocation headers' parameter and output shapes,
+/// value lines, then each block's `from instruction:` result shape), one per distinct text, as
+/// the parser interns them, and no other. A model made in code (hlomem's BufferAssigner,
+/// assign/finish.hpp) then equals, field by field, the parse of its own dump, and what is
+/// computed from it (`hlomem assign --json`, Python's hlomem.assign) is what its text gives.
+/// Shapes the text does not print (of a value without a value line or block) stay, after the
+/// others.
+template <class P>
+void renumber_as_printed(basic_buffer_assignment<P>& ba) {
+    basic_shape_table<P> shapes;
+    std::vector<shape_id> ids(ba.shapes.size(), no_shape);
+    auto const intern = [&](shape_id id) {
+        if (id != no_shape && ids[id] == no_shape) ids[id] = shapes.insert(ba.shapes[id]);
+    };
+    std::size_t line = 2;  // after `BufferAssignment:`
+    for (auto& a : ba.allocations) {
+        a.line = line++;
+        if (a.parameter_number) intern(a.parameter_shape);
+        if (a.output_shape) intern(*a.output_shape);
+        for (std::size_t vi : a.values) {
+            ba.values[vi].line = line++;
+            intern(ba.values[vi].shape);
+        }
+    }
+    if (ba.stated_total_bytes) line += 2;  // a blank line, `Total bytes used: N (...)`
+    if (ba.has_used_values) {
+        line += 2;  // a blank line, `Used values:`
+        for (auto& v : ba.values) {
+            if (!v.has_block) continue;
+            v.block_line = line;
+            // `<id name @c>`, ` positions:` and a line each, the uses (` uses are not initialized
+            // yet.`, or ` uses:`, `  (none)` when printed and a line each), `from instruction:`.
+            std::size_t const uses = v.uses_as_printed == uses_state::not_initialized
+                                         ? 1
+                                         : 1 + v.uses.size() + (v.uses_as_printed == uses_state::none ? 1 : 0);
+            line += 2 + v.positions.size() + uses + 1;
+            intern(v.instruction_shape);
+        }
+    }
+    if (ba.live_range) detail::number_live_range_lines(*ba.live_range, line + 2);  // after two blank lines
+    auto const remap = [&](shape_id& id) {
+        intern(id);
+        if (id != no_shape) id = ids[id];
+    };
+    for (auto& a : ba.allocations) {
+        remap(a.parameter_shape);
+        if (a.output_shape) remap(*a.output_shape);
+    }
+    for (auto& v : ba.values) {
+        remap(v.shape);
+        remap(v.instruction_shape);
+    }
+    ba.shapes = std::move(shapes);
 }
 
 template <class P>

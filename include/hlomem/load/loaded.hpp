@@ -284,6 +284,19 @@ load_result<basic_loaded<P>> load(std::string const& path, load_options const& o
     return load<P>(std::move(*in), options);
 }
 
+/// A buffer assignment made in code as the loaded value load_view(print of it, path) gives, without
+/// printing and reading it: named `path` (model and file), no sibling files looked for. For a
+/// model equal to the parse of its own text: the predicted assignment (assign_module makes it so
+/// with renumber_as_printed), which `hlomem assign --json` and Python's hlomem.assign report.
+template <class P = default_policy>
+basic_loaded<P> load_model(basic_buffer_assignment<P> model, std::string path) {
+    basic_loaded<P> out;
+    model.file = path;
+    out.path = std::move(path);
+    out.model = std::move(model);
+    return out;
+}
+
 /// Loads text already in memory, named `path` in messages (siblings are looked for beside it).
 template <class P = default_policy>
 load_result<basic_loaded<P>> load_text(std::string text, std::string path, load_options const& options = {}) {

@@ -20,6 +20,17 @@ namespace {
 
 using hlomem_test::read_data;
 
+/// The real dumps and the three synthetic ones of the other print styles (legacy addresses, the
+/// newest tuple and simple forms): what the printer must write back byte for byte.
+std::vector<std::string> printed_dumps() {
+    std::vector<std::string> files = hlomem_test::real_dumps;
+    for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
+                          "synthetic/newest_simple-buffer-assignment.txt"}) {
+        files.emplace_back(f);
+    }
+    return files;
+}
+
 /// The report of a parse error of `text`, or "ok".
 std::string error_of(std::string const& text) {
     auto r = hlomem::try_parse_buffer_assignment(text, "dump.txt");
@@ -431,13 +442,7 @@ TEST_CASE("a seed dump truncated at any line boundary is an error or a reported 
 }
 
 TEST_CASE("every real dump prints back byte for byte", "[buffer_assignment][printer]") {
-    // The 20 real dumps and the three synthetic ones of the other print styles.
-    std::vector<std::string> files = hlomem_test::real_dumps;
-    for (char const* f : {"synthetic/legacy_address.txt", "synthetic/newest_tuple-buffer-assignment.txt",
-                          "synthetic/newest_simple-buffer-assignment.txt"}) {
-        files.emplace_back(f);
-    }
-    auto const file = GENERATE_COPY(from_range(files));
+    auto const file = GENERATE(from_range(printed_dumps()));
     CAPTURE(file);
     std::string const text = read_data(file);
     auto const ba = hlomem::parse_buffer_assignment(text, file);
@@ -454,6 +459,81 @@ TEST_CASE("every real dump prints back byte for byte", "[buffer_assignment][prin
     // And the printed text parses to the same model.
     auto const again = hlomem::parse_buffer_assignment(printed, file);
     CHECK(hlomem::to_string(again) == printed);
+}
+
+namespace {
+
+/// Every line number the parser sets in `ba`, and every shape reference as (id, text), in one list.
+std::vector<std::string> lines_and_shapes(hlomem::buffer_assignment const& ba) {
+    std::vector<std::string> out;
+    auto const shape = [&](hlomem::shape_id id) {
+        out.push_back(id == hlomem::no_shape ? "none" : std::to_string(id) + " " + hlomem::to_string(ba.shapes[id]));
+    };
+    for (auto const& a : ba.allocations) {
+        out.push_back(std::to_string(a.line));
+        shape(a.parameter_shape);
+        shape(a.output_shape.value_or(hlomem::no_shape));
+    }
+    for (auto const& v : ba.values) {
+        out.push_back(std::to_string(v.line) + " " + std::to_string(v.block_line));
+        shape(v.shape);
+        shape(v.instruction_shape);
+    }
+    out.push_back(std::to_string(ba.shapes.size()) + " shapes");
+    if (!ba.live_range) return out;
+    out.push_back(std::to_string(ba.live_range->line));
+    for (auto const& r : ba.live_range->buffer_live_ranges) out.push_back(std::to_string(r.line));
+    if (auto const& peak = ba.live_range->stated_peak) {
+        out.push_back(std::to_string(peak->line));
+        for (auto const& e : peak->entries) out.push_back(std::to_string(e.line));
+        for (auto const& n : peak->stack_trace) out.push_back(std::to_string(n.line));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("renumber_as_printed gives a real dump's model the lines and shape ids its parse has",
+          "[buffer_assignment][printer]") {
+    auto const file = GENERATE(from_range(printed_dumps()));
+    CAPTURE(file);
+    auto const parsed = hlomem::parse_buffer_assignment(read_data(file), file);
+    // The model as code could make it: no lines, the shapes in the reverse order, and one more
+    // shape that nothing names.
+    auto made = parsed;
+    hlomem::shape_table reversed;
+    reversed.insert(hlomem::parse_shape("u8[3]{0}"));
+    std::vector<hlomem::shape_id> ids(parsed.shapes.size());
+    for (std::size_t id = parsed.shapes.size(); id-- > 0;) {
+        ids[id] = reversed.insert(parsed.shapes[static_cast<hlomem::shape_id>(id)]);
+    }
+    auto const remap = [&](hlomem::shape_id& id) {
+        if (id != hlomem::no_shape) id = ids[id];
+    };
+    for (auto& a : made.allocations) {
+        a.line = 0;
+        remap(a.parameter_shape);
+        if (a.output_shape) remap(*a.output_shape);
+    }
+    for (auto& v : made.values) {
+        v.line = v.block_line = 0;
+        remap(v.shape);
+        remap(v.instruction_shape);
+    }
+    made.shapes = reversed;
+    if (made.live_range) {
+        made.live_range->line = 0;
+        for (auto& r : made.live_range->buffer_live_ranges) r.line = 0;
+        if (auto& peak = made.live_range->stated_peak) {
+            peak->line = 0;
+            for (auto& e : peak->entries) e.line = 0;
+            for (auto& n : peak->stack_trace) n.line = 0;
+        }
+    }
+    REQUIRE(lines_and_shapes(made) != lines_and_shapes(parsed));
+    hlomem::renumber_as_printed(made);
+    CHECK(lines_and_shapes(made) == lines_and_shapes(parsed));
+    CHECK(hlomem::to_string(made) == hlomem::to_string(parsed));
 }
 
 TEST_CASE("a separate live-range file prints back byte for byte", "[buffer_assignment][printer]") {
