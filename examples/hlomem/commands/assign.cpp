@@ -109,7 +109,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     options.module_text = module_text;
     std::optional<hlomem::predicted_assignment> predicted;
     try {
-        predicted = hlomem::predict_assignment(m, options);
+        predicted = hlomem::predict_assignment(m, options, !as_json);
         err << "hlomem assign: " << predicted->backend_note() << '\n';
     } catch (hlomem::error const& e) {
         err << "hlomem assign: " << *file << ": " << e.what() << '\n';

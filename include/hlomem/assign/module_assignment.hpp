@@ -72,7 +72,7 @@ struct basic_predicted_assignment {
     /// as it is (every analysis of a buffer_assignment takes it) without printing and reading back.
     basic_buffer_assignment<P> assignment;
     /// The buffer-assignment dump, as XLA prints it; made when module_assignment_options::
-    /// print_predicted asks (predict_assignment always does), empty otherwise.
+    /// print_predicted asks (predict_assignment does unless told not to), empty otherwise.
     std::string text;
     size_function_kind sizes = size_function_kind::xla;  ///< the sizes its values were given
     xla_backend backend = xla_backend::gpu;
