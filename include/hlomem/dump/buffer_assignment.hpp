@@ -163,6 +163,9 @@ struct basic_allocation {
     std::int64_t size = 0;
     std::int64_t color = 0;
     std::optional<std::uint64_t> address;  ///< legacy headers: `allocation 0: 0x27017c46b600, size ...`
+    /// Newer XLA (JAX 0.11): `allocation 0: size 4194304, page 0, parameter 0, ...`; unset when
+    /// the header has no `page` flag, as older XLA prints it.
+    std::optional<std::int64_t> page;
     std::optional<std::int64_t> parameter_number;
     basic_shape_index<P> parameter_shape_index;
     shape_id parameter_shape = no_shape;   ///< no_shape when XLA printed `<unknown shape>`

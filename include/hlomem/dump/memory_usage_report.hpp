@@ -49,6 +49,7 @@ struct basic_report_allocation {
     std::int64_t index = 0;
     basic_human_size<P> size;
     std::int64_t color = 0;
+    std::optional<std::int64_t> page;  ///< `page N`, as basic_allocation::page
     std::optional<std::int64_t> parameter_number;
     basic_shape_index<P> parameter_shape_index;
     shape_id parameter_shape = no_shape;

@@ -75,6 +75,7 @@ basic_allocation<Q> allocation_cast(basic_allocation<P> const& a) {
     out.size = a.size;
     out.color = a.color;
     out.address = a.address;
+    out.page = a.page;
     out.parameter_number = a.parameter_number;
     out.parameter_shape_index = policy_cast<Q>(a.parameter_shape_index);
     out.parameter_shape = a.parameter_shape;

@@ -156,6 +156,7 @@ void print_buffer_assignment(std::ostream& os, basic_buffer_assignment<P> const&
             os << address << ", ";
         }
         os << "size " << a.size;
+        if (a.page) os << ", page " << *a.page;
         if (a.color != 0) os << ", color " << a.color;
         if (a.parameter_number) {
             os << ", parameter " << *a.parameter_number << ", shape " << header_shape(a, a.parameter_shape) << " at ShapeIndex "

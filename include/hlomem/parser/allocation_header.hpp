@@ -5,6 +5,8 @@
 //   allocation 2: size 268435456, parameter 2, shape |f32[32,512,4096]| at ShapeIndex {}:
 //   allocation 0: 0x27017c46b600, size 32768, maybe-live-out:          (legacy: an address)
 //   allocation 6: size 1.33MiB, preallocated-temp:                     (the report: human units)
+//   allocation 0: size 4194304, page 0, parameter 0, shape |f32[1024,1024]| at ShapeIndex {}, maybe-live-out:
+//                                                                      (newer XLA, JAX 0.11: a page)
 #ifndef HLOMEM_PARSER_ALLOCATION_HEADER_HPP
 #define HLOMEM_PARSER_ALLOCATION_HEADER_HPP
 
@@ -103,6 +105,7 @@ inline constexpr address_parser address{};
 /// The flags after `allocation N: size S`.
 struct allocation_flags {
     std::int64_t color = 0;
+    std::optional<std::int64_t> page;
     std::optional<std::int64_t> parameter_number;
     index_path parameter_shape_index;
     shape_id parameter_shape = no_shape;
@@ -125,6 +128,7 @@ struct allocation_header {
 template <class P, class Allocation>
 void copy_flags(Allocation& a, allocation_flags const& f) {
     a.color = f.color;
+    a.page = f.page;
     a.parameter_number = f.parameter_number;
     a.parameter_shape_index = builder_base<P>::to_index(f.parameter_shape_index);
     a.parameter_shape = f.parameter_shape;
@@ -139,6 +143,7 @@ void copy_flags(Allocation& a, allocation_flags const& f) {
 namespace a {
 
 inline constexpr auto flag_color = [](auto& ctx, std::int64_t v, char const*) { x3::_val(ctx).color = v; };
+inline constexpr auto flag_page = [](auto& ctx, std::int64_t v, char const*) { x3::_val(ctx).page = v; };
 inline constexpr auto flag_parameter = [](auto& ctx, std::int64_t v, char const*) { x3::_val(ctx).parameter_number = v; };
 inline constexpr auto flag_parameter_shape = [](auto& ctx, shape_id s, char const*) { x3::_val(ctx).parameter_shape = s; };
 inline constexpr auto flag_parameter_index = [](auto& ctx, index_path& p, char const*) {
@@ -180,7 +185,7 @@ inline auto const header_shape_rule_def =
     (lit('|') > (on_match(lit("<unknown shape>"), set_unknown_shape) | on_match(named("a shape", shape), set_shape_value)) >
      '|') |
     on_match(shape, set_shape_value);
-inline auto const flag = (lit("color") > on_match(int64_, a::flag_color)) |
+inline auto const flag = (lit("color") > on_match(int64_, a::flag_color)) | (lit("page") > on_match(int64_, a::flag_page)) |
                          (lit("parameter") > on_match(int64_, a::flag_parameter) >
                           -((lit(',') >> lit("shape")) > -on_match(!lit('|'), no_bars) >
                             on_match(header_shape_rule, a::flag_parameter_shape) > lit("at") > lit("ShapeIndex") >
@@ -189,7 +194,7 @@ inline auto const flag = (lit("color") > on_match(int64_, a::flag_color)) |
                          on_match(lit("constant"), a::flag_constant) | on_match(lit("thread-local"), a::flag_thread_local) |
                          on_match(lit("maybe-live-out"), a::flag_live_out) |
                          on_match(lit("preallocated-temp"), a::flag_temp);
-inline auto const flags_rule_def = *(lit(',') > named("an allocation flag (color, parameter, output shape is, constant, "
+inline auto const flags_rule_def = *(lit(',') > named("an allocation flag (color, page, parameter, output shape is, constant, "
                                                       "thread-local, maybe-live-out, preallocated-temp)",
                                                       flag));
 

@@ -373,7 +373,7 @@ TEST_CASE("malformed and truncated dumps give exact line:column errors", "[buffe
     auto [text, report] = GENERATE(table<std::string, std::string>({
         {"", "dump.txt:1:1: error: expected 'BufferAssignment:'\n\n^"},
         {"BufferAssignment:\nallocation 0: size 32, bogus:\n",
-         "dump.txt:2:24: error: expected an allocation flag (color, parameter, output shape is, constant, thread-local, "
+         "dump.txt:2:24: error: expected an allocation flag (color, page, parameter, output shape is, constant, thread-local, "
          "maybe-live-out, preallocated-temp)\nallocation 0: size 32, bogus:\n                       ^"},
         {"BufferAssignment:\nallocation 0: size 32, maybe-live-out:\n value: <1 x @0> (size=32,off",
          "dump.txt:3:27: error: expected 'offset='\n value: <1 x @0> (size=32,off\n                          ^"},
