@@ -17,6 +17,7 @@
 #include <hlomem/hlo/opcode.hpp>
 #include <hlomem/hlo/phi_graph.hpp>
 #include <hlomem/hlo/shape_tree.hpp>
+#include <hlomem/hlo/source_path.hpp>
 #include <hlomem/hlo/value.hpp>
 #include <hlomem/hlo/value_set.hpp>
 

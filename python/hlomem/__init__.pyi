@@ -1,7 +1,7 @@
 """Type hints for hlomem (the extension hlomem._hlomem and hlomem.from_jax)."""
 
 import os
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 __version__: str
 
@@ -321,6 +321,12 @@ class SourceLineChange:
     @property
     def source_file(self) -> Optional[str]: ...
     @property
+    def source_file_b(self) -> Optional[str]:
+        """B's path of the file (source_file is A's); None when B has none of it."""
+    @property
+    def relative_file(self) -> Optional[str]:
+        """The file as shown: the path tail A's and B's paths share when they differ, else its path."""
+    @property
     def source_line(self) -> Optional[int]: ...
     @property
     def a(self) -> int: ...
@@ -406,12 +412,13 @@ class Dump:
     @property
     def memory_usage_report_file(self) -> Optional[str]:
         """The -memory-usage-report.txt the dump was checked against, or None."""
-    def to_json(self) -> str:
-        """`hlomem report --json FILE`, byte for byte."""
-    def to_dict(self) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
+    def to_json(self, *, strip_roots: Sequence[str] = ...) -> str:
+        """`hlomem report --json FILE`, byte for byte; strip_roots: as `--strip-root` names them."""
+    def to_dict(self, *, strip_roots: Sequence[str] = ...) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         """Exactly the dict `hlomem report --json FILE` prints (a list for a file of several modules)."""
-    def report(self, top: int = 20) -> str:
-        """`hlomem report FILE` as text; `top` values listed at each peak."""
+    def report(self, top: int = 20, *, strip_roots: Sequence[str] = ...) -> str:
+        """`hlomem report FILE` as text; `top` values listed at each peak; strip_roots: the folders
+        source files are shown below (`--strip-root`)."""
     @property
     def assignment_dict(self) -> Dict[str, Any]:
         """The buffer-assignment report of the dump, or of the assignment derived from the module."""
@@ -502,9 +509,11 @@ class Diff:
 
 _Loadable = Union[Dump, str, bytes, os.PathLike[str]]
 
-def diff(a: _Loadable, b: _Loadable, *, top: int = 10) -> Diff:
+def diff(a: _Loadable, b: _Loadable, *, top: int = 10, strip_roots: Sequence[str] = ...) -> Diff:
     """Compares two compilations (`hlomem diff A B`): Dumps of buffer-assignment dumps or scheduled
-    modules, or anything load() reads; top: how many values each list of largest changes holds.
+    modules, or anything load() reads; top: how many values each list of largest changes holds;
+    strip_roots: folders source files are shown below (`--strip-root`). A file under different
+    roots in a and b (two checkouts, two machines) is one file either way.
     ValueError when a side holds no buffer assignment."""
 
 def assign(

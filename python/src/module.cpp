@@ -459,18 +459,22 @@ void bind_dump(py::module_& m) {
         .def_property_readonly("module_file", [](dump const& d) { return d.loaded.module_file; },
             "The module read with a dump for the sources of its values (module=, or X.txt beside\n"
             "X-buffer-assignment.txt), or None.")
-        .def("to_json", [](dump& d) { return d.report(); },
-            "The report as `hlomem report --json FILE` prints it, byte for byte (a str).")
-        .def("to_dict", [](dump& d) { return json_loads(d.report()); },
+        .def("to_json", [](dump& d, std::vector<std::string> const& strip_roots) { return d.report(strip_roots); },
+            py::kw_only(), py::arg("strip_roots") = std::vector<std::string>(),
+            "The report as `hlomem report --json FILE` prints it, byte for byte (a str); strip_roots:\n"
+            "the folders source files are shown below, as --strip-root names them.")
+        .def("to_dict", [](dump& d, std::vector<std::string> const& strip_roots) { return json_loads(d.report(strip_roots)); },
+            py::kw_only(), py::arg("strip_roots") = std::vector<std::string>(),
             "The report as a dict: exactly what `hlomem report --json FILE` prints (a list of dicts\n"
             "for a file of several HLO modules).")
-        .def("report", [](dump& d, std::size_t top) {
+        .def("report", [](dump& d, std::size_t top, std::vector<std::string> const& strip_roots) {
                 if (!hlomem::reports(d.loaded.kind())) d.report();  // raises with the reason
                 std::ostringstream out;
-                hlomem::report_loaded(d.loaded, false, top, out);
+                hlomem::report_loaded(d.loaded, false, top, out, 3, strip_roots);
                 return out.str();
-            }, py::arg("top") = 20,
-            "The report as `hlomem report FILE` prints it (text); `top` values listed at each peak.")
+            }, py::arg("top") = 20, py::kw_only(), py::arg("strip_roots") = std::vector<std::string>(),
+            "The report as `hlomem report FILE` prints it (text); `top` values listed at each peak;\n"
+            "strip_roots: the folders source files are shown below (`--strip-root`).")
         .def_property_readonly("assignment_dict", [](dump& d) { return json_loads(d.assignment_report()); },
             "The buffer-assignment report (`hlomem report --json` of a dump) of the dump, or of the\n"
             "assignment derived from the module: what allocations, values, colors and peak come from.")
@@ -673,9 +677,12 @@ void bind_functions(py::module_& m) {
     m.def("shape", &parse_shape, py::arg("text"),
         "Reads an XLA shape, e.g. hlomem.shape('bf16[4096,3584]{1,0:T(8,128)(2,1)}'); ParseError when it does not read.");
     m.def("diff", &diff, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("top") = 10,
+        py::arg("strip_roots") = std::vector<std::string>(),
         "Compares two compilations of one program (`hlomem diff A B`): a (the baseline) and b are\n"
         "Dumps of buffer-assignment dumps or of scheduled HLO modules (whose assignment is derived), or\n"
         "anything hlomem.load reads into one. top: how many values each list of largest changes holds.\n"
+        "strip_roots: folders source files are shown below (`--strip-root`); a file under different\n"
+        "roots in a and b is one file either way, shown by the path tail the two share.\n"
         "Returns a Diff; ValueError when a side holds no buffer assignment.");
     m.def("assign", &assign, py::arg("module"), py::arg("backend") = py::none(), py::arg("algorithm") = py::none(),
         py::arg("alignment") = py::none(), py::kw_only(), py::arg("time_limit") = 10.0,

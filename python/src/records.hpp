@@ -453,15 +453,17 @@ inline std::array<field<hlomem::kind_bytes>, 4> const& kind_bytes_fields() {
 
 /// A source line's bytes at A's and B's peaks, with the values of each side (ids).
 struct source_line_change {
-    py::object source_file, source_line;
+    py::object source_file, source_file_b, relative_file, source_line;
     hlomem::byte_pair bytes;
     py::list values_a, values_b;
 };
 
-inline std::array<field<source_line_change>, 7> const& source_line_change_fields() {
+inline std::array<field<source_line_change>, 9> const& source_line_change_fields() {
     using R = source_line_change const&;
-    static std::array<field<source_line_change>, 7> const fields{{
+    static std::array<field<source_line_change>, 9> const fields{{
         {"source_file", member<source_line_change, &source_line_change::source_file>},
+        {"source_file_b", member<source_line_change, &source_line_change::source_file_b>},
+        {"relative_file", member<source_line_change, &source_line_change::relative_file>},
         {"source_line", member<source_line_change, &source_line_change::source_line>},
         {"a", [](R l) -> py::object { return py::int_(l.bytes.a); }},
         {"b", [](R l) -> py::object { return py::int_(l.bytes.b); }},
@@ -502,7 +504,9 @@ struct diff_color_ref {
         auto const& a = d->a->assignment();
         auto const& b = d->b->assignment();
         for (auto const& l : c().peak_by_source) {
-            out.append(source_line_change{l.known ? py::object(py::str(l.source_file)) : py::object(py::none()),
+            auto text = [&](std::string const& s) { return l.known && !s.empty() ? py::object(py::str(s)) : py::object(py::none()); };
+            out.append(source_line_change{l.known ? py::object(py::str(l.source_file)) : py::object(py::none()), text(l.source_file_b),
+                                          l.known ? py::object(py::str(l.relative_file)) : py::object(py::none()),
                                           l.known && l.source_line ? py::object(py::int_(l.source_line)) : py::object(py::none()),
                                           l.bytes, value_ids(a, l.values_a), value_ids(b, l.values_b)});
         }

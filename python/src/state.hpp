@@ -175,6 +175,18 @@ struct dump {
         }
         return *report_json;
     }
+    /// `hlomem report --json --strip-root ROOT...`: made afresh when roots are named, the report
+    /// above otherwise.
+    std::string report(std::vector<std::string> const& roots) {
+        if (roots.empty()) return report();
+        report();  // raises for a kind `report` does not read
+        std::ostringstream out;
+        {
+            py::gil_scoped_release unlocked;
+            hlomem::report_loaded(loaded, true, 20, out, 3, roots);
+        }
+        return out.str();
+    }
 
     /// Each value's metadata (hlo/attribution.hpp): the dump's, joined with its module when the
     /// loader found one; for a module, its instructions' metadata and stack tables.
@@ -413,7 +425,7 @@ struct diff_result {
     std::string repr_html() const { return sandboxed_iframe("hlomem-diff", html(), 900); }
 };
 
-inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top) {
+inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top, std::vector<std::string> const& strip_roots) {
     auto out = std::make_shared<diff_result>();
     out->a = as_dump(std::move(a));
     out->b = as_dump(std::move(b));
@@ -421,6 +433,8 @@ inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t
     auto const& bb = out->b->assignment();
     out->sources_a = out->a->sources();
     out->sources_b = out->b->sources();
+    hlomem::strip_source_roots(out->sources_a, strip_roots);
+    hlomem::strip_source_roots(out->sources_b, strip_roots);
     hlomem::diff_options options;
     options.top = top;
     py::gil_scoped_release unlocked;

@@ -120,3 +120,46 @@ def test_inline_and_errors(in_data, tmp_path):
         hlomem.diff(f"{PAIRS}/nonexistent.txt", CASES[0][0])
     with pytest.raises(TypeError):
         hlomem.diff(3, CASES[0][0])
+
+
+CHOL_A = "corpus/regressions/jit__batched_chol_06a294ff.buffer_assignment.txt"
+CHOL_B = "corpus/regressions/jit__batched_chol_68697f6f.buffer_assignment.txt"
+ROOT_A = "/global/homes/j/jackm/software/lorrax_B"
+ROOT_B = "/pscratch/sd/j/jackm/lorrax_sandbox/sources/lorrax_D"
+
+
+@pytest.mark.parametrize("strip_roots", [[], [ROOT_A, ROOT_B + "/"]])
+def test_two_checkouts_are_one_file(in_data, tmp_path, strip_roots):
+    """jit__batched_chol built from two checkouts (cholesky_2d.py under lorrax_B and lorrax_D):
+    one row per source line in the JSON, the text and the page, as the tool prints them; line
+    204's bytes are the dumps' (tests/unit/diff/source_files.test.cpp adds them up)."""
+    options = [arg for root in strip_roots for arg in ("--strip-root", root)]
+    d = hlomem.diff(CHOL_A, CHOL_B, strip_roots=strip_roots)
+    assert d.to_json() == run_tool("diff", "--json", *options, CHOL_A, CHOL_B).stdout.decode()
+    assert d.report() == run_tool("diff", *options, CHOL_A, CHOL_B).stdout.decode()
+    rows = d.to_dict()["colors"][0]["peak_by_source"]
+    assert [(r["relative_file"], r["source_line"]) for r in rows] == [
+        (None, None)] + [("src/common/cholesky_2d.py", n) for n in (204, 161, 221)]
+    line = rows[1]
+    assert (line["a"], line["b"], line["delta"]) == (4608016, 8192016, 3584000)
+    if strip_roots:
+        assert line["source_file"] == line["source_file_b"] == "src/common/cholesky_2d.py"
+    else:
+        assert line["source_file"] == ROOT_A + "/src/common/cholesky_2d.py"
+        assert line["source_file_b"] == ROOT_B + "/src/common/cholesky_2d.py"
+    assert [c.to_dict() for c in d.colors] == d.to_dict()["colors"]
+    assert d.colors[0].peak_by_source[1].relative_file == "src/common/cholesky_2d.py"
+    assert d.report().count("src/common/cholesky_2d.py:204 ") == 1
+    page = d.html()
+    assert page.count(">src/common/cholesky_2d.py:204<") == 1
+    assert "lorrax_B/src" not in page.split("the peak by source line", 1)[1].split("</table>", 1)[0]
+
+
+def test_report_strip_root(in_data):
+    """Dump.report and to_json with strip_roots are `hlomem report --strip-root`; without, unchanged."""
+    dump = hlomem.load(CHOL_A)
+    assert dump.report(strip_roots=[ROOT_A]) == run_tool("report", "--strip-root", ROOT_A, CHOL_A).stdout.decode()
+    assert dump.to_json(strip_roots=[ROOT_A]) == run_tool("report", "--json", "--strip-root", ROOT_A, CHOL_A).stdout.decode()
+    assert dump.to_json() == run_tool("report", "--json", CHOL_A).stdout.decode()
+    assert ROOT_A not in dump.to_json(strip_roots=[ROOT_A])
+    assert ROOT_A in dump.to_json()

@@ -18,6 +18,9 @@ hlomem_cli_test("report --json with a memory-usage report to check against" 0 re
 # two levels deep; the lines add up to the peak (93.76MiB at 43).
 hlomem_cli_test("report names the source lines that hold the peak (--top, --depth)" 0 report_fft_sources.out -
   report --top 2 --depth 2 data/corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt)
+# The same with --strip-root: the two lines of fft_helpers.py below lorrax_A, the rest unchanged.
+hlomem_cli_test("report --strip-root shows source files below the root" 0 report_fft_strip_root.out -
+  report --top 2 --depth 2 --strip-root /global/u2/j/jackm/software/lorrax_A data/corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt)
 hlomem_cli_test("report with a separate live-range file in the newest format" 0 report_newest_simple.out -
   report data/synthetic/newest_simple-buffer-assignment.txt --live-range data/synthetic/newest_simple-live-range.txt)
 hlomem_cli_test("report on a live-range file alone" 0 report_live_range_only.out -
@@ -238,6 +241,17 @@ hlomem_cli_test("diff of a module's derived assignment against its dump" 0 diff_
   diff ${hlomem_pairs}/reshard_xfirst.after_opt.hlo ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt)
 hlomem_cli_test("diff of a dump against itself: every value matched, nothing changed" 0 diff_self.out -
   diff ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt)
+# jit__batched_chol compiled from two checkouts (data/corpus/regressions): cholesky_2d.py under
+# /global/homes/j/jackm/software/lorrax_B in A and /pscratch/sd/j/jackm/lorrax_sandbox/sources/lorrax_D
+# in B is one file, one row per line shown by the tail the paths share: line 204 holds 4608016
+# bytes at A's peak and 8192016 at B's (tests/unit/diff/source_files.test.cpp adds them up from
+# the dumps); its values are matched by metadata (69 of 75). Stripping both roots prints the same.
+set(hlomem_chol data/corpus/regressions/jit__batched_chol)
+hlomem_cli_test("diff of two checkouts: one row per source line, shown by the common path tail" 0 diff_chol_checkouts.out -
+  diff --top 3 ${hlomem_chol}_06a294ff.buffer_assignment.txt ${hlomem_chol}_68697f6f.buffer_assignment.txt)
+hlomem_cli_test("diff --strip-root of two checkouts prints the same rows" 0 diff_chol_checkouts.out -
+  diff --top 3 --strip-root /global/homes/j/jackm/software/lorrax_B --strip-root /pscratch/sd/j/jackm/lorrax_sandbox/sources/lorrax_D/
+  ${hlomem_chol}_06a294ff.buffer_assignment.txt ${hlomem_chol}_68697f6f.buffer_assignment.txt)
 hlomem_cli_test("diff of a file that cannot be read exits 2" 2 - diff_missing.err
   diff ${hlomem_pairs}/nonexistent.txt ${hlomem_pairs}/sternheimer_core_a.buffer_assignment.txt)
 hlomem_cli_test("diff of a live-range text exits 2" 2 - diff_not_assignment.err

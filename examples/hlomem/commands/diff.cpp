@@ -21,7 +21,7 @@ namespace hlomem_cli {
 namespace {
 
 constexpr char const* diff_usage =
-    "usage: hlomem diff [--json] [-o OUT.html] [--top N] [--fail-above BYTES|PERCENT%] A B\n"
+    "usage: hlomem diff [--json] [-o OUT.html] [--top N] [--fail-above BYTES|PERCENT%] [--strip-root DIR]... A B\n"
     "\n"
     "Compares two compilations of one program: A (the baseline) and B are buffer-assignment dumps\n"
     "or scheduled HLO modules (whose assignment is derived), in any mix. Values are matched across\n"
@@ -29,7 +29,8 @@ constexpr char const* diff_usage =
     "by shape and position in the schedule, then by name. It prints the verdict (what explains\n"
     "most of the change), then per color the bytes by allocation kind, the peak and its moment,\n"
     "the peak by source line, padding, the temp arena against its lower bound, and the largest\n"
-    "new, removed, grown and shrunk values.\n"
+    "new, removed, grown and shrunk values. A source file under different roots in A and B (two\n"
+    "checkouts, two machines) is one file, shown by the path tail the two share.\n"
     "\n"
     "  --json                  one JSON object instead of text\n"
     "  -o OUT.html             also write a self-contained page: both timelines of each color on\n"
@@ -37,6 +38,7 @@ constexpr char const* diff_usage =
     "  --top N                 how many values each list of largest changes holds (default 10)\n"
     "  --fail-above BYTES      exit 1 when the peak of a color grew by more than BYTES\n"
     "  --fail-above P%         exit 1 when the peak of a color grew by more than P percent of A's\n"
+    "  --strip-root DIR        show source files below DIR relative to it (repeatable)\n"
     "Exit status: 0 for a diff, 1 when --fail-above is exceeded, 2 when an input cannot be read.\n";
 
 /// One side: the loaded file, its assignment and each value's metadata (its dump's own, joined
@@ -55,7 +57,7 @@ struct diff_input {
     hlomem::diff_report_side<policy> side() const { return {path, assignment(), sources}; }
 };
 
-std::optional<diff_input> load_side(std::string const& path, std::ostream& err) {
+std::optional<diff_input> load_side(std::string const& path, std::vector<std::string> const& roots, std::ostream& err) {
     auto in = open_input(path, err);
     if (!in) return std::nullopt;
     if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::hlo_module) {
@@ -72,6 +74,7 @@ std::optional<diff_input> load_side(std::string const& path, std::ostream& err) 
     if (!loaded) return std::nullopt;
     diff_input out{path, loaded, {}};
     out.sources = hlomem::attribute_values(*out.loaded);
+    hlomem::strip_source_roots(out.sources, roots);
     return out;
 }
 
@@ -82,7 +85,7 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     std::optional<std::string> page;
     std::optional<hlomem::diff_threshold> fail_above;
     hlomem::diff_options options;
-    std::vector<std::string> files;
+    std::vector<std::string> files, roots;
     argument_reader a("diff", diff_usage, args, err);
     while (a.next()) {
         if (a.is("--json")) {
@@ -101,6 +104,9 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
             auto v = a.value();
             if (!v) return a.needs_value();
             if (!(fail_above = hlomem::diff_threshold_named(*v))) return a.error("--fail-above needs bytes (1048576) or a percentage (5%)");
+        } else if (a.is("--strip-root")) {
+            if (!a.has_value()) return a.needs_value();
+            roots.push_back(*a.value());
         } else if (a.is_option()) {
             return a.unknown_option();
         } else {
@@ -110,9 +116,9 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     if (files.size() != 2) return a.usage();
     if (files[0] == "-" && files[1] == "-") return a.error("standard input can be only one of A and B");
-    auto side_a = load_side(files[0], err);
+    auto side_a = load_side(files[0], roots, err);
     if (!side_a) return exit_error;
-    auto side_b = load_side(files[1], err);
+    auto side_b = load_side(files[1], roots, err);
     if (!side_b) return exit_error;
     auto const d = hlomem::diff_assignments(side_a->assignment(), side_a->sources, side_b->assignment(), side_b->sources, options);
     if (page) {

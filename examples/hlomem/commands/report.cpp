@@ -22,7 +22,7 @@ namespace {
 
 constexpr char const* report_usage =
     "usage: hlomem report [--json] [--top N] [--depth N] [--module FILE] [--live-range FILE]\n"
-    "                     [--memory-usage-report FILE] [FILE]\n"
+    "                     [--memory-usage-report FILE] [--strip-root DIR]... [FILE]\n"
     "\n"
     "Reads an XLA dump and tells what is in it. The kind of file is read from its content:\n"
     "  HLO module text           computations by kind, instructions, the entry's parameter and\n"
@@ -45,6 +45,7 @@ constexpr char const* report_usage =
     "                            instruction texts lack (default: X.txt beside X-buffer-assignment.txt)\n"
     "  --live-range FILE         attach a separate -live-range.txt to the dump\n"
     "  --memory-usage-report F   check the dump against its -memory-usage-report.txt\n"
+    "  --strip-root DIR          show a dump's source files below DIR relative to it (repeatable)\n"
     "Exit status: 0 when the file was read, 2 when it could not be read or parsed.\n";
 
 }  // namespace
@@ -54,6 +55,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     std::size_t top = 20;
     std::size_t depth = 3;
     std::optional<std::string> file;
+    std::vector<std::string> roots;
     hlomem::load_options options;
     options.find_live_range = true;
     options.find_memory_usage_report = true;
@@ -91,6 +93,10 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!(options.live_range_file = value())) return exit_error;
         } else if (a.is("--memory-usage-report")) {
             if (!(options.memory_usage_report_file = value())) return exit_error;
+        } else if (a.is("--strip-root")) {
+            auto v = value();
+            if (!v) return exit_error;
+            roots.push_back(*v);
         } else if (auto status = a.take_file(file)) {
             return *status;
         }
@@ -109,7 +115,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     // string of its own for every name and instruction text of a dump.
     auto loaded = load<hlomem::view_policy>(*in, options, err);
     if (!loaded) return exit_error;
-    hlomem::report_loaded(*loaded, as_json, top, out, depth);
+    hlomem::report_loaded(*loaded, as_json, top, out, depth, roots);
     return exit_ok;
 }
 

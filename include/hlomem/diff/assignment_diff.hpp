@@ -19,6 +19,9 @@
 // one value (memory/peak_holdings.hpp, values with a source line first), so bytes that values
 // share on purpose, in place or as loop state, count once and the lines add up to the peak
 // (hlo/attribution.hpp peak_by_source_line). Values without a source line form one group.
+// A file is one file on both sides even where two checkouts or machines put it under different
+// roots (hlo/source_path.hpp match_source_files): its lines are one row each, with A's and B's
+// bytes, shown by the path tail the two share (`src/common/cholesky_2d.py:204`).
 #ifndef HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
 #define HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP
 
@@ -43,6 +46,7 @@
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/metadata.hpp>
+#include <hlomem/hlo/source_path.hpp>
 #include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
@@ -65,7 +69,12 @@ struct kind_bytes {
 
 /// Bytes live at each side's peak that come from one source line.
 struct source_line_bytes {
-    std::string source_file;  ///< unescaped (c_unescape); empty for values without a source (`known` false)
+    /// The file's paths, unescaped (c_unescape): A's (B's when only B has the file) and B's
+    /// (empty when only A has it); empty for values without a source (`known` false).
+    std::string source_file, source_file_b;
+    /// How the file is shown: the tail of its two paths when they differ (two checkouts, two
+    /// machines), else its path (below a stripped root when one was: strip_source_roots).
+    std::string relative_file;
     std::int64_t source_line = 0;
     bool known = false;
     byte_pair bytes;
@@ -194,7 +203,7 @@ struct diff_side {
 
 /// Fills one side of a color's figures; `b` says which side.
 template <class P, class Q>
-void measure_color(diff_side<P, Q> const& s, color_diff& c, bool b,
+void measure_color(diff_side<P, Q> const& s, source_file_index const& files, color_diff& c, bool b,
                    std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes>& lines) {
     auto pick = [&](byte_pair& pair) -> std::int64_t& { return b ? pair.b : pair.a; };
     for (auto const& total : s.totals) {
@@ -224,9 +233,15 @@ void measure_color(diff_side<P, Q> const& s, color_diff& c, bool b,
     peak.holdings = holdings.values;
     for (auto const& group : peak_by_source_line(holdings, s.sources)) {
         bool const known = !group.key.is_no_source();
-        auto& line = lines[{known, std::string(group.key.source_file), group.key.source_line}];
+        // Keyed by the path the file has on both sides (A's), so that a file under two roots
+        // is one row, and rows of equal bytes keep the order of their paths.
+        auto& line = lines[{known, std::string(files.key_of(group.key.source_file, b)), group.key.source_line}];
         line.known = known;
-        line.source_file = c_unescape(group.key.source_file);
+        if (auto const* f = known ? files.find(group.key.source_file, b) : nullptr) {
+            line.source_file = c_unescape(f->a.empty() ? f->b : f->a);
+            line.source_file_b = c_unescape(f->b);
+            line.relative_file = c_unescape(f->shown);
+        }
         line.source_line = group.key.source_line;
         pick(line.bytes) += group.bytes;
         (b ? line.values_b : line.values_a) = group.values;
@@ -250,16 +265,16 @@ side_xla_peak xla_peak_of(basic_buffer_assignment<P> const& ba) {
     return out;
 }
 
-/// `file.py:54` for a line; `no source` for the values without one.
 }  // namespace detail
 
-/// `model.py:54` (the file's name without its folders) for a line; `values with no source` for
-/// the values without one.
+/// `model.py:54` (the file's name without its folders) for a line of an absolute path;
+/// `src/common/cholesky_2d.py:204` for one shown relative (relative_file: the tail two checkouts
+/// share, or the path below a stripped root); `values with no source` for the values without one.
 inline std::string line_label(source_line_bytes const& l) {
     if (!l.known) return "values with no source";
-    std::string file = l.source_file;
+    std::string file = l.relative_file;
     auto const slash = file.find_last_of('/');
-    if (slash != std::string::npos) file = file.substr(slash + 1);
+    if (!file.empty() && file.front() == '/' && slash != std::string::npos) file = file.substr(slash + 1);
     return file + (l.source_line ? ":" + std::to_string(l.source_line) : std::string());
 }
 
@@ -409,7 +424,8 @@ assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_sour
                                  diff_options const& options = {}) {
     assignment_diff d;
     d.total_bytes = {a.total_bytes(), b.total_bytes()};
-    d.matching = match_values(a, sources_a, b, sources_b);
+    source_file_index const files(source_files(sources_a), source_files(sources_b));
+    d.matching = match_values(a, sources_a, b, sources_b, &files);
     detail::diff_side<P, Q> const sa(a, sources_a), sb(b, sources_b);
 
     std::map<std::int64_t, color_diff> colors;
@@ -418,8 +434,8 @@ assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_sour
     }
     for (auto& [color, c] : colors) {
         std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes> lines;
-        detail::measure_color(sa, c, false, lines);
-        detail::measure_color(sb, c, true, lines);
+        detail::measure_color(sa, files, c, false, lines);
+        detail::measure_color(sb, files, c, true, lines);
         std::sort(c.allocated_by_kind.begin(), c.allocated_by_kind.end(),
                   [](kind_bytes const& x, kind_bytes const& y) { return x.kind < y.kind; });
         for (auto& entry : lines) c.peak_by_source.push_back(std::move(entry.second));

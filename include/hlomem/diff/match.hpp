@@ -10,7 +10,9 @@
 // Each value's metadata comes from hlo/attribution.hpp (attribute_values: the dump's own text,
 // joined with its module where it has one). Values are paired by three rules, tried in this order on what is still unpaired:
 //   metadata            the same op_type, op_name, source_file and source_line, the same opcode
-//                       and the same shape index (values with metadata only);
+//                       and the same shape index (values with metadata only); a source file
+//                       under different roots on the two sides is one file (hlo/source_path.hpp
+//                       match_source_files: two checkouts, two machines);
 //   shape_and_position  the same shape (with layout), opcode and shape index;
 //   name                the same instruction name and shape index.
 // Within a group of values with one key, values with the same name are paired first (most
@@ -42,6 +44,7 @@
 #include <hlomem/detail/scan.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/attribution.hpp>
+#include <hlomem/hlo/source_path.hpp>
 
 namespace hlomem {
 
@@ -89,15 +92,20 @@ struct match_side {
     std::vector<std::size_t> name_hash;    // by value: the hash of that name
     std::vector<unsigned char> paired;     // by value
     std::vector<value_pair> pair_of;       // by value of A: its pair, once paired
+    /// The files of both sides, when a file has a path of each (else paths are the files).
+    source_file_index const* files;
+    bool side_b;
 
-    match_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s)
+    match_side(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& s, source_file_index const& f, bool b)
         : ba(a),
           sources(s),
           shape_texts(a.shapes.size()),
           position(a.values.size(), 1.0),
           name(a.values.size()),
           name_hash(a.values.size()),
-          paired(a.values.size(), 0) {
+          paired(a.values.size(), 0),
+          files(f.across_roots() ? &f : nullptr),
+          side_b(b) {
         for (std::size_t k = 0; k < a.shapes.size(); ++k) shape_texts[k] = to_string(a.shapes[static_cast<shape_id>(k)]);
         double const length = a.live_range ? static_cast<double>(std::max<logical_time>(a.live_range->max, 0) + 1) : 1.0;
         for (std::size_t i = 0; i < a.values.size(); ++i) {
@@ -181,7 +189,8 @@ std::optional<match_key<P>> key_of(match_side<P, Q> const& s, std::size_t i, mat
         case match_rule::metadata: {
             auto const& src = s.sources[i];
             if (!src.has_metadata()) return std::nullopt;
-            k.text = {std::string_view(src.op_name), std::string_view(src.source_file), std::string_view(src.op_type),
+            k.text = {std::string_view(src.op_name), s.files ? s.files->key_of(src.source_file, s.side_b) : std::string_view(src.source_file),
+                      std::string_view(src.op_type),
                       std::string_view(v.instruction_opcode)};
             k.number = src.source_line;
             return k;
@@ -319,11 +328,16 @@ void match_by(match_side<P, Q>& sa, match_side<P, Q>& sb, match_rule rule, match
 }  // namespace detail
 
 /// Pairs the values of `a` with those of `b` (see the file's comment). `sources_a` and
-/// `sources_b` give each value's metadata (attribute_values).
+/// `sources_b` give each value's metadata (attribute_values); `files`, their source files
+/// matched (source_file_index of source_files(sources_a) and source_files(sources_b)), which the
+/// matcher builds when not given.
 template <class P, class Q>
 value_matching match_values(basic_buffer_assignment<P> const& a, basic_source_attribution<Q> const& sources_a,
-                            basic_buffer_assignment<P> const& b, basic_source_attribution<Q> const& sources_b) {
-    detail::match_side<P, Q> sa(a, sources_a), sb(b, sources_b);
+                            basic_buffer_assignment<P> const& b, basic_source_attribution<Q> const& sources_b,
+                            source_file_index const* files = nullptr) {
+    std::optional<source_file_index> own;
+    if (!files) files = &own.emplace(source_files(sources_a), source_files(sources_b));
+    detail::match_side<P, Q> sa(a, sources_a, *files, false), sb(b, sources_b, *files, true);
     sa.pair_of.resize(a.values.size());
     value_matching out;
     detail::match_scratch scratch;

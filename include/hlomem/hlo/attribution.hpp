@@ -31,12 +31,14 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/source_path.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
 
 namespace hlomem {
@@ -122,15 +124,44 @@ struct basic_source_attribution {
     basic_stack_frame_index<Q> const* frames = nullptr;
     std::size_t from_dump = 0;    ///< values whose metadata the dump states
     std::size_t from_module = 0;  ///< values whose metadata only the module states
+    /// The roots every path is shown below (strip_source_roots); empty: paths as XLA wrote them.
+    std::vector<std::string> roots;
 
     value_source const& operator[](std::size_t value) const { return values[value]; }
     std::size_t with_metadata() const noexcept { return from_dump + from_module; }
     /// The Python stack of a value, outermost first; empty without tables or a stack_frame_id.
     std::vector<python_frame> stack_of(std::size_t value) const {
         if (!frames) return {};
-        return python_stack(*frames, values[value].stack_frame_id);
+        auto stack = python_stack(*frames, values[value].stack_frame_id);
+        if (!roots.empty()) {
+            for (auto& f : stack) f.file_name = strip_root(f.file_name, roots);
+        }
+        return stack;
     }
 };
+
+/// The source files of `s`'s values, each once, in the order of the values that name them.
+template <class Q>
+std::vector<std::string_view> source_files(basic_source_attribution<Q> const& s) {
+    std::vector<std::string_view> out;
+    std::unordered_set<std::string_view> seen;
+    for (auto const& v : s.values) {
+        if (!v.source_file.empty() && seen.insert(v.source_file).second) out.push_back(v.source_file);
+    }
+    return out;
+}
+
+/// Shows every path of `s` below the longest of `roots` it lies under (hlo/source_path.hpp
+/// strip_root): each value's source_file now, each frame's file name in stack_of. The views
+/// are narrowed, nothing is copied. With no roots, nothing changes.
+template <class Q>
+void strip_source_roots(basic_source_attribution<Q>& s, std::vector<std::string> roots) {
+    if (roots.empty()) return;
+    for (auto& v : s.values) {
+        if (!v.source_file.empty()) v.source_file = strip_root(v.source_file, roots);
+    }
+    s.roots = std::move(roots);
+}
 using source_attribution = basic_source_attribution<>;
 
 namespace detail {

@@ -111,7 +111,7 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
         out << "</tbody></table>\n";
         begin_delta_table(out, "the peak by source line", "source line");
         for (auto const& l : c.peak_by_source) {
-            write_delta_row(out, l.known ? l.source_file + (l.source_line ? ":" + std::to_string(l.source_line) : std::string())
+            write_delta_row(out, l.known ? l.relative_file + (l.source_line ? ":" + std::to_string(l.source_line) : std::string())
                                          : hlomem::line_label(l),
                             l.bytes);
         }

@@ -81,7 +81,10 @@ void print_diff_text(std::ostream& out, diff_report_side<P, Q> const& sa, diff_r
         if (!c.peak_by_source.empty()) {
             out << "  the peak by source line\n";
             for (auto const& l : c.peak_by_source) {
-                out << "    " << pad_right(cut(hlomem::line_label(l), 30), 30) << pair_text(l.bytes) << '\n';
+                // A label longer than its column keeps its end, the file's name and line.
+                std::string label = hlomem::line_label(l);
+                if (label.size() > 30) label = "..." + label.substr(label.size() - 27);
+                out << "    " << pad_right(label, 30) << pair_text(l.bytes) << '\n';
             }
         }
     }
@@ -181,7 +184,10 @@ void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
         json.key("peak_by_source").begin_array();
         for (auto const& l : c.peak_by_source) {
             json.begin_object();
-            json.member("source_file", l.known ? std::optional<std::string>(l.source_file) : std::nullopt);
+            auto known = [&](std::string const& text) { return l.known ? std::optional<std::string>(text) : std::nullopt; };
+            json.member("source_file", known(l.source_file));
+            json.member("source_file_b", l.known && !l.source_file_b.empty() ? std::optional<std::string>(l.source_file_b) : std::nullopt);
+            json.member("relative_file", known(l.relative_file));
             json.member("source_line", l.known && l.source_line ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
             json.member("a", l.bytes.a);
             json.member("b", l.bytes.b);

@@ -24,12 +24,15 @@ namespace hlomem {
 /// ranges, the memory-usage report and the module the loader found for it named in the notes, the
 /// report's differences from the dump as warnings, and its values' metadata joined with the
 /// module's (attribute_values): every value's with `every_value` (JSON lists them all), else only
-/// the values live at the peaks (the text names only those; their texts alone are read).
+/// the values live at the peaks (the text names only those; their texts alone are read); paths
+/// shown below the longest of `roots` they lie under (strip_source_roots).
 template <class P>
-buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, bool every_value) {
+buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, bool every_value, std::vector<std::string> const& roots = {}) {
     auto const& ba = *loaded.assignment();
     auto facts = facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const& colors) {
-        return every_value ? hlomem::attribute_values(loaded) : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
+        auto sources = every_value ? hlomem::attribute_values(loaded) : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
+        hlomem::strip_source_roots(sources, roots);
+        return sources;
     });
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
     if (loaded.module_file) {
@@ -47,12 +50,13 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
 }
 
 /// The report of a buffer-assignment dump (dump_facts), with the op_name tree shown `depth`
-/// levels deep in the text.
+/// levels deep in the text and source files below `roots`.
 template <class P>
-void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out) {
+void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out,
+                 std::vector<std::string> const& roots = {}) {
     // Without a module to join (whose count of values the notes name), the text reads only the
     // metadata of the values live at each peak. JSON lists every value's.
-    auto facts = dump_facts(loaded, as_json || loaded.assignment_module() != nullptr);
+    auto facts = dump_facts(loaded, as_json || loaded.assignment_module() != nullptr, roots);
     facts.depth = depth;
     if (as_json) {
         print_buffer_assignment_json(out, facts);
@@ -67,12 +71,13 @@ inline bool reports(hlomem::dump_kind kind) {
            kind == hlomem::dump_kind::memory_usage_report || kind == hlomem::dump_kind::hlo_module;
 }
 
-/// Prints the report of `loaded` on `out`, as text or JSON (the op_name tree `depth` levels deep); false (and nothing printed) for a kind
+/// Prints the report of `loaded` on `out`, as text or JSON (the op_name tree `depth` levels deep,
+/// a dump's source files below `roots`: strip_source_roots); false (and nothing printed) for a kind
 /// `report` does not read (reports() is false), and for modules read with another policy than
 /// view_policy, which the module report is written for.
 template <class P>
 bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::ostream& out,
-                   std::size_t depth = 3) {
+                   std::size_t depth = 3, std::vector<std::string> const& roots = {}) {
     if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<P>>>(&loaded.model)) {
         if constexpr (std::is_same_v<P, hlomem::view_policy>) {
             report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out);
@@ -85,7 +90,7 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
     } else if (auto const* report = std::get_if<hlomem::basic_memory_usage_report<P>>(&loaded.model)) {
         print_memory_usage_report(out, *report, as_json);
     } else if (std::holds_alternative<hlomem::basic_buffer_assignment<P>>(loaded.model)) {
-        report_dump(loaded, as_json, top, depth, out);
+        report_dump(loaded, as_json, top, depth, out, roots);
     } else {
         return false;
     }
