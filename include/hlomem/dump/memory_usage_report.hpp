@@ -1,4 +1,5 @@
-// hlomem/dump/memory_usage_report.hpp: the older text `*-memory-usage-report.txt` as a model.
+// hlomem/dump/memory_usage_report.hpp: the text `*-memory-usage-report.txt` as a model (the older
+// layout below; the newer one at basic_memory_usage_report).
 //
 //   Total bytes used: 4170409 (3.98MiB)
 //
@@ -98,6 +99,28 @@ struct basic_report_allocation_values {
     std::optional<int> values_not_shown_percent;
 };
 
+/// `Memory Space: default (color=0)` and its `Total bytes: N (...)` in the newer layout.
+template <class P = default_policy>
+struct basic_report_memory_space {
+    typename P::string_type name;
+    std::int64_t color = 0;
+    std::int64_t total_bytes = 0;
+    typename P::string_type total_human;
+    std::size_t line = 0;
+};
+
+/// Both layouts XLA writes. The older one: `Total bytes used`, `Allocations sorted by size` and the
+/// value tables under their allocation headers. The newer one (JAX 0.11's XLA), per memory space:
+///
+///   Memory Space: default (color=0)
+///   Total bytes: 16814092 (16.04MiB)
+///     cumulative_size;       size;       offset; used_by_n_values; shapes_list
+///     ------------------------------------------------------------
+///      16.00MiB(100%);   16.00MiB;            0;                1; f32[4096,1024]
+///
+/// then one value table per allocation, without its header: such tables are allocation_values
+/// whose allocation.index is -1 and whose allocation.color is the space's. total_bytes is the sum
+/// of the spaces' totals.
 template <class P = default_policy>
 struct basic_memory_usage_report {
     std::int64_t total_bytes = 0;
@@ -106,6 +129,7 @@ struct basic_memory_usage_report {
     std::optional<std::int64_t> allocations_not_shown;  ///< `The rest K allocations are less than P% ...`
     std::optional<int> allocations_not_shown_percent;
     typename P::template vector_type<basic_report_allocation_values<P>> allocation_values;
+    typename P::template vector_type<basic_report_memory_space<P>> memory_spaces;  ///< the newer layout only
     basic_shape_table<P> shapes;
     std::string file;
 };
@@ -142,8 +166,18 @@ std::vector<diagnostic> check_against(basic_memory_usage_report<P> const& report
         }
         return &a;
     };
+    for (auto const& space : report.memory_spaces) {
+        std::int64_t bytes = 0;
+        for (auto const& a : ba.allocations) bytes += a.color == space.color ? a.size : 0;
+        if (bytes != space.total_bytes) {
+            out.push_back(dump_inconsistency(space.line, "memory space " + std::string(std::string_view(space.name)) + " (color " +
+                                                             std::to_string(space.color) + ") totals " + std::to_string(space.total_bytes) +
+                                                             " bytes in the report but " + std::to_string(bytes) + " in the dump"));
+        }
+    }
     for (auto const& row : report.allocations) check_header(row.allocation);
     for (auto const& av : report.allocation_values) {
+        if (av.allocation.index < 0) continue;  // a table of the newer layout names no allocation
         auto const* a = check_header(av.allocation);
         if (!a) continue;
         for (auto const& slice : av.slices) {

@@ -354,6 +354,10 @@ public:
     string_type const& name() const noexcept { return name_; }
     /// `is_scheduled=true`: each computation's instruction order is its schedule.
     bool is_scheduled() const noexcept { return is_scheduled_; }
+    /// Whether the text named tuple elements as `%x#1` instead of printing get-tuple-element
+    /// instructions, as the printer of newer XLA does (JAX 0.11); the builder made those
+    /// instructions back (hlo/module_builder.hpp).
+    bool names_tuple_elements() const noexcept { return names_tuple_elements_; }
     std::int64_t num_partitions() const noexcept { return num_partitions_; }
     std::int64_t replica_count() const noexcept { return replica_count_; }
     /// Whether the header has `entry_computation_layout={(...)->...}`.
@@ -544,6 +548,7 @@ private:
     // Header.
     string_type name_;
     bool is_scheduled_ = false;
+    bool names_tuple_elements_ = false;
     bool has_entry_layout_ = false;
     std::int64_t num_partitions_ = 1;
     std::int64_t replica_count_ = 1;

@@ -215,6 +215,8 @@ public:
         instruction_names_.clear();
         pending_operands_.clear();
         pending_predecessors_.clear();
+        unshaped_elements_.clear();
+        declared_elements_.clear();
         parameters_.clear();
         state_ = state::computation;
         return id;
@@ -245,6 +247,8 @@ public:
         for (auto const& p : pending_predecessors_) {
             module_.control_predecessors_[p.slot] = resolve(p.name, p.where, "control predecessor");
         }
+        for (auto const& e : unshaped_elements_) set_element_shape(e.id, e.where);
+        for (auto const& p : declared_elements_) check_operand_shape(p.name, p.where, p.declared, module_.operands_[p.slot]);
         if (c.root == no_instruction) {
             c.root = static_cast<instruction_id>(module_.instructions_.size() - 1);
             module_.instructions_.back().is_root = true;
@@ -326,6 +330,7 @@ public:
         count(module_.slices_, l.slices);
         count(module_.operand_aliases_, l.operand_aliases);
         count(module_.raw_attributes_, l.attributes);
+        if (!element_operands_.empty()) materialize_element_operands();
     }
 
     hlo_opcode current_opcode() const { return module_.instructions_.back().opcode; }
@@ -364,7 +369,9 @@ public:
 
     /// An operand named `name`, with the shape it was printed with (or no_shape), which must then
     /// be its shape, layouts aside. A name not yet defined is resolved at end_computation.
+    /// `x#1` names element 1 of tuple-shaped `x` (see add_element_operand).
     void add_operand(std::string_view name, std::size_t where = 0, shape_id declared = no_shape) {
+        if (name.find('#') != std::string_view::npos) return add_element_operand(name, where, declared);
         auto const slot = static_cast<std::uint32_t>(module_.operands_.size());
         std::uint32_t const id = instruction_names_.find(name);
         if (id == name_table::npos) {
@@ -524,6 +531,108 @@ private:
         return id;
     }
 
+    struct element_instruction {
+        instruction_id id;
+        std::size_t where;
+    };
+
+    /// An operand `x#1`: element 1 of tuple-shaped `x`, as XLA's newer printer writes a use of a
+    /// get-tuple-element instead of the instruction itself (JAX 0.11's dumps; the dump's value
+    /// positions still list the instruction, `get-tuple-element.9`):
+    ///   %fusion-start = (...) async-start(%arg_tuple.1#3, %arg_tuple.1#0), calls=%async_computation
+    /// The builder makes the get-tuple-element back, named `x#1`, right before the first
+    /// instruction that uses it (end_instruction), and later uses share it. `x#1#0` is element 0
+    /// of `x#1`.
+    void add_element_operand(std::string_view name, std::size_t where, shape_id declared) {
+        auto const slot = static_cast<std::uint32_t>(module_.operands_.size());
+        name = keep(name);
+        std::uint32_t const id = instruction_names_.find(name);
+        module_.operands_.push_back(id == name_table::npos ? no_instruction : id);
+        if (declared != no_shape) declared_elements_.push_back({slot, name, where, declared});
+        if (id == name_table::npos) element_operands_.push_back({slot, name, where, no_shape});
+    }
+
+    /// The get-tuple-element instructions that the current instruction's `x#N` operands name,
+    /// made before it: the instruction moves after them (its id, name, root mark, calls and opcode
+    /// text move with it).
+    void materialize_element_operands() {
+        auto const old_id = static_cast<instruction_id>(module_.instructions_.size() - 1);
+        basic_hlo_instruction<P> inst = std::move(module_.instructions_.back());
+        auto const lists = module_.lists_.back();
+        module_.instructions_.pop_back();
+        module_.lists_.pop_back();
+        for (auto const& e : element_operands_) module_.operands_[e.slot] = element_of(e.name, e.where);
+        element_operands_.clear();
+        auto const id = static_cast<instruction_id>(module_.instructions_.size());
+        if (id == no_instruction) throw hlo_build_error(inst.offset, "too many instructions");
+        instruction_names_.assign(inst.name, id);
+        auto& c = module_.computations_.back();
+        if (c.root == old_id) c.root = id;
+        for (std::uint32_t k = lists.calls.first; k < lists.calls.first + lists.calls.count; ++k) module_.calls_[k].caller = id;
+        if (!module_.opcode_texts_.empty() && module_.opcode_texts_.back().first == old_id) module_.opcode_texts_.back().first = id;
+        module_.instructions_.push_back(std::move(inst));
+        module_.lists_.push_back(lists);
+    }
+
+    /// The get-tuple-element named `name` (`x#1`), made when it is not there yet.
+    instruction_id element_of(std::string_view name, std::size_t where) {
+        if (std::uint32_t const found = instruction_names_.find(name); found != name_table::npos) return found;
+        std::size_t const hash = name.rfind('#');
+        std::string_view const base = name.substr(0, hash), digits = name.substr(hash + 1);
+        std::int64_t index = 0;
+        for (char ch : digits) {
+            if (ch < '0' || ch > '9' || index > (std::numeric_limits<std::int32_t>::max() - 9) / 10) {
+                throw hlo_build_error(where, "operand " + hlo_lex::quote(name) + ": expected a tuple index after '#'");
+            }
+            index = index * 10 + (ch - '0');
+        }
+        if (base.empty() || digits.empty()) {
+            throw hlo_build_error(where, "operand " + hlo_lex::quote(name) + ": expected NAME#INDEX");
+        }
+        std::uint32_t const base_id = base.find('#') != std::string_view::npos ? element_of(base, where) : instruction_names_.find(base);
+        auto const id = static_cast<instruction_id>(module_.instructions_.size());
+        if (id == no_instruction) throw hlo_build_error(where, "too many instructions");
+        module_.names_tuple_elements_ = true;
+        basic_hlo_instruction<P> gte;
+        gte.name = string_type(name);
+        gte.computation = static_cast<computation_id>(module_.computations_.size() - 1);
+        gte.opcode = hlo_opcode::get_tuple_element;
+        gte.tuple_index = index;
+        gte.offset = where;
+        module_.instructions_.push_back(std::move(gte));
+        typename module_type::instruction_lists lists;
+        lists.operands = {static_cast<std::uint32_t>(module_.operands_.size()), 1};
+        lists.calls.first = static_cast<std::uint32_t>(module_.calls_.size());
+        lists.control_predecessors.first = static_cast<std::uint32_t>(module_.control_predecessors_.size());
+        lists.dimensions.first = static_cast<std::uint32_t>(module_.dimensions_.size());
+        lists.slices.first = static_cast<std::uint32_t>(module_.slices_.size());
+        lists.operand_aliases.first = static_cast<std::uint32_t>(module_.operand_aliases_.size());
+        lists.attributes.first = static_cast<std::uint32_t>(module_.raw_attributes_.size());
+        module_.lists_.push_back(lists);
+        if (base_id == name_table::npos) pending_operands_.push_back({lists.operands.first, base, where, no_shape});
+        module_.operands_.push_back(base_id == name_table::npos ? no_instruction : base_id);
+        instruction_names_.insert(name, id);
+        if (base_id == name_table::npos || module_.instructions_[base_id].shape == no_shape) {
+            unshaped_elements_.push_back({id, where});
+        } else {
+            set_element_shape(id, where);
+        }
+        return id;
+    }
+
+    /// A made get-tuple-element's shape: element `tuple_index` of its operand's.
+    void set_element_shape(instruction_id id, std::size_t where) {
+        auto& gte = module_.instructions_[id];
+        shape_id const of = module_.instructions_[module_.operands_[module_.lists_[id].operands.first]].shape;
+        auto const& tuple = module_.shapes_[of];
+        if (!tuple.is_tuple() || gte.tuple_index >= static_cast<std::int64_t>(tuple.tuple_shapes_size())) {
+            throw hlo_build_error(where, "operand " + hlo_lex::quote(std::string_view(gte.name)) + ": the shape " + to_string(tuple) +
+                                             " has no tuple element " + std::to_string(gte.tuple_index));
+        }
+        auto const& element = tuple.tuple_shape(static_cast<std::size_t>(gte.tuple_index));
+        gte.shape = module_.shapes_.insert(to_string(element), element);
+    }
+
     /// An operand printed with a shape must have that shape, layouts aside (XLA's Compatible).
     void check_operand_shape(std::string_view name, std::size_t where, shape_id declared, instruction_id id) const {
         shape_id const actual = module_.instructions_[id].shape;
@@ -590,6 +699,9 @@ private:
     std::deque<std::string> arena_;  // names outside source_, kept for the tables
     std::vector<pending_name> pending_operands_;
     std::vector<pending_name> pending_predecessors_;
+    std::vector<pending_name> element_operands_;     // `x#N` operands of the current instruction not yet made
+    std::vector<pending_name> declared_elements_;    // `x#N` operands printed with a shape, checked at the end
+    std::vector<element_instruction> unshaped_elements_;  // made before their tuple was defined
     std::vector<pending_call> pending_calls_;
     std::vector<parameter_entry> parameters_;
     std::vector<std::size_t> alias_positions_;

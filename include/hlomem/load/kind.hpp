@@ -5,7 +5,10 @@
 //
 //   BufferAssignment:                   a buffer-assignment dump (BufferAssignment::ToString)
 //   HloLiveRange (max 6):               live ranges on their own (HloLiveRange::ToString)
-//   Total bytes used: 1024 (1.0KiB)     the older memory-usage report (BufferAssignment::ToVerboseString)
+//   Total bytes used: 1024 (1.0KiB)     the older memory-usage report (BufferAssignment::ToVerboseString),
+//                                       or, with `Used values:` next, the second half of a dump
+//                                       that JAX 0.11's XLA writes in two files
+//   Memory Space: default (color=0)     the newer memory-usage report (JAX 0.11's XLA)
 //   HloModule name, is_scheduled=true   one HLO module, or several one after the other
 //   id,lower,upper,size                 a MiniMalloc CSV problem or solution (any column order)
 //
@@ -76,7 +79,13 @@ inline dump_kind detect_dump_kind(std::string_view text) {
     auto starts = [&](std::string_view s) { return text.substr(p, s.size()) == s; };
     if (starts("BufferAssignment:")) return dump_kind::buffer_assignment;
     if (starts("HloLiveRange")) return dump_kind::live_range;
-    if (starts("Total bytes used:")) return dump_kind::memory_usage_report;
+    if (starts("Memory Space:")) return dump_kind::memory_usage_report;  // the newer layout
+    if (starts("Total bytes used:")) {
+        // The values half of a dump in two files (JAX 0.11's XLA, load/loaded.hpp) goes on with
+        // `Used values:`; the older memory-usage report with `Allocations sorted by size:`.
+        std::size_t const used = text.find("\nUsed values:"), sorted = text.find("\nAllocations sorted by size");
+        return used < sorted ? dump_kind::buffer_assignment : dump_kind::memory_usage_report;
+    }
     if (starts("HloModule ")) return dump_kind::hlo_module;
     if (looks_like_minimalloc_csv(text)) return dump_kind::minimalloc_csv;
     if (looks_like_oom_log(text)) return dump_kind::oom_log;

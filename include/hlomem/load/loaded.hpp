@@ -23,6 +23,7 @@
 #ifndef HLOMEM_LOAD_LOADED_HPP
 #define HLOMEM_LOAD_LOADED_HPP
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -115,16 +116,16 @@ struct load_options {
     bool derive_assignment = false;
 };
 
-/// `dir/x-buffer-assignment.txt` -> `dir/x<suffix>` (`-live-range.txt`,
-/// `-memory-usage-report.txt`), when that file exists.
+/// `dir/x-buffer-assignment.txt` (or the `dir/x-buffer-assignment-values.txt` of a dump in two
+/// files) -> `dir/x<suffix>` (`-live-range.txt`, `-memory-usage-report.txt`), when that file exists.
 inline std::optional<std::string> sibling_file(std::string const& path, std::string_view suffix) {
-    std::string_view constexpr ending = "-buffer-assignment.txt";
-    if (path.size() <= ending.size() || path.compare(path.size() - ending.size(), ending.size(), ending) != 0) {
-        return std::nullopt;
+    for (std::string_view ending : {std::string_view("-buffer-assignment.txt"), std::string_view("-buffer-assignment-values.txt")}) {
+        if (path.size() <= ending.size() || path.compare(path.size() - ending.size(), ending.size(), ending) != 0) continue;
+        std::string candidate = path.substr(0, path.size() - ending.size()) + std::string(suffix);
+        if (!std::ifstream(candidate)) return std::nullopt;
+        return candidate;
     }
-    std::string candidate = path.substr(0, path.size() - ending.size()) + std::string(suffix);
-    if (!std::ifstream(candidate)) return std::nullopt;
-    return candidate;
+    return std::nullopt;
 }
 
 namespace detail {
@@ -195,6 +196,79 @@ std::optional<load_error> load_dump_siblings(basic_loaded<P>& out, load_options 
 
 namespace detail {
 
+/// Whether `text` is one half of a dump that JAX 0.11's XLA writes in two files (allocation
+/// headers carry `page N` there): `X-buffer-assignment.txt` holds `BufferAssignment:` and the
+/// allocations and stops where `Total bytes used:` would follow; `X-buffer-assignment-values.txt`
+/// holds `Total bytes used: N (...)` and `Used values:`. Read together they are one dump of the
+/// layout older XLA writes in one file.
+inline bool is_values_half(std::string_view text) {
+    std::size_t const first = text.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && text.substr(first, 17) == "Total bytes used:";
+}
+inline bool is_allocations_half(std::string_view text) {
+    return text.find("\nTotal bytes used:") == std::string_view::npos;
+}
+
+/// A buffer-assignment dump's text, joined with its other half when it is one of two files
+/// (is_values_half): the joined text is kept in `out.texts`; `values_at` is set to where the
+/// values file begins in it, and `values_file` to that file. Unjoined text is returned as is.
+template <class P>
+load_result<std::string_view> join_dump_halves(basic_loaded<P>& out, std::string_view text, std::size_t& values_at,
+                                               std::string& values_file) {
+    bool const values_half = is_values_half(text);
+    if (!values_half && !is_allocations_half(text)) return text;
+    std::string_view const have = values_half ? "-buffer-assignment-values.txt" : "-buffer-assignment.txt";
+    std::string_view const want = values_half ? "-buffer-assignment.txt" : "-buffer-assignment-values.txt";
+    std::string const& path = out.path;
+    std::optional<std::string> other;
+    if (path.size() > have.size() && path.compare(path.size() - have.size(), have.size(), have) == 0) {
+        other = path.substr(0, path.size() - have.size()) + std::string(want);
+    }
+    auto missing = [&] {
+        return load_error{load_failure::unreadable, other.value_or(path),
+                          path + ": " + (values_half ? "the values" : "the allocations") +
+                              " of a buffer-assignment dump that XLA wrote in two files; its " +
+                              (values_half ? "allocations" : "values") + " are in " +
+                              (other ? "'" + *other + "', which cannot be read" : "the file named X" + std::string(want) +
+                                                                                     " beside X" + std::string(have))};
+    };
+    // A one-file dump cut before its end is no half: it stays an error at its end.
+    if (!values_half && (!other || !std::ifstream(*other))) return text;
+    if (!other) return missing();
+    auto in = read_input(*other);
+    if (!in) return missing();
+    std::string joined = values_half ? in->text + std::string(text) : std::string(text) + in->text;
+    values_at = values_half ? in->text.size() : text.size();
+    values_file = values_half ? path : *other;
+    if (values_half) out.path = *other;  // the dump is named by its first half, as its siblings are found
+    out.texts.push_back(std::make_shared<std::string const>(std::move(joined)));
+    return std::string_view(*out.texts.back());
+}
+
+/// Parses a buffer-assignment dump, joined with its other half if it has one; an error in the
+/// values half names that file and its own line.
+template <class P>
+std::optional<load_error> load_dump(basic_loaded<P>& out, std::string_view text, load_options const& options) {
+    std::size_t values_at = std::string_view::npos;
+    std::string values_file;
+    auto joined = join_dump_halves(out, text, values_at, values_file);
+    if (!joined) return joined.error();
+    auto ba = try_parse_buffer_assignment<P>(*joined, out.path);
+    if (!ba) {
+        parse_error_info info = ba.error();
+        if (values_at != std::string_view::npos) {
+            auto const lines_before = static_cast<std::size_t>(std::count(joined->begin(), joined->begin() + static_cast<std::ptrdiff_t>(values_at), '\n'));
+            if (info.line > lines_before) {
+                info.line -= lines_before;
+                info.file = values_file;
+            }
+        }
+        return unparsable(info.file, info);
+    }
+    out.model = std::move(*ba);
+    return load_dump_siblings(out, options);
+}
+
 /// Reads `text` (named `path`; modules and logs by `name`) into `out` as `kind`, with its sibling
 /// files. `text` must outlive `out` when P views its input.
 template <class P>
@@ -206,10 +280,7 @@ std::optional<load_error> load_into(basic_loaded<P>& out, std::string_view text,
         return std::nullopt;
     };
     switch (kind) {
-        case dump_kind::buffer_assignment: {
-            auto error = parsed(try_parse_buffer_assignment<P>(text, out.path), out.path);
-            return error ? error : load_dump_siblings(out, options);
-        }
+        case dump_kind::buffer_assignment: return load_dump(out, text, options);
         case dump_kind::live_range: return parsed(try_parse_live_range<P>(text, out.path), out.path);
         case dump_kind::memory_usage_report: return parsed(try_parse_memory_usage_report<P>(text, out.path), out.path);
         case dump_kind::hlo_module:

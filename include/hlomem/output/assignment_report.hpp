@@ -448,12 +448,31 @@ void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_repo
         std::size_t slices = 0;
         for (auto const& av : r.allocation_values) slices += av.slices.size();
         json.member("value_rows", slices);
+        json.key("memory_spaces").begin_array();  // the newer layout's; empty for the older one
+        for (auto const& space : r.memory_spaces) {
+            json.begin_object();
+            json.member("name", space.name);
+            json.member("color", space.color);
+            json.member("total_bytes", space.total_bytes);
+            std::size_t tables = 0;
+            for (auto const& av : r.allocation_values) tables += av.allocation.index < 0 && av.allocation.color == space.color;
+            json.member("value_tables", tables);
+            json.end_object();
+        }
+        json.end_array();
         json.end_object();
         json.finish();
         return;
     }
     os << "memory-usage report " << r.file << '\n';
     os << "  total " << r.total_bytes << " bytes (" << hlomem::human_bytes(r.total_bytes) << ")\n";
+    for (auto const& space : r.memory_spaces) {
+        std::size_t tables = 0;
+        for (auto const& av : r.allocation_values) tables += av.allocation.index < 0 && av.allocation.color == space.color;
+        os << "  memory space " << std::string_view(space.name) << " (color " << space.color << "): " << space.total_bytes << " bytes ("
+           << hlomem::human_bytes(space.total_bytes) << "), " << tables << " value tables (one per allocation, unnamed)\n";
+    }
+    if (!r.memory_spaces.empty()) return;
     os << "  " << r.allocations.size() << " allocations listed by size";
     if (r.allocations_not_shown) {
         os << ", " << *r.allocations_not_shown << " more under " << r.allocations_not_shown_percent.value_or(0)

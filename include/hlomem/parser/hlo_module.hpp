@@ -20,7 +20,7 @@
 //                   [',' 'execution_thread' '=' STRING]          (a `} // name` trailer is a comment)
 //   signature    := '(' [[NAME] ':' shape {',' [NAME] ':' shape}] ')' '->' shape
 //   instruction  := ['ROOT'] NAME '=' shape OPCODE '(' operands ')' {',' attribute}
-//   operands     := [operand {',' operand}]       operand := [shape] NAME
+//   operands     := [operand {',' operand}]       operand := [shape] NAME {'#' INDEX}
 //                 | RAW                           for `constant(...)`: the literal, kept as text
 //                 | INT                           for `parameter(N)`
 //   attribute    := KEY '=' value                 value by KEY: computations for calls, to_apply,
@@ -419,10 +419,19 @@ struct operands_parser : building_parser<operands_parser> {
         }
         char const* const where = first;
         char const* name_start = first != last && *first == '%' ? first + 1 : first;
-        char const* const end = ::hlomem::detail::scan_identifier(name_start, last);
+        char const* end = ::hlomem::detail::scan_identifier(name_start, last);
         if (end == name_start) {
             throw failure(where, has_shape ? "expected an operand name after its shape" : "expected an operand",
                           has_shape ? "an operand name" : "an operand");
+        }
+        // `%while.6#1`: element 1 of a tuple, printed instead of a get-tuple-element (newer XLA);
+        // the builder makes the get-tuple-element back.
+        while (end != last && *end == '#') {
+            char const* const digits = end + 1;
+            char const* d = digits;
+            while (d != last && *d >= '0' && *d <= '9') ++d;
+            if (d == digits) throw failure(digits, "expected a tuple index after '#'", "a tuple index");
+            end = d;
         }
         first = end;
         r.builder.add_operand(std::string_view(name_start, static_cast<std::size_t>(end - name_start)), r.at(where), declared);

@@ -1,6 +1,8 @@
-// hlomem/parser/memory_usage_report.hpp: the Spirit X3 grammar for the older text
-// `*-memory-usage-report.txt` XLA wrote (BufferAssignment::MemoryUsageReport), and the entry point
-// `try_parse_memory_usage_report`. Line-structured like the other dumps (parser/dump_common.hpp):
+// hlomem/parser/memory_usage_report.hpp: the Spirit X3 grammars for the text
+// `*-memory-usage-report.txt` XLA writes (BufferAssignment::MemoryUsageReport), in its older layout
+// and in the newer one of JAX 0.11's XLA (`Memory Space: default (color=0)` first, see
+// dump/memory_usage_report.hpp), and the entry point `try_parse_memory_usage_report`.
+// Line-structured like the other dumps (parser/dump_common.hpp); the older layout:
 //
 //   Total bytes used: 14745616 (14.06MiB)
 //
@@ -81,6 +83,11 @@ inline constexpr auto on_rest_allocations_percent = [](auto& ctx, std::int64_t n
 inline constexpr auto on_report_header = [](auto& ctx, allocation_header& h, char const*) { builder(ctx).report_header(h); };
 inline constexpr auto on_slice = [](auto& ctx, slice_row& r, char const*) { builder(ctx).slice(r); };
 inline constexpr auto on_rest_values = [](auto& ctx, std::int64_t n, char const*) { builder(ctx).rest_values(n); };
+inline constexpr auto on_space_name = [](auto& ctx, std::string_view n, char const* where) { builder(ctx).space(n, where); };
+inline constexpr auto on_space_color = [](auto& ctx, std::int64_t c, char const*) { builder(ctx).report.memory_spaces.back().color = c; };
+inline constexpr auto on_space_total = [](auto& ctx, std::int64_t n, char const*) { builder(ctx).report.memory_spaces.back().total_bytes = n; };
+inline constexpr auto on_space_total_human = [](auto& ctx, std::string_view h, char const*) { builder(ctx).space_total_human(h); };
+inline constexpr auto on_unnamed_table = [](auto& ctx, x3::unused_type, char const* where) { builder(ctx).unnamed_table(where); };
 inline constexpr auto on_rest_values_percent = [](auto& ctx, std::int64_t n, char const*) { builder(ctx).rest_values_percent(n); };
 
 }  // namespace a
@@ -127,7 +134,20 @@ inline auto const memory_usage_report_rule_def =
     blank_lines >
     named("an allocation header, a value table or the end of the report", end_of_input);
 
-BOOST_SPIRIT_DEFINE(report_row_rule, slice_row_rule, memory_usage_report_rule)
+// The newer layout (JAX 0.11's XLA): per memory space, its total and one value table per
+// allocation, without allocation headers.
+inline auto const memory_space_header = lit("Memory Space:") > on_match(text_until_parser<'('>{}, a::on_space_name) > lit("(color=") >
+                                        on_match(int64_, a::on_space_color) > ')' > eol > lit("Total bytes:") >
+                                        on_match(uint64_, a::on_space_total) > '(' >
+                                        on_match(text_until_parser<')'>{}, a::on_space_total_human) > ')' > eol;
+inline auto const unnamed_value_table = on_match(lit("cumulative_size;"), a::on_unnamed_table) > rest_of_line > eol > dashes >
+                                        eol > *(on_match(slice_row_rule, a::on_slice) > eol) > -rest_values;
+struct newer_memory_usage_report_id;
+inline constexpr x3::rule<newer_memory_usage_report_id> newer_memory_usage_report{"a memory-usage report"};
+inline auto const newer_memory_usage_report_def = blank_lines >> +(memory_space_header > *(blank_lines >> unnamed_value_table)) >
+                                                  blank_lines > named("a value table, 'Memory Space:' or the end of the report", end_of_input);
+
+BOOST_SPIRIT_DEFINE(report_row_rule, slice_row_rule, memory_usage_report_rule, newer_memory_usage_report)
 
 // ---------------------------------------------------------------------------------------------
 // The builder
@@ -177,6 +197,24 @@ struct memory_usage_report_builder : builder_base<P> {
         s.line = this->line_of(r.where);
         report.allocation_values.back().slices.push_back(std::move(s));
     }
+    void space(std::string_view name, char const* where) {
+        report.memory_spaces.emplace_back();
+        while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+        report.memory_spaces.back().name = base::str(name);
+        report.memory_spaces.back().line = this->line_of(where);
+    }
+    void space_total_human(std::string_view h) {
+        auto& space = report.memory_spaces.back();
+        space.total_human = base::str(h);
+        report.total_bytes += space.total_bytes;
+    }
+    void unnamed_table(char const* where) {
+        report.allocation_values.emplace_back();
+        auto& header = report.allocation_values.back().allocation;
+        header.index = -1;
+        header.color = report.memory_spaces.back().color;
+        header.line = this->line_of(where);
+    }
     void rest_values(std::int64_t n) { report.allocation_values.back().values_not_shown = n; }
     void rest_values_percent(std::int64_t n) { report.allocation_values.back().values_not_shown_percent = static_cast<int>(n); }
 };
@@ -192,7 +230,12 @@ parse_result<basic_memory_usage_report<P>> try_parse_memory_usage_report(std::st
         basic_memory_usage_report<P> report;
         report.file = std::string(file);
         dump::memory_usage_report_builder<P> builder(file, begin, end, report);
-        dump::run(builder, dump::memory_usage_report_rule);
+        std::string_view const first_line = text.substr(text.find_first_not_of(" \t\r\n") == std::string_view::npos ? 0 : text.find_first_not_of(" \t\r\n"), 13);
+        if (first_line == "Memory Space:") {
+            dump::run(builder, dump::newer_memory_usage_report);
+        } else {
+            dump::run(builder, dump::memory_usage_report_rule);
+        }
         return report;
     });
 }

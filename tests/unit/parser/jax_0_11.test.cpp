@@ -35,8 +35,8 @@ TEST_CASE("JAX 0.11 dumps: page flags, two files, totals as memory_analysis() st
     }));
     CAPTURE(name);
     std::string const base = std::string("jax_0_11/") + name;
-    std::string const allocations_text = hlomem_test::read_data(base + ".buffer_assignment.txt");
-    std::string const text = allocations_text + hlomem_test::read_data(base + ".buffer_assignment_values.txt");
+    std::string const allocations_text = hlomem_test::read_data(base + "-buffer-assignment.txt");
+    std::string const text = allocations_text + hlomem_test::read_data(base + "-buffer-assignment-values.txt");
     std::string const analysis = hlomem_test::read_data(base + ".memory_analysis.json");
 
     // The allocations file alone stops where `Total bytes used` would follow: an error at its end.
@@ -71,4 +71,84 @@ TEST_CASE("JAX 0.11 dumps: page flags, two files, totals as memory_analysis() st
     // No BufferLiveRange section: no value has a live range, and the check finds no violation.
     CHECK_FALSE(ba.live_range);
     CHECK(hlomem::check_soundness(ba).empty());
+}
+
+// The scheduled module of that XLA names an element of a tuple-shaped result as an operand,
+//   %fusion-start = (...) async-start(%arg_tuple.1#3, %arg_tuple.1#0), calls=%async_computation
+// where older XLA printed get-tuple-element instructions (the dump still lists one among the value's
+// positions: `get-tuple-element.9`). The builder makes each one back, once, before its first user.
+TEST_CASE("JAX 0.11 modules: tuple elements named as operands", "[hlo_module][jax_0_11]") {
+    auto const [name, printed, elements] = GENERATE(table<char const*, std::size_t, std::size_t>({
+        {"mlp_step_1024", 266, 3},  // instruction lines, and distinct `%x#N` texts (grep -o | sort -u)
+        {"scan_loop", 69, 7},
+        {"unused_donation", 15, 0},
+    }));
+    CAPTURE(name);
+    auto const m = hlomem::parse_hlo_module(hlomem_test::read_data(std::string("jax_0_11/") + name + ".txt"), name);
+    CHECK(m.instruction_count() == printed + elements);
+    CHECK(m.names_tuple_elements() == (elements > 0));
+    if (std::string_view(name) != "scan_loop") return;
+
+    // %bitcast.4.0 = f32[512,4,128]{2,1,0} bitcast(%arg_tuple.1#1), in the while body %region_0.4
+    auto const body = m.find_computation("region_0.4");
+    REQUIRE(body);
+    auto const gte = m.find_instruction(*body, "arg_tuple.1#1");
+    auto const tuple = m.find_instruction(*body, "arg_tuple.1");
+    auto const bitcast = m.find_instruction(*body, "bitcast.4.0");
+    REQUIRE((gte && tuple && bitcast));
+    CHECK(m.instruction(*gte).opcode == hlomem::hlo_opcode::get_tuple_element);
+    CHECK(m.instruction(*gte).tuple_index == 1);
+    CHECK(hlomem::to_string(m.shape_of(*gte)) == "f32[512,512]{1,0}");
+    REQUIRE(m.operands(*gte).size() == 1);
+    CHECK(m.operands(*gte)[0] == *tuple);
+    CHECK(m.operands(*bitcast)[0] == *gte);
+    // Made right before its first user; %loop_add_fusion, a later user, shares it.
+    CHECK(*gte + 1 == *bitcast);
+    auto const add = m.find_instruction(*body, "loop_add_fusion");
+    REQUIRE(add);
+    CHECK(m.operands(*add)[0] == *gte);
+    // The entry's ROOT %tuple.3.0 = (...) tuple(%while.6#1, %while.6#2) stays its root.
+    auto const& entry = m.entry_computation();
+    CHECK(std::string_view(m.instruction(entry.root).name) == "tuple.3.0");
+    CHECK(m.opcode_name(entry.root) == "tuple");
+}
+
+TEST_CASE("tuple elements named as operands: errors", "[hlo_module][jax_0_11]") {
+    std::string const head = "HloModule m, is_scheduled=true\n\nENTRY %main (p: (f32[], s32[])) -> f32[] {\n"
+                             "  %p = (f32[], s32[]) parameter(0)\n";
+    auto const no_index = hlomem::try_parse_hlo_module(head + "  ROOT %n = f32[] negate(%p#)\n}\n", "m.hlo");
+    REQUIRE_FALSE(no_index);
+    CHECK(no_index.error().message == "expected a tuple index after '#'");
+    CHECK(no_index.error().line == 5);
+    auto const too_far = hlomem::try_parse_hlo_module(head + "  ROOT %n = f32[] negate(%p#2)\n}\n", "m.hlo");
+    REQUIRE_FALSE(too_far);
+    CHECK(too_far.error().message == "operand 'p#2': the shape (f32[], s32[]) has no tuple element 2");
+    auto const fine = hlomem::try_parse_hlo_module(head + "  ROOT %n = s32[] negate(%p#1)\n}\n", "m.hlo");
+    REQUIRE(fine);
+    CHECK(fine->instruction_count() == 3);
+}
+
+// The memory-usage report of that XLA: per memory space its total, then one value table per
+// allocation without the allocation's header.
+TEST_CASE("JAX 0.11 memory-usage reports: the newer layout", "[memory_usage_report][jax_0_11]") {
+    auto const [name, tables, total] = GENERATE(table<char const*, std::size_t, std::int64_t>({
+        {"mlp_step_1024", 45, 60834516},  // grep -c 'cumulative_size;', and its 'Total bytes:'
+        {"scan_loop", 13, 24118668},
+        {"unused_donation", 6, 16814092},
+    }));
+    CAPTURE(name);
+    std::string const base = std::string("jax_0_11/") + name;
+    auto const report = hlomem::parse_memory_usage_report(hlomem_test::read_data(base + "-memory-usage-report.txt"), base);
+    REQUIRE(report.memory_spaces.size() == 1);
+    CHECK(std::string_view(report.memory_spaces[0].name) == "default");
+    CHECK(report.memory_spaces[0].color == 0);
+    CHECK(report.total_bytes == total);
+    CHECK(report.allocation_values.size() == tables);
+    for (auto const& av : report.allocation_values) CHECK(av.allocation.index == -1);
+    auto const ba = hlomem::parse_buffer_assignment(hlomem_test::read_data(base + "-buffer-assignment.txt") +
+                                                        hlomem_test::read_data(base + "-buffer-assignment-values.txt"),
+                                                    base);
+    CHECK(hlomem::check_against(report, ba).empty());
+    // One value table per allocation of the dump.
+    CHECK(ba.allocations.size() == tables);
 }
