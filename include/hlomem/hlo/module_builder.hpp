@@ -304,15 +304,7 @@ public:
             inst.is_root = true;
         }
         module_.instructions_.push_back(std::move(inst));
-        typename module_type::instruction_lists lists;
-        lists.operands.first = static_cast<std::uint32_t>(module_.operands_.size());
-        lists.calls.first = static_cast<std::uint32_t>(module_.calls_.size());
-        lists.control_predecessors.first = static_cast<std::uint32_t>(module_.control_predecessors_.size());
-        lists.dimensions.first = static_cast<std::uint32_t>(module_.dimensions_.size());
-        lists.slices.first = static_cast<std::uint32_t>(module_.slices_.size());
-        lists.operand_aliases.first = static_cast<std::uint32_t>(module_.operand_aliases_.size());
-        lists.attributes.first = static_cast<std::uint32_t>(module_.raw_attributes_.size());
-        module_.lists_.push_back(lists);
+        module_.lists_.push_back(lists_from_here());
         state_ = state::instruction;
         return id;
     }
@@ -574,6 +566,19 @@ private:
         module_.lists_.push_back(lists);
     }
 
+    /// An instruction's lists, empty, starting at the ends of the module's lists.
+    typename module_type::instruction_lists lists_from_here() const {
+        typename module_type::instruction_lists lists;
+        lists.operands.first = static_cast<std::uint32_t>(module_.operands_.size());
+        lists.calls.first = static_cast<std::uint32_t>(module_.calls_.size());
+        lists.control_predecessors.first = static_cast<std::uint32_t>(module_.control_predecessors_.size());
+        lists.dimensions.first = static_cast<std::uint32_t>(module_.dimensions_.size());
+        lists.slices.first = static_cast<std::uint32_t>(module_.slices_.size());
+        lists.operand_aliases.first = static_cast<std::uint32_t>(module_.operand_aliases_.size());
+        lists.attributes.first = static_cast<std::uint32_t>(module_.raw_attributes_.size());
+        return lists;
+    }
+
     /// The get-tuple-element named `name` (`x#1`), made when it is not there yet.
     instruction_id element_of(std::string_view name, std::size_t where) {
         if (std::uint32_t const found = instruction_names_.find(name); found != name_table::npos) return found;
@@ -600,14 +605,8 @@ private:
         gte.tuple_index = index;
         gte.offset = where;
         module_.instructions_.push_back(std::move(gte));
-        typename module_type::instruction_lists lists;
-        lists.operands = {static_cast<std::uint32_t>(module_.operands_.size()), 1};
-        lists.calls.first = static_cast<std::uint32_t>(module_.calls_.size());
-        lists.control_predecessors.first = static_cast<std::uint32_t>(module_.control_predecessors_.size());
-        lists.dimensions.first = static_cast<std::uint32_t>(module_.dimensions_.size());
-        lists.slices.first = static_cast<std::uint32_t>(module_.slices_.size());
-        lists.operand_aliases.first = static_cast<std::uint32_t>(module_.operand_aliases_.size());
-        lists.attributes.first = static_cast<std::uint32_t>(module_.raw_attributes_.size());
+        auto lists = lists_from_here();
+        lists.operands.count = 1;
         module_.lists_.push_back(lists);
         if (base_id == name_table::npos) pending_operands_.push_back({lists.operands.first, base, where, no_shape});
         module_.operands_.push_back(base_id == name_table::npos ? no_instruction : base_id);
