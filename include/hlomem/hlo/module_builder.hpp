@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -217,6 +218,7 @@ public:
         pending_predecessors_.clear();
         unshaped_elements_.clear();
         declared_elements_.clear();
+        made_elements_.clear();
         parameters_.clear();
         state_ = state::computation;
         return id;
@@ -253,6 +255,7 @@ public:
             c.root = static_cast<instruction_id>(module_.instructions_.size() - 1);
             module_.instructions_.back().is_root = true;
         }
+        schedule_made_elements(c);
         std::sort(parameters_.begin(), parameters_.end(),
                   [](parameter_entry const& a, parameter_entry const& b) { return a.number < b.number; });
         auto& lists = module_.computation_lists_.back();
@@ -611,12 +614,71 @@ private:
         if (base_id == name_table::npos) pending_operands_.push_back({lists.operands.first, base, where, no_shape});
         module_.operands_.push_back(base_id == name_table::npos ? no_instruction : base_id);
         instruction_names_.insert(name, id);
+        made_elements_.push_back(id);
         if (base_id == name_table::npos || module_.instructions_[base_id].shape == no_shape) {
             unshaped_elements_.push_back({id, where});
         } else {
             set_element_shape(id, where);
         }
         return id;
+    }
+
+    /// Moves the get-tuple-elements made for `x#N` operands right behind the tuple they read, by
+    /// tuple index, where XLA schedules them: the InstructionSequence of JAX 0.11's live-range
+    /// dumps lists `custom-call.1`, then `get-tuple-element`, and a multi-output fusion's elements
+    /// one after the other behind it. The other instructions keep their order; ids, operands,
+    /// control predecessors, the root, parameters, calls and opcode texts follow the move.
+    void schedule_made_elements(basic_hlo_computation<P>& c) {
+        if (made_elements_.empty()) return;
+        instruction_id const first = c.first_instruction;
+        std::uint32_t const n = c.instruction_count;
+        auto operand_of = [&](instruction_id g) { return module_.operands_[module_.lists_[g].operands.first]; };
+        std::vector<std::vector<instruction_id>> behind(n);
+        std::vector<char> made(n, 0);
+        for (instruction_id g : made_elements_) made[g - first] = 1;
+        for (instruction_id g : made_elements_) behind[operand_of(g) - first].push_back(g);
+        for (auto& list : behind) {
+            std::stable_sort(list.begin(), list.end(), [&](instruction_id a, instruction_id b) {
+                return module_.instructions_[a].tuple_index < module_.instructions_[b].tuple_index;
+            });
+        }
+        std::vector<instruction_id> order;
+        order.reserve(n);
+        std::vector<instruction_id> stack;
+        for (instruction_id i = first; i < first + n; ++i) {
+            if (made[i - first]) continue;
+            stack.push_back(i);
+            while (!stack.empty()) {
+                instruction_id const at = stack.back();
+                stack.pop_back();
+                order.push_back(at);
+                auto const& next = behind[at - first];
+                stack.insert(stack.end(), next.rbegin(), next.rend());
+            }
+        }
+        std::vector<instruction_id> new_id(n);
+        for (std::uint32_t k = 0; k < n; ++k) new_id[order[k] - first] = first + k;
+        auto renumber = [&](instruction_id& id) {
+            if (id != no_instruction && id >= first && id < first + n) id = new_id[id - first];
+        };
+        std::vector<basic_hlo_instruction<P>> moved(std::make_move_iterator(module_.instructions_.begin() + first),
+                                                    std::make_move_iterator(module_.instructions_.begin() + first + n));
+        std::vector<typename module_type::instruction_lists> moved_lists(module_.lists_.begin() + first, module_.lists_.begin() + first + n);
+        for (std::uint32_t k = 0; k < n; ++k) {
+            module_.instructions_[first + k] = std::move(moved[order[k] - first]);
+            module_.lists_[first + k] = moved_lists[order[k] - first];
+        }
+        for (instruction_id i = first; i < first + n; ++i) {
+            auto const& l = module_.lists_[i];
+            for (std::uint32_t s = l.operands.first; s < l.operands.first + l.operands.count; ++s) renumber(module_.operands_[s]);
+            for (std::uint32_t s = l.control_predecessors.first; s < l.control_predecessors.first + l.control_predecessors.count; ++s) {
+                renumber(module_.control_predecessors_[s]);
+            }
+            for (std::uint32_t s = l.calls.first; s < l.calls.first + l.calls.count; ++s) module_.calls_[s].caller = i;
+        }
+        renumber(c.root);
+        for (auto& p : parameters_) renumber(p.id);
+        for (auto& entry : module_.opcode_texts_) renumber(entry.first);
     }
 
     /// A made get-tuple-element's shape: element `tuple_index` of its operand's.
@@ -701,6 +763,7 @@ private:
     std::vector<pending_name> element_operands_;     // `x#N` operands of the current instruction not yet made
     std::vector<pending_name> declared_elements_;    // `x#N` operands printed with a shape, checked at the end
     std::vector<element_instruction> unshaped_elements_;  // made before their tuple was defined
+    std::vector<instruction_id> made_elements_;           // every get-tuple-element made in this computation
     std::vector<pending_call> pending_calls_;
     std::vector<parameter_entry> parameters_;
     std::vector<std::size_t> alias_positions_;

@@ -11,10 +11,12 @@
 #include "test_data.hpp"
 
 TEST_CASE("load: a dump in two files, from either file", "[load][jax_0_11]") {
-    auto const [name, allocations, total] = GENERATE(table<char const*, std::size_t, std::int64_t>({
-        {"mlp_step_1024", 45, 60834516},  // its allocation headers, and `Total bytes used:`
-        {"scan_loop", 13, 24118668},
-        {"unused_donation", 6, 16814092},
+    auto const [name, allocations, total, live_ranges] = GENERATE(table<char const*, std::size_t, std::int64_t, bool>({
+        {"mlp_step_1024", 45, 60834516, false},  // its allocation headers, `Total bytes used:`, a -live-range.txt
+        {"scan_loop", 13, 24118668, false},
+        {"unused_donation", 6, 16814092, false},
+        {"grad_plain", 23, 67110496, true},
+        {"grad_ckpt", 23, 71306856, true},
     }));
     auto const half = GENERATE(as<std::string>{}, "-buffer-assignment.txt", "-buffer-assignment-values.txt");
     CAPTURE(name, half);
@@ -22,6 +24,7 @@ TEST_CASE("load: a dump in two files, from either file", "[load][jax_0_11]") {
     hlomem::load_options options;
     options.find_module = true;
     options.find_memory_usage_report = true;
+    options.find_live_range = true;
     auto const r = hlomem::load(base + half, options);
     REQUIRE(r);
     CHECK(r->kind() == hlomem::dump_kind::buffer_assignment);
@@ -31,6 +34,8 @@ TEST_CASE("load: a dump in two files, from either file", "[load][jax_0_11]") {
     CHECK(ba->allocations.size() == allocations);
     CHECK(ba->total_bytes() == total);
     CHECK(r->module_file == base + ".txt");
+    CHECK(r->live_range_file.has_value() == live_ranges);
+    CHECK(ba->live_range.has_value() == live_ranges);
     REQUIRE(r->memory_usage_report);
     CHECK(hlomem::check_against(*r->memory_usage_report, *ba).empty());
 }

@@ -32,6 +32,8 @@ TEST_CASE("JAX 0.11 dumps: page flags, two files, totals as memory_analysis() st
         {"mlp_step_1024", 45, 79},   // counted with grep -c '^allocation' and '^ value:'
         {"scan_loop", 13, 41},
         {"unused_donation", 6, 7},
+        {"grad_plain", 23, 55},
+        {"grad_ckpt", 23, 75},
     }));
     CAPTURE(name);
     std::string const base = std::string("jax_0_11/") + name;
@@ -76,12 +78,14 @@ TEST_CASE("JAX 0.11 dumps: page flags, two files, totals as memory_analysis() st
 // The scheduled module of that XLA names an element of a tuple-shaped result as an operand,
 //   %fusion-start = (...) async-start(%arg_tuple.1#3, %arg_tuple.1#0), calls=%async_computation
 // where older XLA printed get-tuple-element instructions (the dump still lists one among the value's
-// positions: `get-tuple-element.9`). The builder makes each one back, once, before its first user.
+// positions: `get-tuple-element.9`). The builder makes each one back, once, right behind the tuple.
 TEST_CASE("JAX 0.11 modules: tuple elements named as operands", "[hlo_module][jax_0_11]") {
     auto const [name, printed, elements] = GENERATE(table<char const*, std::size_t, std::size_t>({
         {"mlp_step_1024", 266, 3},  // instruction lines, and distinct `%x#N` texts (grep -o | sort -u)
         {"scan_loop", 69, 7},
         {"unused_donation", 15, 0},
+        {"grad_plain", 115, 7},
+        {"grad_ckpt", 136, 23},
     }));
     CAPTURE(name);
     auto const m = hlomem::parse_hlo_module(hlomem_test::read_data(std::string("jax_0_11/") + name + ".txt"), name);
@@ -102,8 +106,11 @@ TEST_CASE("JAX 0.11 modules: tuple elements named as operands", "[hlo_module][ja
     REQUIRE(m.operands(*gte).size() == 1);
     CHECK(m.operands(*gte)[0] == *tuple);
     CHECK(m.operands(*bitcast)[0] == *gte);
-    // Made right before its first user; %loop_add_fusion, a later user, shares it.
-    CHECK(*gte + 1 == *bitcast);
+    // Placed right behind the tuple it reads, after %arg_tuple.1#0 (XLA's schedule puts them there);
+    // %loop_add_fusion, a later user, shares it.
+    CHECK(*gte == *tuple + 2);
+    CHECK(std::string_view(m.instruction(*tuple + 1).name) == "arg_tuple.1#0");
+    CHECK(*bitcast > *gte);
     auto const add = m.find_instruction(*body, "loop_add_fusion");
     REQUIRE(add);
     CHECK(m.operands(*add)[0] == *gte);
@@ -135,6 +142,8 @@ TEST_CASE("JAX 0.11 memory-usage reports: the newer layout", "[memory_usage_repo
         {"mlp_step_1024", 45, 60834516},  // grep -c 'cumulative_size;', and its 'Total bytes:'
         {"scan_loop", 13, 24118668},
         {"unused_donation", 6, 16814092},
+        {"grad_plain", 23, 67110496},
+        {"grad_ckpt", 23, 71306856},
     }));
     CAPTURE(name);
     std::string const base = std::string("jax_0_11/") + name;
