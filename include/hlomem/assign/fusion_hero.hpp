@@ -173,31 +173,34 @@ bool is_elementwise_on_operand(basic_hlo_module<P> const& m, instruction_id i, s
 }
 
 /// IsIntermediate: one to `allowed` operands, and elementwise (a copy only when it keeps the
-/// layout), a bitcast, or a reshape or transpose that moves no data (here: one whose normalized
-/// form keeps every dimension in place, on default layouts).
+/// layout), a bitcast, or a reshape or transpose that moves no data: ShapeUtil::TransposeIsBitcast
+/// (the operand's minor-to-major order is the output's, mapped through `dimensions`) and
+/// ReshapeIsBitcast where both layouts are the default one (a reshape of dim0-major arrays moves
+/// nothing; other layouts are counted as moving data here).
 template <class P>
 bool is_intermediate(basic_hlo_module<P> const& m, instruction_id i, std::size_t allowed) {
     auto const ops = m.operands(i);
     if (ops.empty() || ops.size() > allowed) return false;
     hlo_opcode const op = m.instruction(i).opcode;
     if (is_elementwise_on_operand(m, i, npos)) return op != hlo_opcode::copy || m.shape_of(i) == m.shape_of(ops[0]);
-    if (op == hlo_opcode::bitcast) return true;
-    if (op == hlo_opcode::transpose) {
-        auto const t = normalized_logical_transpose(m.shape_of(ops[0]), m.shape_of(i), m.dimensions(i));
-        return t && t->permutation.size() < 2;
-    }
-    if (op == hlo_opcode::reshape) {
-        auto const squeezed = [](auto const& dims) {
-            std::vector<std::int64_t> out;
-            for (auto d : dims) {
-                if (d != 1) out.push_back(static_cast<std::int64_t>(d));
+    auto const& in = m.shape_of(ops[0]);
+    auto const& out = m.shape_of(i);
+    switch (op) {
+        case hlo_opcode::bitcast: return true;
+        case hlo_opcode::reshape: return in.element_type() == out.element_type() && dim0_major(in) && dim0_major(out);
+        case hlo_opcode::transpose: {
+            if (in.element_type() != out.element_type() || !in.has_layout() || !out.has_layout()) return false;
+            auto const dimensions = m.dimensions(i);
+            auto const& in_order = in.layout().minor_to_major;
+            auto const& out_order = out.layout().minor_to_major;
+            if (in_order.size() != out_order.size() || out_order.size() != dimensions.size()) return false;
+            for (std::size_t k = 0; k < out_order.size(); ++k) {
+                if (dimensions[static_cast<std::size_t>(out_order[k])] != static_cast<std::int64_t>(in_order[k])) return false;
             }
-            return out;
-        };
-        return dim0_major(m.shape_of(i)) && dim0_major(m.shape_of(ops[0])) &&
-               squeezed(m.shape_of(i).dimensions()) == squeezed(m.shape_of(ops[0]).dimensions());
+            return true;
+        }
+        default: return false;
     }
-    return false;
 }
 
 /// FindHero: breadth first from `start` towards the operands, through intermediates of up to
