@@ -20,7 +20,8 @@ inline std::string read_data(std::string const& relative) {
 }
 
 /// Every real buffer-assignment dump under tests/data: the three seed dumps with buffer
-/// assignments, the 14 from the lorrax corpus, then the three regressions (corpus/regressions).
+/// assignments, the 14 from the lorrax corpus, the four regressions (corpus/regressions), then the six
+/// compilations (corpus/compilations).
 inline std::vector<std::string> const real_dumps = {
     "seeds/000_5960cad812240b69.txt",
     "seeds/002_b0117d631587537a.txt",
@@ -42,6 +43,7 @@ inline std::vector<std::string> const real_dumps = {
     "corpus/regressions/jit__ritz_and_residuals_0dec5fcd.buffer_assignment.txt",
     "corpus/regressions/jit__batched_chol_06a294ff.buffer_assignment.txt",
     "corpus/regressions/jit__batched_chol_68697f6f.buffer_assignment.txt",
+    "corpus/regressions/jit_apply_H_k_2764be8d.buffer_assignment.txt",
     "corpus/compilations/reshard_xfirst.buffer_assignment.txt",
     "corpus/compilations/reshard_yfirst.buffer_assignment.txt",
     "corpus/compilations/scan_window_a.buffer_assignment.txt",

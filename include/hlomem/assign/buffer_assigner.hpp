@@ -66,8 +66,11 @@
 // size_function_of(module) (tuples as 8-byte pointer tables on GPU and CPU).
 //
 // The GPU backend's buffer-sharing hints (CanShareBufferHint, FusionCanShareBufferHint in
-// xla/service/gpu/buffer_sharing.cc) are asked where XLA asks them; a fusion's reduction emitter
-// is recognised by its reduce root in a kInput fusion (XLA asks HloFusionAnalysis).
+// xla/service/gpu/buffer_sharing.cc, GpuAliasInfo::MayAlias in xla/service/gpu/alias_info.cc)
+// are asked where XLA asks them; a fusion's reduction emitter is recognised by its reduce root in
+// a kInput fusion (XLA asks HloFusionAnalysis); a multi-output fusion's parameter that reaches
+// two outputs shares with neither when a reached output's hero is a transpose or a copy
+// (FindNonTrivialHero, assign/fusion_hero.hpp).
 //
 // What is not reproduced: slice input fusions (IsSliceInputFusion), calls sharing with their
 // callee's root, memory-space assignment's preset allocations, multi-heap and paged heaps
@@ -75,7 +78,8 @@
 //
 // The headers, one job each: assign/backend.hpp (which backend, its alignment), assign/problem.hpp
 // (the problem as data), assign/post_order.hpp (ComparePosition), assign/buffer_sharing.hpp
-// (CanShareOperandBufferWithUser and GPU's hints), assign/live_range_index.hpp (interference in
+// (CanShareOperandBufferWithUser and GPU's hints), assign/fusion_hero.hpp (a fusion output's
+// hero, FindNonTrivialHero), assign/live_range_index.hpp (interference in
 // bulk), assign/problem_builder.hpp (steps 1 to 5), assign/finish.hpp (step 6); this header holds
 // the entry points and includes them all.
 //
@@ -90,6 +94,7 @@
 #include <hlomem/assign/backend.hpp>
 #include <hlomem/assign/buffer_sharing.hpp>
 #include <hlomem/assign/finish.hpp>
+#include <hlomem/assign/fusion_hero.hpp>
 #include <hlomem/assign/live_range_index.hpp>
 #include <hlomem/assign/post_order.hpp>
 #include <hlomem/assign/problem.hpp>

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include <hlomem/assign/fusion_hero.hpp>
 #include <hlomem/core/primitive_type.hpp>
 #include <hlomem/core/shape_text.hpp>
 #include <hlomem/dump/live_range.hpp>
@@ -26,23 +27,6 @@
 namespace hlomem {
 
 namespace detail {
-
-/// HloInstruction::IsElementwiseImpl for an instruction `i` of the module, on its operand
-/// `operand_number` (IsElementwiseOnOperand) or, with npos, on all of them (IsElementwise): a
-/// dynamic-update-slice is elementwise on operand 0 only, a bitcast-convert that changes the bit
-/// width is not, any other instruction as its opcode (is_elementwise, memory/opcode_classes.hpp).
-/// XLA lets a map and a fusion decide for themselves (HloMapInstruction, HloFusionInstruction
-/// override IsElementwiseImpl); hlomem does not model them, and counts both as not elementwise.
-template <class P>
-bool is_elementwise_on_operand(basic_hlo_module<P> const& m, instruction_id i, std::size_t operand_number) {
-    hlo_opcode const op = m.instruction(i).opcode;
-    if (op == hlo_opcode::dynamic_update_slice) return operand_number == 0;
-    if (op == hlo_opcode::bitcast_convert) {
-        auto const ops = m.operands(i);
-        if (ops.empty() || bit_width(m.shape_of(i).element_type()) != bit_width(m.shape_of(ops[0]).element_type())) return false;
-    }
-    return is_elementwise(op);
-}
 
 template <class P>
 std::size_t operand_number_of(basic_hlo_module<P> const& m, instruction_id user, instruction_id operand) {
@@ -72,9 +56,10 @@ std::int64_t elements_in(basic_shape<P> const& s) {
 /// dynamic-update-slice root reached through its update (operand 1), a dynamic-slice reading
 /// the very slice the root dynamic-update-slice writes, a scatter root reached through one of
 /// its inputs; below the reduction a reduction emitter computes first (a kInput fusion whose root
-/// is a reduce, XLA's kReduction emitter kind) nothing is looked at. A multi-output fusion whose
-/// output is not elementwise must not reach another of its outputs. True only when the walk
-/// reaches the output.
+/// is a reduce, XLA's kReduction emitter kind) nothing is looked at. A parameter of a
+/// multi-output fusion that reaches another output shares with none when the output is not
+/// elementwise or a reached output's hero (assign/fusion_hero.hpp) is a transpose or a copy.
+/// True only when the walk reaches the output.
 template <class P>
 bool gpu_fusion_can_share_buffer_hint(basic_hlo_module<P> const& m, instruction_id user, instruction_id operand,
                                       basic_shape_index<P> const& user_index) {
@@ -156,12 +141,22 @@ bool gpu_fusion_can_share_buffer_hint(basic_hlo_module<P> const& m, instruction_
             }
         }
     }
-    if (multi_output && !is_elementwise_on_operand(m, non_bitcast_root, npos)) {
-        for (instruction_id other : m.operands(root)) {
-            if (other == output) continue;
-            std::uint32_t const at = body.position_of(other);
-            if (at < visited.size() && visited[at]) return false;
+    // Another output reached from the parameter is written in its own iteration order: sharing is
+    // refused when this output is not elementwise (a dynamic-update-slice, a scatter) or when a
+    // reached output's hero is a transpose or a copy, whose emitter walks the transpose's order
+    // (GpuAliasInfo's FusionCanShareBufferHint, xla/service/gpu/alias_info.cc: `if
+    // (other_root_was_reached) { if (!non_bitcast_root->IsElementwise() ||
+    // reached_root_has_transpose_hero) return false; }`).
+    if (multi_output) {
+        bool other_root_was_reached = false, reached_root_has_transpose_hero = false;
+        for (instruction_id r : m.operands(root)) {
+            std::uint32_t const at = body.position_of(r);
+            if (at >= visited.size() || !visited[at]) continue;
+            other_root_was_reached = other_root_was_reached || r != output;
+            hlo_opcode const hero = m.instruction(fusion_hero(m, r)).opcode;
+            reached_root_has_transpose_hero = reached_root_has_transpose_hero || hero == hlo_opcode::transpose || hero == hlo_opcode::copy;
         }
+        if (other_root_was_reached && (!is_elementwise_on_operand(m, non_bitcast_root, npos) || reached_root_has_transpose_hero)) return false;
     }
     return found_path_to_output;
 }

@@ -38,7 +38,7 @@ constexpr bool opcode_in(std::string_view name, std::string_view const (&names)[
 /// kClz `count-leading-zeros`, kPopulationCount `popcnt`). An instruction adds to this
 /// (HloInstruction::IsElementwiseImpl): a dynamic-update-slice is elementwise on operand 0 only,
 /// a bitcast-convert that changes the bit width is not, and map and fusion decide for themselves;
-/// those need the instruction (assign/buffer_sharing.hpp's is_elementwise_on_operand).
+/// those need the instruction (assign/fusion_hero.hpp's is_elementwise_on_operand).
 constexpr bool is_elementwise_opcode(std::string_view name) noexcept {
     constexpr std::string_view names[] = {
         // unary

@@ -223,7 +223,7 @@ TEST_CASE("XLA's arena is reproduced exactly on every dump with a temp arena", "
             CHECK(hlomem::lower_bound_bytes(arena.problem) <= arena.xla_bytes);
         }
     }
-    CHECK(arenas == 25);
+    CHECK(arenas == 26);
 }
 
 TEST_CASE("the temp arenas of the seed dumps", "[allocation][xla]") {
