@@ -3,10 +3,18 @@
 // and whether its placement is valid, and the exact search at the instances' capacity.
 //
 //   hlomem_bench_allocation [--time-limit SECONDS] [--capacity BYTES] [FILE.csv...]
+//   hlomem_bench_allocation --minimize [--sweep STEPS] [--time-limit SECONDS] [FILE.csv...]
 //
 // The capacity defaults to the number in the file name (A.1048576.csv: 1048576). Times are wall
 // clock; the exact search's note adds its processor time (the machine may be shared) and its node
 // count, which is the same on every machine; a last line sums them over the instances.
+//
+// --minimize: the smallest arena of each instance (exact_minimize within the time limit), the
+// lower bound it proved and what that rests on, and the time to it. --sweep STEPS then asks the
+// exact search, within the time limit each, whether the instance fits at STEPS + 1 capacities
+// from that smallest arena (or the lower bound, when the arena found is above the capacity) up to
+// the capacity in the name, evenly spaced on multiples of the instance's granularity: how the
+// time to a placement falls as the capacity loosens.
 #include <hlomem/hlomem.hpp>
 
 #include <chrono>
@@ -39,11 +47,51 @@ std::optional<std::int64_t> capacity_in_name(std::string const& path) {
     return std::stoll(digits);
 }
 
+double processor_ms(std::clock_t since) { return 1000.0 * static_cast<double>(std::clock() - since) / CLOCKS_PER_SEC; }
+
+/// --minimize (and --sweep): one line per instance, then one per capacity of the sweep.
+void minimize(std::string const& name, hlomem::allocation_problem const& problem, std::optional<std::int64_t> capacity,
+              std::chrono::milliseconds limit, int steps) {
+    auto placed = problem;
+    hlomem::search_budget budget;
+    budget.time_limit = limit;
+    hlomem::exact_result r;
+    std::clock_t const cpu_start = std::clock();
+    double const ms = milliseconds([&] { r = hlomem::exact_minimize(placed, budget); });
+    double const cpu_ms = processor_ms(cpu_start);
+    bool const valid = hlomem::check_placement(placed, r.bytes).empty();
+    std::string proof = hlomem::to_string(r.proof);
+    if (r.proof == hlomem::bound_proof::search) proof += " at " + std::to_string(r.refuted);
+    std::printf("%-8s %5zu %9lld %9lld %9lld %7.3f%% %-9s %10.1f %10.1f %10llu  %s%s\n", name.c_str(), problem.buffers.size(),
+                static_cast<long long>(hlomem::lower_bound_bytes(problem)), static_cast<long long>(r.lower_bound),
+                static_cast<long long>(r.bytes),
+                100.0 * static_cast<double>(r.bytes - r.lower_bound) / static_cast<double>(r.lower_bound),
+                r.optimal ? "optimal" : "gap", ms, cpu_ms, static_cast<unsigned long long>(r.nodes), proof.c_str(),
+                valid ? "" : ", INVALID");
+    std::fflush(stdout);
+    // From the smallest arena found, or from the lower bound when that is above the capacity.
+    std::int64_t const from = r.bytes <= (capacity ? *capacity : 0) ? r.bytes : r.lower_bound;
+    if (steps <= 0 || !capacity || *capacity <= from) return;
+    std::int64_t const g = r.granularity;
+    for (int k = 0; k <= steps; ++k) {
+        std::int64_t const c = (from + (*capacity - from) * k / steps) / g * g;
+        auto at = problem;
+        hlomem::feasibility_result f;
+        std::clock_t const start = std::clock();
+        double const sweep_ms = milliseconds([&] { f = hlomem::place_within(at, c, budget); });
+        std::printf("  sweep %-8s %9lld  %-16s %10.1f %10.1f %10llu\n", name.c_str(), static_cast<long long>(c),
+                    hlomem::to_string(f.status), sweep_ms, processor_ms(start), static_cast<unsigned long long>(f.nodes));
+        std::fflush(stdout);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     double time_limit = 120;
     std::optional<std::int64_t> capacity;
+    bool minimizing = false;
+    int steps = 0;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         std::string const a = argv[i];
@@ -51,8 +99,13 @@ int main(int argc, char** argv) {
             time_limit = std::stod(argv[++i]);
         } else if (a == "--capacity" && i + 1 < argc) {
             capacity = std::stoll(argv[++i]);
+        } else if (a == "--minimize") {
+            minimizing = true;
+        } else if (a == "--sweep" && i + 1 < argc) {
+            steps = std::stoi(argv[++i]);
         } else if (!a.empty() && a[0] == '-') {
-            std::cerr << "usage: hlomem_bench_allocation [--time-limit SECONDS] [--capacity BYTES] [FILE.csv...]\n";
+            std::cerr << "usage: hlomem_bench_allocation [--time-limit SECONDS] [--capacity BYTES] [FILE.csv...]\n"
+                         "       hlomem_bench_allocation --minimize [--sweep STEPS] [--time-limit SECONDS] [FILE.csv...]\n";
             return 2;
         } else {
             files.push_back(a);
@@ -66,8 +119,13 @@ int main(int argc, char** argv) {
     std::size_t exact_runs = 0, exact_placed = 0;
     double exact_ms = 0, exact_cpu_ms = 0;
     std::uint64_t exact_nodes = 0;
-    std::printf("%-10s %5s %9s  %-18s %9s %9s %6s  %s\n", "instance", "n", "bound", "algorithm", "bytes", "ms", "valid",
-                "exact at the capacity");
+    if (minimizing) {
+        std::printf("%-8s %5s %9s %9s %9s %8s %-9s %10s %10s %10s  %s\n", "instance", "n", "live", "proven", "bytes", "gap",
+                    "status", "ms", "cpu ms", "nodes", "bound rests on");
+    } else {
+        std::printf("%-10s %5s %9s  %-18s %9s %9s %6s  %s\n", "instance", "n", "bound", "algorithm", "bytes", "ms", "valid",
+                    "exact at the capacity");
+    }
     for (auto const& path : files) {
         std::ifstream in(path, std::ios::binary);
         std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -82,6 +140,10 @@ int main(int argc, char** argv) {
         name = name.substr(0, name.find('.'));
         std::int64_t const bound = hlomem::lower_bound_bytes(problem);
         auto const cap = capacity ? capacity : capacity_in_name(path);
+        if (minimizing) {
+            minimize(name, problem, cap, limit, steps);
+            continue;
+        }
         bool first = true;
         for (auto algorithm : hlomem::all_allocation_algorithms) {
             auto placed = problem;
@@ -98,7 +160,7 @@ int main(int argc, char** argv) {
                 hlomem::feasibility_result f;
                 std::clock_t const cpu_start = std::clock();
                 ms = milliseconds([&] { f = hlomem::place_within(placed, *cap, budget); });
-                double const cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+                double const cpu_ms = processor_ms(cpu_start);
                 r.bytes = f.bytes;
                 char cpu[48];
                 std::snprintf(cpu, sizeof cpu, ", %.1f ms processor time", cpu_ms);

@@ -10,6 +10,7 @@
 #ifndef HLOMEM_PLACEMENT_HPP
 #define HLOMEM_PLACEMENT_HPP
 
+#include <hlomem/placement/arena_bound.hpp>
 #include <hlomem/placement/best_fit.hpp>
 #include <hlomem/placement/exact.hpp>
 #include <hlomem/placement/free_space.hpp>

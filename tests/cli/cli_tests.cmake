@@ -198,6 +198,11 @@ hlomem_cli_test("repack --capacity --json: the exact search places a real arena 
   repack --json --no-times --algorithm exact --capacity 260 data/corpus/lorrax/lorrax_scatter_while_threadlocal.buffer_assignment.txt)
 hlomem_cli_test("repack --capacity needs a positive number" 2 - repack_capacity_zero.err
   repack --capacity 0 data/hand/minimalloc_readme.csv)
+# repack on an HLO module: the temp arenas `hlomem assign` predicts for it (here XLA's own 288
+# bytes, heap offsets and pointer table as XLA's dump has them), placed again; the bytes that must
+# stack prove 260 optimal.
+hlomem_cli_test("repack on a module places the temp arenas hlomem assign predicts" 0 repack_module_scatter.out -
+  repack --no-times data/corpus/lorrax/lorrax_scatter_while_threadlocal.after_opt.hlo)
 hlomem_cli_stdin_test("repack - reads a dump from standard input once" data/seeds/000_5960cad812240b69.txt 0 repack_stdin.out -
   repack --no-times -)
 

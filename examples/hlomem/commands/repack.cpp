@@ -1,13 +1,13 @@
-// commands/repack.cpp: `hlomem repack [--json] [--algorithm NAME|all] [--output FILE] FILE` — places
-// the buffers of each temp arena of a buffer-assignment dump (or of a MiniMalloc CSV problem) again
-// with hlomem's allocation algorithms and compares the arena sizes with XLA's and the lower bound.
-// With `--capacity N` it answers MiniMalloc's question instead: does everything fit in N bytes
-// (the exact search places within N or proves that nothing does)?
+// commands/repack.cpp: `hlomem repack [OPTIONS] FILE` — the temp arenas of a buffer-assignment dump
+// (of an HLO module: those `hlomem assign` predicts), or a MiniMalloc CSV problem, placed again by
+// hlomem's allocation algorithms against XLA's arena and the lower bound; or, with `--capacity N`,
+// MiniMalloc's question: does everything fit in N bytes?
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
@@ -25,13 +25,13 @@ constexpr char const* repack_usage =
     "                     [--live-range FILE] FILE\n"
     "\n"
     "Places the buffers of each temp arena (preallocated-temp allocation) of a buffer-assignment\n"
-    "dump again, or those of a MiniMalloc CSV problem, with each of hlomem's allocation\n"
-    "algorithms, and compares the arena sizes with XLA's and with the lower bound: the most bytes\n"
-    "live at once. Values that share storage on purpose (in-place updates, loop state) stay\n"
-    "together. For a dump, XLA's own arena is also computed again (its best-fit heap re-run, its\n"
-    "pointer tables laid out as CombineTempAllocations does). Every placement is checked: no two\n"
-    "buffers live at the same time share bytes, and for a dump, the dump with the new offsets\n"
-    "passes 'hlomem check'.\n"
+    "dump again (of an HLO module: the arenas 'hlomem assign' predicts), or those of a MiniMalloc\n"
+    "CSV problem, with each of hlomem's allocation algorithms, and compares the arena sizes with\n"
+    "XLA's and with the lower bound: the most bytes live at once. Values that share storage on\n"
+    "purpose (in-place updates, loop state) stay together. For a dump, XLA's own arena is also\n"
+    "computed again (its best-fit heap re-run, its pointer tables laid out as\n"
+    "CombineTempAllocations does). Every placement is checked: no two buffers live at the same\n"
+    "time share bytes, and for a dump, the dump with the new offsets passes 'hlomem check'.\n"
     "\n"
     "Algorithms:\n"
     "  best-fit            XLA's heap: the smaller of its spatial and temporal orders\n"
@@ -56,8 +56,7 @@ constexpr char const* repack_usage =
     "  --no-times            leave out run times, so that the output is the same on every run\n"
     "  --live-range FILE     the dump's separate -live-range.txt\n"
     "  --json                one JSON object\n"
-    "A CSV with an offset column is a solution (from MiniMalloc, say): it is checked, and its\n"
-    "problems are listed.\n"
+    "A CSV with an offset column is a solution (MiniMalloc's, say): checked, its problems listed.\n"
     "Exit status: 0 done, 1 a placement failed its check (the given one, or a bug) or, with\n"
     "--capacity, some arena was not placed within it, 2 bad usage or unreadable input.\n";
 
@@ -80,11 +79,9 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (arg.is("--algorithm")) {
             auto v = arg.value();
             if (!v) return arg.error("--algorithm needs a name");
-            if (*v != "all") {
-                auto const only = hlomem::allocation_algorithm_named(*v);
-                if (!only) return arg.error("unknown algorithm '" + *v + "'");
-                options.algorithms = {*only};
-            }
+            auto const only = *v == "all" ? std::nullopt : hlomem::allocation_algorithm_named(*v);
+            if (*v != "all" && !only) return arg.error("unknown algorithm '" + *v + "'");
+            if (only) options.algorithms = {*only};
         } else if (arg.is("--output")) {
             if (!(output = arg.value())) return arg.error("--output needs a file");
         } else if (arg.is("--live-range")) {
@@ -102,18 +99,27 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!file) return arg.usage();
-    // The arenas: every temp allocation of a dump, or the CSV's one problem.
+    // The arenas: every temp allocation of a dump (or a module's predicted one), or the CSV's problem.
     auto in = read_input(*file, err);
     if (!in) return exit_error;
-    if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::minimalloc_csv) {
-        err << "hlomem repack: " << *file
-            << ": neither a buffer-assignment dump (first line 'BufferAssignment:') nor a MiniMalloc CSV (a header "
-               "such as 'id,lower,upper,size')\n";
+    using hlomem::dump_kind;
+    if (in->kind != dump_kind::buffer_assignment && in->kind != dump_kind::minimalloc_csv && in->kind != dump_kind::hlo_module) {
+        err << "hlomem repack: " << *file << ": neither a buffer-assignment dump (first line 'BufferAssignment:'), an HLO module "
+            << "('HloModule name, ...') nor a MiniMalloc CSV (a header such as 'id,lower,upper,size')\n";
         return exit_error;
     }
     auto loaded = load(std::move(*in), load_options, err);
     if (!loaded) return exit_error;
     hlomem::buffer_assignment const* ba = loaded->assignment();
+    if (auto const* modules = std::get_if<std::vector<hlomem::hlo_module>>(&loaded->model)) {
+        if (modules->size() != 1) return usage_error(err, "repack", *file + ": " + std::to_string(modules->size()) + " modules; give one");
+        try {
+            ba = &keep_until_exit(hlomem::assign_buffers(modules->front()));
+        } catch (hlomem::error const& e) {
+            err << "hlomem repack: " << *file << ": " << e.what() << '\n';
+            return exit_error;
+        }
+    }
     std::vector<hlomem::repack_arena> arenas;
     if (ba) {
         hlomem::temp_arena_options arena_options;
@@ -133,17 +139,11 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
         if (auto const* best = result.best(0)) hlomem::write_minimalloc_csv(out, best->placed);
         return status;
     }
-    if (output) {
-        if (auto const failed = hlomem::write_best_placements(*output, result, ba)) {
-            err << "hlomem repack: cannot write '" << *failed << "'\n";
-            return exit_error;
-        }
+    if (auto const failed = output ? hlomem::write_best_placements(*output, result, ba) : std::nullopt) {
+        err << "hlomem repack: cannot write '" << *failed << "'\n";
+        return exit_error;
     }
-    if (as_json) {
-        hlomem::print_repack_json(out, *file, result, ba, times);
-    } else {
-        hlomem::print_repack_text(out, *file, result, ba, times);
-    }
+    (as_json ? hlomem::print_repack_json : hlomem::print_repack_text)(out, *file, result, ba, times);
     return status;
 }
 

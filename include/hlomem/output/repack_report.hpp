@@ -25,10 +25,24 @@ namespace hlomem {
 
 namespace repack_report_detail {
 
-/// What exact proved when minimising: `optimal` or not, and the largest arena nothing fits in.
+/// What exact's lower bound rests on (placement/exact.hpp, bound_proof).
+inline std::string proof_basis(repack_row const& row) {
+    switch (row.proof) {
+        case bound_proof::live_bytes: return "the most bytes live at once";
+        case bound_proof::stacked_bytes: return "buffers that must stack";
+        case bound_proof::search:
+            return "a complete search at " + std::to_string(row.refuted) +
+                   (row.granularity > 1 ? ", arenas being multiples of " + std::to_string(row.granularity) : std::string());
+    }
+    return "?";
+}
+
+/// What exact proved when minimising: `optimal` or the gap, the largest arena nothing fits in,
+/// and what that rests on.
 inline std::string exact_proof(repack_row const& row) {
-    std::string const none = "nothing fits in " + std::to_string(row.lower_bound - 1) + " bytes";
-    return row.optimal ? "optimal: " + none : "best found, not proven optimal: " + none;
+    std::string const none = "nothing fits in " + std::to_string(row.lower_bound - 1) + " bytes (" + proof_basis(row) + ")";
+    if (row.optimal) return "optimal: " + none;
+    return "best found, not proven optimal: " + none + ", gap " + std::to_string(row.bytes - row.lower_bound) + " bytes";
 }
 
 /// How an algorithm did at a fixed capacity.
@@ -112,6 +126,10 @@ inline void print_repack_json(std::ostream& out, std::string const& file, repack
             if (exact && !row.within) {
                 json.member("optimal", row.optimal);
                 json.member("proven_infeasible_bytes", row.lower_bound - 1);
+                json.member("proof", to_string(row.proof));
+                if (row.proof == bound_proof::search) json.member("refuted_bytes", row.refuted);
+                json.member("granularity", row.granularity);
+                json.member("gap_bytes", row.bytes - row.lower_bound);
             }
             if (exact && times) json.member("nodes", row.nodes);
             if (times) json.member("ms", row.ms);

@@ -41,7 +41,8 @@
 //
 // The search answers feasible (with a placement), infeasible (a proof: some run searched its
 // whole tree), or budget_exhausted (a time or node limit ran out first). exact_minimize searches
-// capacities between the lower bound and the best heuristic placement.
+// capacities between the lower bound (arena_bound.hpp) and the best heuristic placement, and
+// says what its bound rests on.
 #ifndef HLOMEM_PLACEMENT_EXACT_HPP
 #define HLOMEM_PLACEMENT_EXACT_HPP
 
@@ -55,6 +56,7 @@
 #include <tuple>
 #include <vector>
 
+#include <hlomem/placement/arena_bound.hpp>
 #include <hlomem/placement/best_fit.hpp>
 #include <hlomem/placement/greedy.hpp>
 #include <hlomem/placement/improve.hpp>
@@ -485,18 +487,43 @@ inline feasibility_result place_within(allocation_problem& problem, std::int64_t
     return place_within(problem, capacity, offset_map(problem), budget);
 }
 
+/// What a lower bound of exact_minimize rests on.
+enum class bound_proof : std::uint8_t {
+    live_bytes,     ///< the most bytes live at once (lower_bound_bytes)
+    stacked_bytes,  ///< buffers that must stack, and the arena sizes possible (arena_lower_bound)
+    search,         ///< a complete search found no placement within `exact_result::refuted` bytes
+};
+
+inline char const* to_string(bound_proof p) noexcept {
+    switch (p) {
+        case bound_proof::live_bytes: return "live-bytes";
+        case bound_proof::stacked_bytes: return "stacked-bytes";
+        case bound_proof::search: return "search";
+    }
+    return "?";
+}
+
 /// The smallest arena exact_minimize found, and how far it got towards proving it smallest.
 struct exact_result {
     std::int64_t bytes = 0;        ///< the best placement's arena
     std::int64_t lower_bound = 0;  ///< no placement is smaller: the most live bytes, or more when proven
     bool optimal = false;          ///< bytes == lower_bound
     std::uint64_t nodes = 0;       ///< over every capacity tried
+    bound_proof proof = bound_proof::live_bytes;  ///< what lower_bound rests on
+    /// With proof search: the capacity the search refuted; the bound is the next arena size a
+    /// canonical placement can have above it (arena_bound.hpp), e.g. + granularity.
+    std::int64_t refuted = 0;
+    std::int64_t granularity = 1;  ///< every canonical arena is a multiple of it (arena_granularity)
 };
 
 /// Searches capacities from the lower bound up to the best of the heuristics (XLA's best fit,
 /// greedy by size, first fit), or up to `start` when given (a valid placement: offsets of the
 /// problem's size), binary search on what remains. Writes the best placement found. With an
 /// exhausted budget the result is the best placement so far, not proven optimal.
+///
+/// The lower bound is arena_lower_bound's (buffers that must stack, arena sizes a canonical
+/// placement can have: arena_bound.hpp) when it is above the live bytes, and only those sizes are
+/// tried: on MiniMalloc's instances, multiples of 1024, so a refuted 1024000 proves 1025023 too.
 ///
 /// A capacity can be hard to decide where a larger one is easy (MiniMalloc's D: its lower bound,
 /// 986112, is undecided after minutes, 1048576 placed in 48 thousand nodes), so each capacity
@@ -531,10 +558,17 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
     exact_result r;
     // The search places each buffer over its whole span: where a sharing group is live in several
     // segments (problem.hpp) its failures and its own bound prove nothing, and only the
-    // problem's lower bound does; its placements stay valid.
+    // problem's bounds do (arena_bound.hpp follows the segments); its placements stay valid.
     bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
-    std::int64_t proven = grouped ? lower_bound_bytes(problem)
-                                  : std::max(search.lower_bound(), lower_bound_bytes(problem));  // nothing below fits
+    auto const values = detail::arena_values_of(items);
+    r.granularity = values.granularity;
+    std::int64_t proven = lower_bound_bytes(problem);  // nothing below fits
+    if (!grouped) proven = std::max(proven, search.lower_bound());
+    std::int64_t const stacked = values.at_least(std::max(proven, detail::stacked_bytes(items, values.step)));
+    if (stacked > proven) {
+        proven = stacked;
+        r.proof = bound_proof::stacked_bytes;
+    }
     bool exhausted = false;
     bool undecided = true;  // a capacity of the last pass ran out of nodes: a next pass may decide it
     for (std::uint64_t probe_limit = 100000; proven < best_bytes && !exhausted && undecided; probe_limit += probe_limit) {
@@ -542,7 +576,10 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
         std::int64_t lo = proven, hi = best_bytes - 1;  // looking for a placement within [lo, hi]
         bool first = true;                               // the lower bound first: most real problems meet it
         while (lo <= hi && !exhausted) {
-            std::int64_t const capacity = first ? lo : lo + (hi - lo) / 2;
+            // Only arena sizes a canonical placement can have (arena_bound.hpp) are worth trying: a
+            // search at any other capacity is the search at the next such size below it.
+            std::int64_t capacity = first ? lo : values.at_least(lo + (hi - lo) / 2);
+            if (capacity > hi) capacity = lo;
             first = false;
             std::uint64_t nodes_left = probe_limit;
             if (budget.node_limit) nodes_left = std::min(nodes_left, *budget.node_limit > r.nodes ? *budget.node_limit - r.nodes : 0);
@@ -555,11 +592,16 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
                     hi = f.bytes - 1;
                     break;
                 case search_status::infeasible:
-                    lo = capacity + 1;
-                    if (!grouped) proven = std::max(proven, lo);  // and every capacity below it
+                    lo = values.at_least(capacity + 1);
+                    // And every capacity below it, up to the next arena a canonical placement can have.
+                    if (!grouped && lo > proven) {
+                        proven = lo;
+                        r.proof = bound_proof::search;
+                        r.refuted = capacity;
+                    }
                     break;
                 case search_status::budget_exhausted:
-                    lo = capacity + 1;  // undecided: look above, retry in the next pass
+                    lo = values.at_least(capacity + 1);  // undecided: look above, retry in the next pass
                     undecided = true;
                     exhausted = (deadline && detail::exact_search::clock::now() >= *deadline) ||
                                 (budget.node_limit && r.nodes >= *budget.node_limit);

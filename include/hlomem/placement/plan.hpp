@@ -83,6 +83,9 @@ struct plan_result {
     std::int64_t lower_bound = 0;  ///< the most live bytes, or more when exact proved it
     bool optimal = false;          ///< bytes is proven smallest (exact, or bytes == lower_bound)
     std::uint64_t work = 0;        ///< improve: moves tried; exact: search nodes
+    bound_proof proof = bound_proof::live_bytes;  ///< exact: what lower_bound rests on
+    std::int64_t refuted = 0;                     ///< exact, proof search: the capacity refuted
+    std::int64_t granularity = 1;                 ///< exact: every canonical arena is a multiple of it
 };
 
 namespace detail {
@@ -141,10 +144,13 @@ plan_result plan(Problem const& problem, OffsetMap offsets, allocation_algorithm
             auto const e = exact_minimize(problem, offsets, options.exact, &at);
             r.bytes = e.bytes;
             r.work = e.nodes;
-            // exact_minimize proves no bound of its own where a sharing group is live in several
-            // segments (problem.hpp): its lower bound is then the problem's, as above.
+            // Where a sharing group is live in several segments (problem.hpp) the search proves
+            // nothing, and exact_minimize's bound rests on the problem's bounds alone.
             r.lower_bound = e.lower_bound;
             r.optimal = e.optimal;
+            r.proof = e.proof;
+            r.refuted = e.refuted;
+            r.granularity = e.granularity;
             break;
         }
     }

@@ -46,6 +46,9 @@ struct repack_row {
     bool optimal = false;
     std::int64_t lower_bound = 0;  ///< exact: no placement is smaller (lower_bound - 1 proven too small)
     std::uint64_t nodes = 0;       ///< exact: search nodes
+    bound_proof proof = bound_proof::live_bytes;  ///< exact: what lower_bound rests on
+    std::int64_t refuted = 0;      ///< exact, proof search: the capacity the search refuted
+    std::int64_t granularity = 1;  ///< exact: every canonical arena is a multiple of it
     /// With a capacity: how the algorithm did; `placed` has offsets only when it fits.
     std::optional<search_status> within;
     allocation_problem placed;
@@ -145,6 +148,9 @@ inline repack_row place(repack_arena const& arena, allocation_algorithm algorith
         row.optimal = r.optimal;
         row.lower_bound = r.lower_bound;
         row.nodes = algorithm == allocation_algorithm::exact ? r.work : 0;
+        row.proof = r.proof;
+        row.refuted = r.refuted;
+        row.granularity = r.granularity;
         if (capacity) row.within = r.bytes <= *capacity ? search_status::feasible : search_status::infeasible;
     }
     row.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

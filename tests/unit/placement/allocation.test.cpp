@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "placement/brute_force.hpp"
 #include "test_data.hpp"
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 
 namespace {
 
+using hlomem_test::fits_by_brute_force;
 using hlomem_test::read_data;
 using hlomem_test::real_dumps;
 
@@ -639,33 +641,6 @@ TEST_CASE("the exact search proves capacities infeasible", "[allocation][exact]"
     }
 }
 
-namespace {
-
-/// Whether `p` fits `capacity`, by trying every aligned offset of every buffer (small problems only).
-bool fits_by_brute_force(hlomem::allocation_problem const& p, std::int64_t capacity) {
-    std::size_t const n = p.buffers.size();
-    std::vector<std::int64_t> at(n, 0);
-    auto clashes = [&](std::size_t i) {
-        auto const& a = p.buffers[i];
-        for (std::size_t j = 0; j < i; ++j) {
-            auto const& b = p.buffers[j];
-            if (a.span.overlaps(b.span) && at[i] < at[j] + b.size && at[j] < at[i] + a.size) return true;
-        }
-        return false;
-    };
-    auto place = [&](auto&& self, std::size_t i) -> bool {
-        if (i == n) return true;
-        auto const& b = p.buffers[i];
-        for (at[i] = 0; at[i] + b.size <= capacity; at[i] += b.alignment) {
-            if (!clashes(i) && self(self, i + 1)) return true;
-        }
-        return false;
-    };
-    return place(place, 0);
-}
-
-}  // namespace
-
 TEST_CASE("the exact search agrees with brute force on generated problems", "[allocation][exact]") {
     // Every pruning rule (dominance, sections, the highest next offset, hatless buffers,
     // decomposition) must keep the last placement that fits: at each capacity from below the lower
@@ -741,11 +716,12 @@ TEST_CASE("the exact search at a fixed capacity on real temp arenas", "[allocati
             CHECK(live <= m.lower_bound);
             CHECK(m.lower_bound <= m.bytes);
             // The search places each buffer over its whole span, so where a sharing group is live
-            // in several segments (loop state) it proves nothing: an optimum is claimed there only
-            // where the arena meets the lower bound.
+            // in several segments (loop state) it proves nothing: a bound there rests on the
+            // problem's bounds alone (placement/arena_bound.hpp).
             bool const grouped = std::any_of(arena.problem.buffers.begin(), arena.problem.buffers.end(),
                                              [](auto const& b) { return !b.segments.empty(); });
-            if (grouped) CHECK(m.lower_bound == live);
+            if (grouped) CHECK(m.proof != hlomem::bound_proof::search);
+            CHECK(m.lower_bound >= hlomem::arena_lower_bound(arena.problem));
             if (!m.optimal) continue;
             ++solved;
             // At that capacity the search never claims that nothing fits; where it places the
@@ -755,12 +731,13 @@ TEST_CASE("the exact search at a fixed capacity on real temp arenas", "[allocati
             auto const yes = hlomem::place_within(q, m.bytes, budget);
             CHECK(yes.status != hlomem::search_status::infeasible);
             if (yes.status == hlomem::search_status::feasible) CHECK(hlomem::check_placement(q, m.bytes).empty());
-            // One byte less: the lower bound proves it where the arena meets it; otherwise the
-            // search must have, which it cannot for a group in several segments.
+            // One byte less: the bounds prove it where the arena meets them; otherwise the search
+            // must have, which it cannot for a group in several segments.
             auto const no = hlomem::place_within(q, m.bytes - 1, budget);
             CHECK(no.status != hlomem::search_status::feasible);
-            if (m.bytes > live) {
+            if (m.bytes > hlomem::arena_lower_bound(arena.problem)) {
                 CHECK_FALSE(grouped);
+                CHECK(m.proof == hlomem::bound_proof::search);
                 CHECK(no.status == hlomem::search_status::infeasible);
                 CHECK(no.nodes > 0);
             }
@@ -867,14 +844,14 @@ TEST_CASE("the exact search places MiniMalloc's J, G and H within 1048576 bytes"
 TEST_CASE("minimising moves past a capacity it cannot decide", "[allocation][minimalloc][exact]") {
     // J's lower bound, 989184, stays undecided for minutes; every heuristic needs 1333248 or
     // more. Each capacity gets a node limit of its own, so the binary search goes on above the
-    // undecided bound and finds a smaller arena within the same total budget; the bound it proved
-    // stays the live-bytes one.
+    // undecided bound and finds a smaller arena within the same total budget (at the multiples of
+    // 1024 it tries, placement/arena_bound.hpp); the bound it proved stays the live-bytes one.
     auto const text = read_data("minimalloc/J.1048576.csv");
     auto p = hlomem::parse_minimalloc_csv(text);
     hlomem::search_budget budget;
     budget.node_limit = 105000;  // the bound's 100000, then 5000 for the capacities above it
     auto const r = hlomem::exact_minimize(p, budget);
-    CHECK(r.bytes == 1062912);
+    CHECK(r.bytes == 1137664);
     CHECK(r.lower_bound == 989184);
     CHECK_FALSE(r.optimal);
     CHECK(r.nodes == 105000);
