@@ -17,6 +17,8 @@
 #ifndef HLOMEM_DIFF_SNAPSHOT_DIFF_HPP
 #define HLOMEM_DIFF_SNAPSHOT_DIFF_HPP
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -66,7 +68,9 @@ inline snapshot_diff diff_snapshots(memory_snapshot a, memory_snapshot b) {
     for (auto const* s : {&a, &b}) {
         for (auto const& c : s->colors) colors[c.color].color = c.color;
     }
-    for (auto& [color, c] : colors) {
+    for (auto& entry : colors) {
+        std::int64_t const color = entry.first;
+        color_diff& c = entry.second;
         std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes> lines;
         for (bool side_b : {false, true}) {
             memory_snapshot const& s = side_b ? b : a;
@@ -74,10 +78,10 @@ inline snapshot_diff diff_snapshots(memory_snapshot a, memory_snapshot b) {
             if (it == s.colors.end()) continue;
             auto pick = [&](byte_pair& p) -> std::int64_t& { return side_b ? p.b : p.a; };
             pick(c.allocated_bytes) = it->allocated_bytes;
-            for (auto const& [kind, bytes] : it->allocated_by_kind) {
-                auto k = std::find_if(c.allocated_by_kind.begin(), c.allocated_by_kind.end(), [&](kind_bytes const& x) { return x.kind == kind; });
-                if (k == c.allocated_by_kind.end()) k = c.allocated_by_kind.insert(c.allocated_by_kind.end(), kind_bytes{kind, {}});
-                pick(k->bytes) = bytes;
+            for (auto const& kb : it->allocated_by_kind) {
+                auto k = std::find_if(c.allocated_by_kind.begin(), c.allocated_by_kind.end(), [&](kind_bytes const& x) { return x.kind == kb.first; });
+                if (k == c.allocated_by_kind.end()) k = c.allocated_by_kind.insert(c.allocated_by_kind.end(), kind_bytes{kb.first, {}});
+                pick(k->bytes) = kb.second;
             }
             pick(c.padded_bytes) = it->padded_bytes;
             pick(c.unpadded_bytes) = it->unpadded_bytes;
