@@ -11,6 +11,7 @@
 //   hlomem repack [--json] FILE         place a dump's temp arenas (or a MiniMalloc CSV) again
 //   hlomem assign [--json] MODULE       XLA's buffer assignment predicted from a scheduled module
 //   hlomem diff [--json] A B            why memory changed between two compilations
+//   hlomem snapshot [-o OUT] FILE       a small JSON of a compilation's memory, to keep in git
 #include <iostream>
 #include <string_view>
 
@@ -62,6 +63,7 @@ constexpr command commands[] = {
     {"repack", hlomem_cli::run_repack},
     {"assign", hlomem_cli::run_assign},
     {"diff", hlomem_cli::run_diff},
+    {"snapshot", hlomem_cli::run_snapshot},
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <hlomem/diff/assignment_diff.hpp>
 #include <hlomem/diff/match.hpp>
+#include <hlomem/diff/snapshot.hpp>
+#include <hlomem/diff/snapshot_diff.hpp>
 #include <hlomem/diff/threshold.hpp>
 
 #endif  // HLOMEM_DIFF_HPP

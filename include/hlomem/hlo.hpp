@@ -8,6 +8,7 @@
 #include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/call_graph.hpp>
 #include <hlomem/hlo/dataflow.hpp>
+#include <hlomem/hlo/donation.hpp>
 #include <hlomem/hlo/lexical.hpp>
 #include <hlomem/hlo/liveness.hpp>
 #include <hlomem/hlo/metadata.hpp>

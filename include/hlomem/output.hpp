@@ -30,6 +30,7 @@
 #include <hlomem/output/page_assets.hpp>
 #include <hlomem/output/percent.hpp>
 #include <hlomem/output/report.hpp>
+#include <hlomem/output/snapshot_report.hpp>
 #include <hlomem/output/repack_report.hpp>
 #include <hlomem/output/shape_report.hpp>
 #include <hlomem/output/sources.hpp>

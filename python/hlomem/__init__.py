@@ -12,13 +12,74 @@ exactly what `hlomem report --json` prints, Diff.to_dict() what `hlomem diff --j
 The stub __init__.pyi gives every signature.
 """
 
+import os
+
 from ._hlomem import (Allocation, BytePair, Color, Diff, DiffColor, Dump, HoldingNode, Inconsistency, KindBytes, LogicalValue,
-                      ParseError, Peak, PeakValue, Shape, ShapeError, Sides, SourceLine, SourceLineChange, Timeline, TimelineColor,
-                      __version__, assign, diff, load, shape)
+                      ParseError, Peak, PeakValue, Shape, ShapeError, Sides, Snapshot, SourceLine, SourceLineChange, Timeline,
+                      TimelineColor, __version__, assign, diff, load, shape)
+from ._hlomem import snapshot as _snapshot
 
 __all__ = ["Allocation", "BytePair", "Color", "Diff", "DiffColor", "Dump", "HoldingNode", "Inconsistency", "KindBytes",
-           "LogicalValue", "ParseError", "Peak", "PeakValue", "Shape", "ShapeError", "Sides", "SourceLine", "SourceLineChange",
-           "Timeline", "TimelineColor", "__version__", "assign", "diff", "from_jax", "load", "shape"]
+           "LogicalValue", "ParseError", "Peak", "PeakValue", "Shape", "ShapeError", "Sides", "Snapshot", "SourceLine",
+           "SourceLineChange", "Timeline", "TimelineColor", "__version__", "assert_memory", "assign", "diff", "from_jax", "load",
+           "shape", "snapshot"]
+
+# The environment variable that makes assert_memory write its snapshots instead of comparing, as
+# snapshot-testing plugins (syrupy's --snapshot-update, jest's -u) do.
+UPDATE_SNAPSHOTS = "HLOMEM_UPDATE_SNAPSHOTS"
+
+
+def _text_of(source):
+    """compiled.as_text() for a jax.stages.Compiled (anything with as_text()); source otherwise."""
+    as_text = getattr(source, "as_text", None)
+    if callable(as_text):
+        text = as_text()
+        if text is None:
+            raise ValueError("compiled.as_text() returned None: this executable does not expose its HLO text")
+        return text
+    return source
+
+
+def snapshot(text_or_compiled, *, top=10, strip_roots=()):
+    """A Snapshot of a compilation (`hlomem snapshot`): its memory in a small JSON to keep in git.
+
+    text_or_compiled: a jax.stages.Compiled (its compiled.as_text()), a Dump, or anything
+    hlomem.load reads (a path, a module's or a dump's text). top: how many values at each peak it
+    keeps; strip_roots: folders source paths are kept below.
+    """
+    return _snapshot(_text_of(text_or_compiled), top=top, strip_roots=list(strip_roots))
+
+
+def assert_memory(text_or_compiled, path, *, tolerance="2%", measure="peak", fail_on_unused_donation=False, update=None,
+                  strip_roots=()):
+    """Asserts that a compilation's memory did not grow past its snapshot at path.
+
+    Writes the snapshot (and passes) when path does not exist, or when asked to update: update=True,
+    or the environment variable HLOMEM_UPDATE_SNAPSHOTS set to 1 (true, yes). Otherwise compares
+    the compilation with the snapshot as `hlomem diff SNAPSHOT NEW --fail-above TOLERANCE --measure
+    MEASURE` does and raises AssertionError with the gate's failures and the diff's verdict when
+    a color's peak (measure="total": its allocated bytes) grew by more than tolerance allows
+    (bytes, e.g. 1048576, or a percentage of the snapshot's, "2%"), or with
+    fail_on_unused_donation, when a donated parameter went unused. Returns the Diff (None when it
+    wrote the snapshot).
+    """
+    current = snapshot(text_or_compiled, strip_roots=strip_roots)
+    if update is None:
+        update = os.environ.get(UPDATE_SNAPSHOTS, "").strip().lower() in ("1", "true", "yes")
+    path = os.fspath(path)
+    if update or not os.path.exists(path):
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        current.save(path)
+        return None
+    result = diff(path, current)
+    failures = result.gate(str(tolerance), measure=measure, fail_on_unused_donation=fail_on_unused_donation)
+    if failures:
+        lines = [f"hlomem: memory grew past {path}:"] + [f"  {f}" for f in failures] + [f"  {v}" for v in result.verdict]
+        lines.append(f"  (set {UPDATE_SNAPSHOTS}=1 to accept it and write the snapshot again)")
+        raise AssertionError("\n".join(lines))
+    return result
 
 # The figures of jax's CompiledMemoryStats (XLA's xla::CompiledMemoryStats, as
 # compiled.memory_analysis() returns it), each with the figure of hlomem's report it compares with:

@@ -468,11 +468,11 @@ class Diff:
     """Why memory changed between two compilations of one program (`hlomem diff A B`), the verdict first."""
 
     @property
-    def a(self) -> Dump:
-        """A, the baseline."""
+    def a(self) -> Optional[Dump]:
+        """A, the baseline (None when A is a snapshot)."""
     @property
-    def b(self) -> Dump:
-        """B."""
+    def b(self) -> Optional[Dump]:
+        """B (None when B is a snapshot)."""
     def to_json(self) -> str:
         """`hlomem diff --json A B`, byte for byte."""
     def to_dict(self) -> Dict[str, Any]:
@@ -506,12 +506,61 @@ class Diff:
         """Writes the page (.html, .htm)."""
     def _repr_html_(self) -> str:
         """The page inline in Jupyter, in a sandboxed iframe."""
+    @property
+    def not_compared(self) -> List[str]:
+        """What the diff cannot compare because a side is a snapshot (empty for two dumps or modules)."""
+    def gate(self, fail_above: Optional[str] = None, *, measure: str = "peak", fail_on_unused_donation: bool = False) -> List[str]:
+        """The gate of `hlomem diff --fail-above X --measure M --fail-on-unused-donation`: its failures,
+        one line each (empty: it passes). fail_above: bytes ('1048576') or a percentage ('2%');
+        measure: 'peak' or 'total'."""
+    def markdown(self, *, rows: int = 10, fail_above: Optional[str] = None, measure: str = "peak",
+                 fail_on_unused_donation: bool = False) -> str:
+        """`hlomem diff --format markdown`, for a pull-request comment."""
+
+class Snapshot:
+    """A compilation's memory as `hlomem snapshot` writes it: a small, deterministic JSON to keep in git."""
+
+    def to_json(self) -> str:
+        """`hlomem snapshot`'s JSON, byte for byte."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The snapshot as a dict."""
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes the snapshot (NAME.hlomem.json), as `hlomem snapshot -o`."""
+    @property
+    def total_bytes(self) -> int:
+        """The bytes of every allocation."""
+    @property
+    def peak_bytes(self) -> Dict[int, Optional[int]]:
+        """Each color's peak of live bytes (None without live ranges)."""
 
 _Loadable = Union[Dump, str, bytes, os.PathLike[str]]
+_Comparable = Union[Dump, Snapshot, str, bytes, os.PathLike[str]]
 
-def diff(a: _Loadable, b: _Loadable, *, top: int = 10, strip_roots: Sequence[str] = ...) -> Diff:
+def snapshot(text_or_compiled: Any, *, top: int = 10, strip_roots: Sequence[str] = ...) -> Snapshot:
+    """A Snapshot (`hlomem snapshot`) of a jax.stages.Compiled (its as_text()), a Dump, or anything
+    load() reads; top: how many values at each peak it keeps; strip_roots: folders source paths
+    are kept below."""
+
+def assert_memory(
+    text_or_compiled: Any,
+    path: Union[str, os.PathLike[str]],
+    *,
+    tolerance: Union[str, int] = "2%",
+    measure: str = "peak",
+    fail_on_unused_donation: bool = False,
+    update: Optional[bool] = None,
+    strip_roots: Sequence[str] = ...,
+) -> Optional[Diff]:
+    """Asserts that a compilation's memory did not grow past its snapshot at path: writes the
+    snapshot when path is missing or when asked (update=True, or HLOMEM_UPDATE_SNAPSHOTS=1) and
+    returns None; otherwise raises AssertionError with the gate's failures and the verdict when a
+    color's peak (measure='total': its allocated bytes) grew by more than tolerance, and returns
+    the Diff when it did not."""
+
+def diff(a: _Comparable, b: _Comparable, *, top: int = 10, strip_roots: Sequence[str] = ...) -> Diff:
     """Compares two compilations (`hlomem diff A B`): Dumps of buffer-assignment dumps or scheduled
-    modules, or anything load() reads; top: how many values each list of largest changes holds;
+    modules, anything load() reads, or snapshots (a Snapshot, or a .hlomem.json file; then only
+    what a snapshot keeps is compared, Diff.not_compared says what not); top: how many values each list of largest changes holds;
     strip_roots: folders source files are shown below (`--strip-root`). A file under different
     roots in a and b (two checkouts, two machines) is one file either way.
     ValueError when a side holds no buffer assignment."""

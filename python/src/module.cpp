@@ -640,10 +640,48 @@ void bind_diff(py::module_& m) {
         .def("_repr_html_", &diff_result::repr_html,
             "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
         .def("__repr__", [](diff_result const& d) {
-            std::string out = "<hlomem.Diff A '" + d.a->loaded.path + "' B '" + d.b->loaded.path + "'";
+            std::string out = "<hlomem.Diff A '" + d.name_a + "' B '" + d.name_b + "'";
             for (auto const& line : d.d.verdict) out += "\n  " + line;
             return out + ">";
-        });
+        })
+        .def_property_readonly("not_compared", [](diff_result const& d) { return d.sd ? d.sd->not_compared : std::vector<std::string>{}; },
+            "What the diff cannot compare because a side is a snapshot (empty for two dumps or modules).")
+        .def("gate", [](diff_result const& d, std::optional<std::string> const& fail_above, std::string const& measure, bool unused) {
+                return d.gate(fail_above, measure, unused).failures;
+            },
+            py::arg("fail_above") = py::none(), py::kw_only(), py::arg("measure") = "peak", py::arg("fail_on_unused_donation") = false,
+            "The gate of `hlomem diff --fail-above X --measure M --fail-on-unused-donation`: the list of\n"
+            "its failures, one line each as the tool prints them (empty: it passes). fail_above: bytes\n"
+            "('1048576') or a percentage of A's figure ('2%'); measure: 'peak' (each color's peak of live\n"
+            "bytes) or 'total' (its allocated bytes).")
+        .def("markdown", [](diff_result const& d, std::size_t rows, std::optional<std::string> const& fail_above, std::string const& measure,
+                            bool unused) { return d.markdown(rows, fail_above, measure, unused); },
+            py::kw_only(), py::arg("rows") = 10, py::arg("fail_above") = py::none(), py::arg("measure") = "peak",
+            py::arg("fail_on_unused_donation") = false,
+            "The diff as `hlomem diff --format markdown` prints it, for a pull-request comment.");
+}
+
+/// hlomem.Snapshot.
+void bind_snapshot(py::module_& m) {
+    py::class_<snapshot_object>(m, "Snapshot",
+        "A compilation's memory as `hlomem snapshot` writes it: a small, deterministic JSON to keep in git.")
+        .def("to_json", &snapshot_object::to_json, "The snapshot as `hlomem snapshot` writes it, byte for byte (a str).")
+        .def("to_dict", [](snapshot_object const& s) { return json_loads(s.to_json()); }, "The snapshot as a dict.")
+        .def("save", [](snapshot_object const& s, py::object path) {
+                std::string const file = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+                std::ofstream out(file, std::ios::binary);
+                out << s.to_json();
+                if (!out) throw py::value_error("cannot write '" + file + "'");
+            },
+            py::arg("path"), "Writes the snapshot to path (NAME.hlomem.json), as `hlomem snapshot -o`.")
+        .def_property_readonly("total_bytes", [](snapshot_object const& s) { return s.s.total_bytes; }, "The bytes of every allocation.")
+        .def_property_readonly("peak_bytes", [](snapshot_object const& s) {
+                py::dict out;
+                for (auto const& c : s.s.colors) out[py::int_(c.color)] = c.peak_measured ? py::object(py::int_(c.peak_bytes)) : py::object(py::none());
+                return out;
+            },
+            "Each color's peak of live bytes, {color: bytes} (None without live ranges).")
+        .def("__repr__", [](snapshot_object const& s) { return "<hlomem.Snapshot of '" + s.name + "', " + hlomem::human_bytes(s.s.total_bytes) + ">"; });
 }
 
 /// hlomem.Shape.
@@ -679,11 +717,16 @@ void bind_functions(py::module_& m) {
     m.def("diff", &diff, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("top") = 10,
         py::arg("strip_roots") = std::vector<std::string>(),
         "Compares two compilations of one program (`hlomem diff A B`): a (the baseline) and b are\n"
-        "Dumps of buffer-assignment dumps or of scheduled HLO modules (whose assignment is derived), or\n"
-        "anything hlomem.load reads into one. top: how many values each list of largest changes holds.\n"
+        "Dumps of buffer-assignment dumps or of scheduled HLO modules (whose assignment is derived),\n"
+        "anything hlomem.load reads into one, or snapshots (a Snapshot, or a .hlomem.json file); with a\n"
+        "snapshot side it compares what a snapshot keeps (Diff.not_compared says what not). top: how many values each list of largest changes holds.\n"
         "strip_roots: folders source files are shown below (`--strip-root`); a file under different\n"
         "roots in a and b is one file either way, shown by the path tail the two share.\n"
         "Returns a Diff; ValueError when a side holds no buffer assignment.");
+    m.def("snapshot", &snapshot, py::arg("source"), py::kw_only(), py::arg("top") = 10, py::arg("strip_roots") = std::vector<std::string>(),
+        "A Snapshot of a compilation (`hlomem snapshot`): source is a Dump, anything hlomem.load reads\n"
+        "(a path, compiled.as_text()), or a snapshot (a Snapshot, its JSON or its file) returned as it is.\n"
+        "top: how many values at each peak it keeps; strip_roots: folders source paths are kept below.");
     m.def("assign", &assign, py::arg("module"), py::arg("backend") = py::none(), py::arg("algorithm") = py::none(),
         py::arg("alignment") = py::none(), py::kw_only(), py::arg("time_limit") = 10.0,
         "XLA's buffer assignment predicted from a scheduled HLO module alone (`hlomem assign`): a Dump\n"
@@ -723,6 +766,7 @@ PYBIND11_MODULE(_hlomem, m) {
     bind_dump(m);
     bind_timeline(m);
     bind_diff(m);
+    bind_snapshot(m);
     bind_shape(m);
     bind_functions(m);
 }

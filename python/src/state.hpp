@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <fstream>
 #include <ios>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -382,11 +383,76 @@ inline std::shared_ptr<dump> as_dump(py::object source) {
     return load(std::move(source), std::nullopt, std::nullopt, std::nullopt, std::nullopt);
 }
 
+/// hlomem.Snapshot: a compilation's memory as `hlomem snapshot` writes it (diff/snapshot.hpp).
+struct snapshot_object {
+    hlomem::memory_snapshot s;
+    std::string name;
+    std::string to_json() const {
+        std::ostringstream out;
+        hlomem::write_snapshot_json(out, s);
+        return out.str();
+    }
+};
+
+/// The snapshot `source` names, when it is one: a Snapshot, a snapshot's JSON text, or the path
+/// (a str of one line, or os.PathLike) of a file that holds one; nullopt for anything else.
+inline std::optional<snapshot_object> as_snapshot(py::object const& source) {
+    if (py::isinstance<snapshot_object>(source)) return source.cast<snapshot_object>();
+    bool const is_path = py::isinstance(source, py::module_::import("os").attr("PathLike"));
+    if (!is_path && !py::isinstance<py::str>(source)) return std::nullopt;
+    std::string text = is_path ? std::string() : source.cast<std::string>();
+    std::string name = "<snapshot>";
+    if (is_path || (!hlomem::looks_like_snapshot(text) && text.find('\n') == std::string::npos)) {
+        name = py::str(py::module_::import("os").attr("fspath")(source)).cast<std::string>();
+        std::ifstream in(name, std::ios::binary);
+        if (!in) return std::nullopt;  // hlomem.load says why
+        // A dump may be gigabytes: its first characters tell it from a snapshot.
+        char head[256];
+        in.read(head, sizeof head);
+        if (!hlomem::looks_like_snapshot(std::string_view(head, static_cast<std::size_t>(in.gcount())))) return std::nullopt;
+        in.clear();
+        in.seekg(0);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    if (!hlomem::looks_like_snapshot(text)) return std::nullopt;
+    try {
+        return snapshot_object{hlomem::read_snapshot(text), name};
+    } catch (hlomem::snapshot_error const& e) {
+        throw py::value_error(name + ": not a snapshot: " + e.what());
+    }
+}
+
+/// hlomem.snapshot: `source` read (as hlomem.load reads it) and snapshotted, or a snapshot as it is.
+inline snapshot_object snapshot(py::object source, std::size_t top, std::vector<std::string> const& strip_roots);
+
 struct diff_result {
     std::shared_ptr<dump> a, b;  // keep the texts and the assignments alive
     hlomem::basic_source_attribution<policy> sources_a, sources_b;
     hlomem::assignment_diff d;
     std::optional<std::string> json;
+    /// Set when a side is a snapshot: the diff of the two snapshots (d is its assignment_diff).
+    std::optional<hlomem::snapshot_diff> sd;
+    std::string name_a, name_b;
+
+    /// The gate (`hlomem diff --fail-above ... --measure ... --fail-on-unused-donation`): a list
+    /// of failures, empty when it passes.
+    hlomem::gate_result gate(std::optional<std::string> const& fail_above, std::string const& measure, bool fail_on_unused) const {
+        std::optional<hlomem::diff_threshold> threshold;
+        if (fail_above && !(threshold = hlomem::diff_threshold_named(*fail_above))) {
+            throw py::value_error("fail_above needs bytes ('1048576') or a percentage ('5%'), not '" + *fail_above + "'");
+        }
+        auto const m = hlomem::gate_measure_named(measure);
+        if (!m) throw py::value_error("measure is 'peak' or 'total', not '" + measure + "'");
+        hlomem::donation_analysis const donations =
+            sd ? sd->b.donations : hlomem::analyze_donations(b->assignment(), b->loaded.assignment_module());
+        return hlomem::diff_gate(d, threshold, *m, fail_on_unused, donations);
+    }
+    std::string markdown(std::size_t rows, std::optional<std::string> const& fail_above, std::string const& measure, bool fail_on_unused) const {
+        std::ostringstream out;
+        hlomem::print_diff_markdown(out, name_a, name_b, d, rows, gate(fail_above, measure, fail_on_unused),
+                                    sd ? sd->not_compared : std::vector<std::string>{});
+        return out.str();
+    }
 
     /// A side named as `hlomem diff` names it: by the file (or the name given to a text), also
     /// for an assignment derived from a module (whose own name is the module's).
@@ -401,7 +467,8 @@ struct diff_result {
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                hlomem::print_diff_json(out, side_a(), side_b(), d);
+                if (sd) hlomem::print_snapshot_diff_json(out, name_a, name_b, *sd);
+                else hlomem::print_diff_json(out, side_a(), side_b(), d);
             }
             json = out.str();
         }
@@ -409,10 +476,12 @@ struct diff_result {
     }
     std::string text() const {
         std::ostringstream out;
-        hlomem::print_diff_text(out, side_a(), side_b(), d);
+        if (sd) hlomem::print_snapshot_diff_text(out, name_a, name_b, *sd);
+        else hlomem::print_diff_text(out, side_a(), side_b(), d);
         return out.str();
     }
     std::string html() const {
+        if (sd) throw py::value_error("a page draws live ranges, which a snapshot does not keep: diff two dumps or modules");
         std::ostringstream out;
         {
             py::gil_scoped_release unlocked;
@@ -425,12 +494,33 @@ struct diff_result {
     std::string repr_html() const { return sandboxed_iframe("hlomem-diff", html(), 900); }
 };
 
+inline snapshot_object snapshot(py::object source, std::size_t top, std::vector<std::string> const& strip_roots) {
+    if (auto s = as_snapshot(source)) return *s;
+    auto d = as_dump(std::move(source));
+    auto const& ba = d->assignment();
+    auto sources = d->sources();
+    hlomem::strip_source_roots(sources, strip_roots);
+    return {hlomem::make_snapshot(ba, sources, d->loaded.assignment_module(), top), d->loaded.path};
+}
+
 inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top, std::vector<std::string> const& strip_roots) {
     auto out = std::make_shared<diff_result>();
+    auto snapshot_a = as_snapshot(a), snapshot_b = as_snapshot(b);
+    if (snapshot_a || snapshot_b) {
+        snapshot_object const sa = snapshot_a ? *snapshot_a : snapshot(a, top, strip_roots);
+        snapshot_object const sb = snapshot_b ? *snapshot_b : snapshot(b, top, strip_roots);
+        out->name_a = sa.name;
+        out->name_b = sb.name;
+        out->sd = hlomem::diff_snapshots(sa.s, sb.s);
+        out->d = out->sd->d;
+        return out;
+    }
     out->a = as_dump(std::move(a));
     out->b = as_dump(std::move(b));
     auto const& ba = out->a->assignment();
     auto const& bb = out->b->assignment();
+    out->name_a = out->a->loaded.path;
+    out->name_b = out->b->loaded.path;
     out->sources_a = out->a->sources();
     out->sources_b = out->b->sources();
     hlomem::strip_source_roots(out->sources_a, strip_roots);

@@ -266,6 +266,46 @@ hlomem_cli_test("diff with one file prints usage and exits 2" 2 - diff_usage.err
 hlomem_cli_test("diff --fail-above with no number exits 2" 2 - diff_bad_threshold.err
   diff --fail-above lots ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt ${hlomem_pairs}/reshard_yfirst.buffer_assignment.txt)
 
+# Snapshots and the gate (issue 33). cli/snapshot_chol.json is `hlomem snapshot` of A of the chol
+# pair: its one source file kept as `cholesky_2d.py` (below the folder its paths share), so B's
+# checkout writes the same paths; the diff of that snapshot with B prints the figures of the diff
+# of the two dumps (tests/unit/diff/snapshot.test.cpp holds them equal) and says what it cannot
+# compare. The gate: the scan windows' peak and total of color 0 both grow by 463688 bytes, so
+# --measure total fails as --measure peak does; the hand module of JAX 0.11's unused donation
+# (data/hand/unused_donation.hlo) leaves both its buffer_donor entries unused.
+hlomem_cli_test("snapshot of a dump: relative paths, deterministic JSON" 0 snapshot_chol.json -
+  snapshot ${hlomem_chol}_06a294ff.buffer_assignment.txt)
+hlomem_cli_test("snapshot of the other checkout keeps the same relative path" 0 snapshot_chol_b.json -
+  snapshot ${hlomem_chol}_68697f6f.buffer_assignment.txt)
+hlomem_cli_test("diff of a snapshot and a dump says what it cannot compare" 0 diff_snapshot_chol.out -
+  diff cli/snapshot_chol.json ${hlomem_chol}_68697f6f.buffer_assignment.txt)
+hlomem_cli_test("diff --json of a snapshot and a dump" 0 diff_snapshot_chol.json -
+  diff --json cli/snapshot_chol.json ${hlomem_chol}_68697f6f.buffer_assignment.txt)
+hlomem_cli_test("diff of a snapshot against itself: no change in memory" 0 diff_snapshot_self.out -
+  diff cli/snapshot_chol.json ${hlomem_chol}_06a294ff.buffer_assignment.txt)
+hlomem_cli_test("diff --format markdown of two checkouts, for a pull-request comment" 0 diff_chol_markdown.md -
+  diff --format markdown ${hlomem_chol}_06a294ff.buffer_assignment.txt ${hlomem_chol}_68697f6f.buffer_assignment.txt)
+hlomem_cli_test("diff --format markdown of a snapshot with a passing gate" 0 diff_snapshot_chol_markdown.md -
+  diff --format markdown --rows 2 --fail-above 2% cli/snapshot_chol.json ${hlomem_chol}_68697f6f.buffer_assignment.txt)
+hlomem_cli_test("diff --format markdown with a failing gate exits 1" 1 diff_scan_window_markdown.md diff_fail_above_percent.err
+  diff --format markdown --fail-above 0.1% ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --measure total --fail-above BYTES exits 1 one byte below the growth" 1 diff_scan_window_ba.out diff_fail_above_total.err
+  diff --top 3 --measure total --fail-above 463687 ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --measure total --fail-above BYTES exits 0 at the growth" 0 diff_scan_window_ba.out -
+  diff --top 3 --measure total --fail-above 463688 ${hlomem_pairs}/scan_window_b.buffer_assignment.txt ${hlomem_pairs}/scan_window_a.buffer_assignment.txt)
+hlomem_cli_test("diff --measure with neither peak nor total exits 2" 2 - diff_bad_measure.err
+  diff --measure most --fail-above 1% ${hlomem_pairs}/reshard_xfirst.buffer_assignment.txt ${hlomem_pairs}/reshard_yfirst.buffer_assignment.txt)
+hlomem_cli_test("snapshot of a module with unused buffer donors lists them" 0 snapshot_unused_donation.json -
+  snapshot data/hand/unused_donation.hlo)
+hlomem_cli_test("diff --fail-on-unused-donation exits 1 for B's unused donors" 1 diff_unused_donation.out diff_unused_donation.err
+  diff --fail-on-unused-donation cli/snapshot_unused_donation.json data/hand/unused_donation.hlo)
+hlomem_cli_test("diff without --fail-on-unused-donation exits 0 on the same pair" 0 diff_unused_donation.out -
+  diff cli/snapshot_unused_donation.json data/hand/unused_donation.hlo)
+hlomem_cli_test("diff of a snapshot that is not JSON exits 2 with its line and column" 2 - diff_bad_snapshot.err
+  diff data/hand/snapshot_trailing_comma.hlomem.json ${hlomem_chol}_06a294ff.buffer_assignment.txt)
+hlomem_cli_test("diff -o of a snapshot exits 2" 2 - diff_snapshot_page.err
+  diff -o out.html cli/snapshot_chol.json ${hlomem_chol}_06a294ff.buffer_assignment.txt)
+
 # The page of `hlomem diff -o`: self-contained, and rendered by headless Chromium with both sides'
 # buffers (9 values with live ranges on each side of the resharding), their peaks (A's assigned
 # bytes peak at 9, B's at 11, as the text output says) and 17 rows of deltas.

@@ -253,6 +253,18 @@ void measure_color(diff_side<P, Q> const& s, source_file_index const& files, col
     });
 }
 
+/// The rows of `lines` (keyed by found, file and line) into `out`, largest |delta| first, then the
+/// most bytes on either side; rows of equal figures keep the order of their keys.
+inline void sort_peak_by_source(std::map<std::tuple<bool, std::string, std::int64_t>, source_line_bytes>& lines,
+                                std::vector<source_line_bytes>& out) {
+    for (auto& entry : lines) out.push_back(std::move(entry.second));
+    std::stable_sort(out.begin(), out.end(), [](source_line_bytes const& x, source_line_bytes const& y) {
+        std::int64_t const dx = std::abs(x.bytes.delta()), dy = std::abs(y.bytes.delta());
+        if (dx != dy) return dx > dy;
+        return std::max(x.bytes.a, x.bytes.b) > std::max(y.bytes.a, y.bytes.b);
+    });
+}
+
 template <class P>
 side_xla_peak xla_peak_of(basic_buffer_assignment<P> const& ba) {
     side_xla_peak out;
@@ -308,19 +320,25 @@ inline std::string lead(std::int64_t part, std::int64_t whole) {
 
 /// What moved a color's peak most: the source line with the largest move in the direction of the
 /// change; without sources, the value (a matched pair compared, or a value of one side alone).
-template <class P, class Q>
-std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
+/// The first half of explain_peak, all that a snapshot allows (diff/snapshot_diff.hpp): the
+/// source line with the largest move in the direction of the change; empty when none is known.
+inline std::string explain_peak_by_line(color_diff const& c) {
     std::int64_t const delta = c.peak_live_bytes.delta();
     source_line_bytes const* line = nullptr;
     for (auto const& l : c.peak_by_source) {
         if (l.bytes.delta() == 0 || (l.bytes.delta() > 0) != (delta > 0)) continue;
         if (!line || std::abs(l.bytes.delta()) > std::abs(line->bytes.delta())) line = &l;
     }
-    if (line && line->known) {
-        return lead(line->bytes.delta(), delta) + line_label(*line) + " holds " + human_bytes(line->bytes.a) + " at A's peak and " +
-               human_bytes(line->bytes.b) + " at B's (" + signed_human_bytes(line->bytes.delta()) +
-               share_of(line->bytes.delta(), delta) + ")";
-    }
+    if (!line || !line->known) return std::string();
+    return lead(line->bytes.delta(), delta) + line_label(*line) + " holds " + human_bytes(line->bytes.a) + " at A's peak and " +
+           human_bytes(line->bytes.b) + " at B's (" + signed_human_bytes(line->bytes.delta()) + share_of(line->bytes.delta(), delta) +
+           ")";
+}
+
+template <class P, class Q>
+std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
+    std::int64_t const delta = c.peak_live_bytes.delta();
+    if (std::string by_line = explain_peak_by_line(c); !by_line.empty()) return by_line;
     // The bytes each value holds at its side's peak, by value index (-1: not live there): every
     // matched pair is looked up, 10^6 of them in a large diff.
     auto held = [](std::vector<value_holding> const& holdings, std::size_t values) {
@@ -359,8 +377,9 @@ std::string explain_peak(assignment_diff const& d, color_diff const& c, diff_sid
 /// did, the peak is the story: the color whose peak moved most, and what moved it. Otherwise the
 /// allocations are: the total, the kind of allocation that moved most, and for a temp arena, the
 /// most bytes live in it at once (what it cannot be smaller than).
-template <class P, class Q>
-std::vector<std::string> verdict_of(assignment_diff const& d, diff_side<P, Q> const& sa, diff_side<P, Q> const& sb) {
+/// `explain(c)` says what moved color c's peak (explain_peak, or explain_peak_by_line).
+template <class Explain>
+std::vector<std::string> verdict_of(assignment_diff const& d, Explain explain) {
     std::vector<std::string> out;
     color_diff const* top = nullptr;
     for (auto const& c : d.colors) {
@@ -380,7 +399,7 @@ std::vector<std::string> verdict_of(assignment_diff const& d, diff_side<P, Q> co
                       (c.peak_live_bytes.a ? " (" + signed_percent(peak_delta, c.peak_live_bytes.a) + ")" : std::string()) + ", " +
                       describe_peak(c.peak_a, c.peak_live_bytes.a) + " -> " + describe_peak(c.peak_b, c.peak_live_bytes.b) +
                       "; total bytes " + describe_change(d.total_bytes));
-        std::string why = explain_peak(d, c, sa, sb);
+        std::string why = explain(c);
         if (!why.empty()) out.push_back(std::move(why));
         return out;
     }
@@ -438,12 +457,7 @@ assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_sour
         detail::measure_color(sb, files, c, true, lines);
         std::sort(c.allocated_by_kind.begin(), c.allocated_by_kind.end(),
                   [](kind_bytes const& x, kind_bytes const& y) { return x.kind < y.kind; });
-        for (auto& entry : lines) c.peak_by_source.push_back(std::move(entry.second));
-        std::stable_sort(c.peak_by_source.begin(), c.peak_by_source.end(), [](source_line_bytes const& x, source_line_bytes const& y) {
-            std::int64_t const dx = std::abs(x.bytes.delta()), dy = std::abs(y.bytes.delta());
-            if (dx != dy) return dx > dy;
-            return std::max(x.bytes.a, x.bytes.b) > std::max(y.bytes.a, y.bytes.b);
-        });
+        detail::sort_peak_by_source(lines, c.peak_by_source);
         d.colors.push_back(std::move(c));
     }
 
@@ -475,7 +489,7 @@ assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_sour
     d.largest_shrunk = largest(shrunk, [&](std::size_t k) { return -d.changes[k].size.delta(); });
     d.xla_peak_a = detail::xla_peak_of(a);
     d.xla_peak_b = detail::xla_peak_of(b);
-    d.verdict = detail::verdict_of(d, sa, sb);
+    d.verdict = detail::verdict_of(d, [&](color_diff const& c) { return detail::explain_peak(d, c, sa, sb); });
     return d;
 }
 

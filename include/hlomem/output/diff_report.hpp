@@ -38,6 +38,36 @@ inline std::string pair_text(hlomem::byte_pair const& p) {
     return s;
 }
 
+/// One color of `hlomem diff`'s text: allocated bytes by kind, the peak and its moment, padding,
+/// the temp arena, the peak by source line. A diff with a snapshot side prints it too.
+/// `values_known`: false when a side is a snapshot, which does not count the values live at its peak.
+inline void print_color_diff_text(std::ostream& out, hlomem::color_diff const& c, bool values_known = true) {
+    out << "color " << c.color << '\n';
+    out << "  " << pad_right("allocated", 32) << pair_text(c.allocated_bytes) << '\n';
+    for (auto const& k : c.allocated_by_kind) out << "    " << pad_right(std::string(hlomem::to_string(k.kind)), 30) << pair_text(k.bytes) << '\n';
+    out << "  " << pad_right("peak live bytes", 32) << pair_text(c.peak_live_bytes) << '\n';
+    auto moment = [](hlomem::side_peak const& p) {
+        return p.measured ? std::to_string(p.time) + " (" + p.instruction + ")" : std::string("none (no live ranges)");
+    };
+    out << "    at time: A " << moment(c.peak_a) << ", B " << moment(c.peak_b);
+    if (values_known) out << "; values live there: A " << c.peak_a.live.size() << ", B " << c.peak_b.live.size();
+    out << '\n';
+    out << "  " << pad_right("padding", 32)
+        << pair_text({c.padded_bytes.a - c.unpadded_bytes.a, c.padded_bytes.b - c.unpadded_bytes.b}) << '\n';
+    out << "  " << pad_right("temp arena", 32) << pair_text(c.temp_allocated_bytes) << '\n';
+    out << "  " << pad_right("  its lower bound", 32) << pair_text(c.temp_lower_bound_bytes) << '\n';
+    out << "  " << pad_right("  above the bound", 32) << pair_text(c.temp_above_bound()) << '\n';
+    if (!c.peak_by_source.empty()) {
+        out << "  the peak by source line\n";
+        for (auto const& l : c.peak_by_source) {
+            // A label longer than its column keeps its end, the file's name and line.
+            std::string label = hlomem::line_label(l);
+            if (label.size() > 30) label = "..." + label.substr(label.size() - 27);
+            out << "    " << pad_right(label, 30) << pair_text(l.bytes) << '\n';
+        }
+    }
+}
+
 template <class P, class Q>
 void print_diff_text(std::ostream& out, diff_report_side<P, Q> const& sa, diff_report_side<P, Q> const& sb, hlomem::assignment_diff const& d) {
     auto const& a = sa.assignment;
@@ -63,31 +93,7 @@ void print_diff_text(std::ostream& out, diff_report_side<P, Q> const& sa, diff_r
         };
         out << "    at time: A " << moment(d.xla_peak_a) << "; B " << moment(d.xla_peak_b) << '\n';
     }
-    for (auto const& c : d.colors) {
-        out << "color " << c.color << '\n';
-        out << "  " << pad_right("allocated", 32) << pair_text(c.allocated_bytes) << '\n';
-        for (auto const& k : c.allocated_by_kind) out << "    " << pad_right(std::string(hlomem::to_string(k.kind)), 30) << pair_text(k.bytes) << '\n';
-        out << "  " << pad_right("peak live bytes", 32) << pair_text(c.peak_live_bytes) << '\n';
-        auto moment = [](hlomem::side_peak const& p) {
-            return p.measured ? std::to_string(p.time) + " (" + p.instruction + ")" : std::string("none (no live ranges)");
-        };
-        out << "    at time: A " << moment(c.peak_a) << ", B " << moment(c.peak_b) << "; values live there: A "
-            << c.peak_a.live.size() << ", B " << c.peak_b.live.size() << '\n';
-        out << "  " << pad_right("padding", 32)
-            << pair_text({c.padded_bytes.a - c.unpadded_bytes.a, c.padded_bytes.b - c.unpadded_bytes.b}) << '\n';
-        out << "  " << pad_right("temp arena", 32) << pair_text(c.temp_allocated_bytes) << '\n';
-        out << "  " << pad_right("  its lower bound", 32) << pair_text(c.temp_lower_bound_bytes) << '\n';
-        out << "  " << pad_right("  above the bound", 32) << pair_text(c.temp_above_bound()) << '\n';
-        if (!c.peak_by_source.empty()) {
-            out << "  the peak by source line\n";
-            for (auto const& l : c.peak_by_source) {
-                // A label longer than its column keeps its end, the file's name and line.
-                std::string label = hlomem::line_label(l);
-                if (label.size() > 30) label = "..." + label.substr(label.size() - 27);
-                out << "    " << pad_right(label, 30) << pair_text(l.bytes) << '\n';
-            }
-        }
-    }
+    for (auto const& c : d.colors) print_color_diff_text(out, c);
     auto value_text = [](hlomem::basic_buffer_assignment<P> const& ba, std::size_t i) {
         auto const& v = ba.values[i];
         auto const* s = ba.shape_of(v);
@@ -116,6 +122,20 @@ inline void write_pair(json_writer& json, std::string_view key, hlomem::byte_pai
     json.member("b", p.b);
     json.member("delta", p.delta());
     json.end_object();
+}
+
+/// A color's `allocated_by_kind` in `diff --json`: each kind with A's and B's bytes and the change.
+inline void write_allocated_by_kind(json_writer& json, hlomem::color_diff const& c) {
+    json.key("allocated_by_kind").begin_array();
+    for (auto const& k : c.allocated_by_kind) {
+        json.begin_object();
+        json.member("kind", hlomem::to_string(k.kind));
+        json.member("a", k.bytes.a);
+        json.member("b", k.bytes.b);
+        json.member("delta", k.bytes.delta());
+        json.end_object();
+    }
+    json.end_array();
 }
 
 template <class P, class Q>
@@ -171,16 +191,7 @@ void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
         for (std::size_t j : c.peak_b.live) json.value(b.values[j].id);
         json.end_array();
         json.end_object();
-        json.key("allocated_by_kind").begin_array();
-        for (auto const& k : c.allocated_by_kind) {
-            json.begin_object();
-            json.member("kind", hlomem::to_string(k.kind));
-            json.member("a", k.bytes.a);
-            json.member("b", k.bytes.b);
-            json.member("delta", k.bytes.delta());
-            json.end_object();
-        }
-        json.end_array();
+        write_allocated_by_kind(json, c);
         json.key("peak_by_source").begin_array();
         for (auto const& l : c.peak_by_source) {
             json.begin_object();

@@ -1,0 +1,172 @@
+// hlomem/hlo/donation.hpp: which donated parameters a compilation used, which it did not, and
+// which parameters could alias an output of the same shape — what jax's warning "Some donated
+// buffers were not usable" (jax-ml/jax#9237) leaves unexplained.
+//
+//   auto d = hlomem::analyze_donations(ba, &module);   // module: null for a dump read alone
+//   d.used      // input_output_alias={ {0}: (0, {}, may-alias) }: parameter 0 {} is output {0}
+//   d.unused    // buffer_donor={ (1, {}) }: donated, and no output took it
+//   d.could_alias  // a parameter and an output of one shape that no alias pairs
+//
+// The rule is XLA's (xla/service/optimize_input_output_buffer_alias.cc,
+// OptimizeInputOutputBufferAlias::Build): a donor (an entry of `buffer_donor`) becomes an
+// input/output alias when an output subshape that no alias takes has its size, and the pass then
+// removes the donor (RemoveBufferDonor). So in an optimized module the entries of
+// `input_output_alias` are the donations used and those left in `buffer_donor` are the ones no
+// output could take. A parameter and an output of the same shape that no alias pairs are listed
+// as `could_alias`: donating that parameter (donate_argnums) would let XLA reuse its buffer.
+//
+// A dump read without its module does not list `buffer_donor`; it states only which parameter
+// allocations are also outputs (`allocation 0: size 31457280, parameter 0, shape |c128[...]| at
+// ShapeIndex {}, output shape is |c128[...]|, maybe-live-out:`) and the whole output's shape
+// (`output shape is |f32[1024]|` on each live-out allocation). From that the used donations and
+// the pairs of one shape are found; `donors_known` is false, and which parameters were donated
+// but not used is not known.
+#ifndef HLOMEM_HLO_DONATION_HPP
+#define HLOMEM_HLO_DONATION_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <hlomem/core/shape.hpp>
+#include <hlomem/core/shape_text.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/hlo/module.hpp>
+
+namespace hlomem {
+
+/// A parameter's buffer (its number and ShapeIndex) and, when used, the output it became.
+struct parameter_donation {
+    std::int64_t parameter_number = 0;
+    std::string parameter_index;  ///< `{}`, `{1}`
+    std::string shape;            ///< the subshape's text, layout included
+    std::int64_t bytes = 0;       ///< its allocation's size in the dump; 0 where none is known
+    std::string output_index;     ///< the output it aliases (used); empty for an unused donation
+};
+
+/// A parameter buffer and an output of one shape that no alias pairs.
+struct alias_candidate {
+    std::int64_t parameter_number = 0;
+    std::string parameter_index;
+    std::string output_index;
+    std::string shape;
+    std::int64_t bytes = 0;
+    bool donated = false;  ///< the parameter is a `buffer_donor` (known only with the module)
+};
+
+struct donation_analysis {
+    bool donors_known = false;  ///< the module's buffer_donor and input_output_alias were read
+    std::vector<parameter_donation> used;
+    std::vector<parameter_donation> unused;
+    std::vector<alias_candidate> could_alias;
+};
+
+namespace detail {
+
+/// ShapeUtil::ForEachSubshape's array leaves: each dense array subshape with its index.
+template <class P>
+void array_leaves(basic_shape<P> const& s, std::vector<std::pair<std::string, std::string>>& out, std::string const& prefix = std::string()) {
+    if (s.is_tuple()) {
+        for (std::size_t k = 0; k < s.tuple_shapes_size(); ++k) {
+            array_leaves(s.tuple_shapes()[k], out, prefix.empty() ? std::to_string(k) : prefix + "," + std::to_string(k));
+        }
+        return;
+    }
+    if (s.is_array()) out.emplace_back("{" + prefix + "}", to_string(s));
+}
+
+struct donation_leaf {
+    std::int64_t parameter = -1;  ///< -1 for an output leaf
+    std::string index, shape;
+    bool taken = false;  ///< aliased already
+    bool donated = false;
+};
+
+}  // namespace detail
+
+/// The donations of the assignment `ba` (see the file's comment); `m`, the module it was assigned
+/// from, when at hand.
+template <class P, class Q = P>
+donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m = nullptr) {
+    donation_analysis out;
+    std::vector<detail::donation_leaf> params, outputs;
+    auto bytes_of = [&](std::int64_t parameter, std::string const& index) -> std::int64_t {
+        for (auto const& a : ba.allocations) {
+            if (a.parameter_number && *a.parameter_number == parameter && to_string(a.parameter_shape_index) == index) return a.size;
+        }
+        return 0;
+    };
+    std::vector<std::pair<std::string, std::string>> leaves;
+    if (m && m->has_entry_computation_layout()) {
+        out.donors_known = true;
+        auto const layout = m->entry_layout_parameters();
+        for (std::size_t p = 0; p < layout.size(); ++p) {
+            leaves.clear();
+            detail::array_leaves(m->shapes()[layout[p]], leaves);
+            for (auto& [index, shape] : leaves) params.push_back({static_cast<std::int64_t>(p), index, shape, false, false});
+        }
+        leaves.clear();
+        detail::array_leaves(m->shapes()[m->entry_layout_result()], leaves);
+        for (auto& [index, shape] : leaves) outputs.push_back({-1, index, shape, false, false});
+        auto find = [](std::vector<detail::donation_leaf>& list, std::int64_t parameter, std::string const& index) {
+            for (auto& l : list) {
+                if (l.parameter == parameter && l.index == index) return &l;
+            }
+            return static_cast<detail::donation_leaf*>(nullptr);
+        };
+        for (auto const& alias : m->input_output_aliases()) {
+            std::string const index = to_string(alias.parameter_index), output = to_string(alias.output_index);
+            auto* p = find(params, alias.parameter_number, index);
+            if (p) p->taken = true;
+            if (auto* o = find(outputs, -1, output)) o->taken = true;
+            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), bytes_of(alias.parameter_number, index), output});
+        }
+        for (auto const& donor : m->buffer_donors()) {
+            std::string const index = to_string(donor.parameter_index);
+            auto* p = find(params, donor.parameter_number, index);
+            if (p) p->donated = true;
+            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), bytes_of(donor.parameter_number, index), {}});
+        }
+    } else {
+        // The dump alone: its parameter allocations, and the output's shape on a live-out one.
+        std::optional<shape_id> output_shape;
+        for (auto const& a : ba.allocations) {
+            if (a.output_shape && !output_shape) output_shape = a.output_shape;
+            if (!a.parameter_number) continue;
+            std::string const shape = a.parameter_shape == no_shape ? std::string() : to_string(ba.shapes[a.parameter_shape]);
+            params.push_back({*a.parameter_number, to_string(a.parameter_shape_index), shape, a.maybe_live_out, false});
+        }
+        if (output_shape) {
+            detail::array_leaves(ba.shapes[*output_shape], leaves);
+            for (auto& [index, shape] : leaves) outputs.push_back({-1, index, shape, false, false});
+        }
+        // Which output an aliased parameter became the dump does not say: the first free one of
+        // its shape.
+        for (auto const& p : params) {
+            if (!p.taken) continue;
+            std::string output;
+            for (auto& o : outputs) {
+                if (!o.taken && o.shape == p.shape) {
+                    o.taken = true;
+                    output = o.index;
+                    break;
+                }
+            }
+            out.used.push_back({p.parameter, p.index, p.shape, bytes_of(p.parameter, p.index), output.empty() ? "?" : output});
+        }
+    }
+    for (auto const& p : params) {
+        if (p.taken || p.shape.empty()) continue;
+        for (auto const& o : outputs) {
+            if (o.taken || o.shape != p.shape) continue;
+            out.could_alias.push_back({p.parameter, p.index, o.index, p.shape, bytes_of(p.parameter, p.index), p.donated});
+        }
+    }
+    return out;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_HLO_DONATION_HPP

@@ -1,0 +1,184 @@
+// Snapshots (hlomem/diff/snapshot.hpp, snapshot_diff.hpp, output/snapshot_report.hpp): a
+// snapshot against its own compilation is identical; a diff with a snapshot side agrees with the
+// diff of the two dumps on everything a snapshot keeps (over the bundled pairs of
+// tests/data/corpus/compilations and regressions); the JSON is the same bytes on every run, for
+// two checkouts of one file, and after a round trip through read_snapshot; bad JSON is refused
+// with its line and column.
+#include <hlomem/diff.hpp>
+#include <hlomem/hlomem.hpp>
+#include <catch2/catch.hpp>
+#include "test_data.hpp"
+
+#include <cstddef>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using hlomem_test::read_data;
+
+namespace {
+
+struct side {
+    hlomem::buffer_assignment ba;
+    hlomem::source_attribution sources;
+};
+
+side side_of(std::string const& text, std::string const& name) {
+    side s{hlomem::parse_buffer_assignment(text, name), {}};
+    s.sources = hlomem::attribute_values(s.ba);
+    return s;
+}
+
+hlomem::memory_snapshot snapshot_of(side const& s) { return hlomem::make_snapshot(s.ba, s.sources); }
+
+std::string json_of(hlomem::memory_snapshot const& s) {
+    std::ostringstream out;
+    hlomem::write_snapshot_json(out, s);
+    return out.str();
+}
+
+std::string const pairs = "corpus/compilations/";
+std::string const chol = "corpus/regressions/jit__batched_chol_";
+
+/// The rows of a color's peak by source line, keyed by the file's name (the last component, the
+/// one part that a dump's path, a shared tail and a snapshot's relative path all keep) and line.
+std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> rows_of(hlomem::color_diff const& c) {
+    std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> out;
+    for (auto const& l : c.peak_by_source) {
+        std::string const name = l.relative_file.substr(l.relative_file.find_last_of('/') + 1);
+        auto& row = out[{l.known, name, l.source_line}];
+        row.first += l.bytes.a;
+        row.second += l.bytes.b;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a diff with snapshot sides agrees with the diff of the dumps on what a snapshot keeps") {
+    auto const [a_file, b_file] = GENERATE(table<std::string, std::string>({
+        {pairs + "reshard_xfirst.buffer_assignment.txt", pairs + "reshard_yfirst.buffer_assignment.txt"},
+        {pairs + "scan_window_b.buffer_assignment.txt", pairs + "scan_window_a.buffer_assignment.txt"},
+        {pairs + "sternheimer_core_a.buffer_assignment.txt", pairs + "sternheimer_core_b.buffer_assignment.txt"},
+        {chol + "06a294ff.buffer_assignment.txt", chol + "68697f6f.buffer_assignment.txt"},
+    }));
+    CAPTURE(a_file, b_file);
+    side const a = side_of(read_data(a_file), "a"), b = side_of(read_data(b_file), "b");
+    auto const full = hlomem::diff_assignments(a.ba, a.sources, b.ba, b.sources);
+    // A read back from its JSON, as `hlomem diff A.hlomem.json B` reads it; B snapshotted in place.
+    auto const sd = hlomem::diff_snapshots(hlomem::read_snapshot(json_of(snapshot_of(a))), snapshot_of(b));
+    auto const& d = sd.d;
+    CHECK(d.total_bytes.a == full.total_bytes.a);
+    CHECK(d.total_bytes.b == full.total_bytes.b);
+    CHECK(d.xla_peak_a.bytes == full.xla_peak_a.bytes);
+    CHECK(d.xla_peak_b.bytes == full.xla_peak_b.bytes);
+    REQUIRE(d.colors.size() == full.colors.size());
+    for (std::size_t k = 0; k < d.colors.size(); ++k) {
+        auto const &c = d.colors[k], &f = full.colors[k];
+        CAPTURE(c.color);
+        CHECK(c.color == f.color);
+        CHECK(c.allocated_bytes.a == f.allocated_bytes.a);
+        CHECK(c.allocated_bytes.b == f.allocated_bytes.b);
+        REQUIRE(c.allocated_by_kind.size() == f.allocated_by_kind.size());
+        for (std::size_t j = 0; j < c.allocated_by_kind.size(); ++j) {
+            CHECK(c.allocated_by_kind[j].kind == f.allocated_by_kind[j].kind);
+            CHECK(c.allocated_by_kind[j].bytes.a == f.allocated_by_kind[j].bytes.a);
+            CHECK(c.allocated_by_kind[j].bytes.b == f.allocated_by_kind[j].bytes.b);
+        }
+        CHECK(c.peak_live_bytes.a == f.peak_live_bytes.a);
+        CHECK(c.peak_live_bytes.b == f.peak_live_bytes.b);
+        CHECK(c.peak_a.time == f.peak_a.time);
+        CHECK(c.peak_b.instruction == f.peak_b.instruction);
+        CHECK(c.padded_bytes.b == f.padded_bytes.b);
+        CHECK(c.unpadded_bytes.a == f.unpadded_bytes.a);
+        CHECK(c.temp_allocated_bytes.a == f.temp_allocated_bytes.a);
+        CHECK(c.temp_lower_bound_bytes.b == f.temp_lower_bound_bytes.b);
+        CHECK(rows_of(c) == rows_of(f));
+        CHECK(c.peak_by_source.size() == f.peak_by_source.size());
+    }
+    // The headline is computed from the figures alone; the line after it may name a value,
+    // which a snapshot cannot match.
+    REQUIRE(!d.verdict.empty());
+    CHECK(d.verdict[0] == full.verdict[0]);
+    CHECK(sd.not_compared.size() == 3);
+}
+
+TEST_CASE("the two checkouts of jit__batched_chol: line 204 of cholesky_2d.py, from one row in a snapshot diff") {
+    side const a = side_of(read_data(chol + "06a294ff.buffer_assignment.txt"), "a");
+    side const b = side_of(read_data(chol + "68697f6f.buffer_assignment.txt"), "b");
+    auto const sa = snapshot_of(a), sb = snapshot_of(b);
+    // One file in each compilation: kept by its name alone, the same in both.
+    for (auto const* s : {&sa, &sb}) {
+        for (auto const& l : s->colors.at(0).peak_by_source) {
+            if (l.known) CHECK(l.file == "cholesky_2d.py");
+        }
+    }
+    auto const sd = hlomem::diff_snapshots(sa, sb);
+    std::size_t rows = 0;
+    for (auto const& l : sd.d.colors.at(0).peak_by_source) {
+        if (!l.known || l.source_line != 204) continue;
+        ++rows;
+        // Added up in tests/unit/diff/source_files.test.cpp from the dumps' value lines.
+        CHECK(l.bytes.a == 4608016);
+        CHECK(l.bytes.b == 8192016);
+    }
+    CHECK(rows == 1);
+}
+
+TEST_CASE("snapshot(A) against A is identical, and its JSON is the same bytes every time") {
+    auto const file = GENERATE(as<std::string>{}, pairs + "sternheimer_core_a.buffer_assignment.txt", chol + "06a294ff.buffer_assignment.txt",
+                               "corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt");
+    CAPTURE(file);
+    std::string const text = read_data(file);
+    side const a = side_of(text, "a");
+    auto const s = snapshot_of(a);
+    auto const sd = hlomem::diff_snapshots(s, s);
+    CHECK(sd.d.identical());
+    REQUIRE(sd.d.verdict.size() == 1);
+    CHECK(sd.d.verdict[0].rfind("no change in memory", 0) == 0);
+    std::string const json = json_of(s);
+    CHECK(json == json_of(snapshot_of(side_of(text, "a again"))));
+    CHECK(json == json_of(hlomem::read_snapshot(json)));
+    CHECK(json.size() < text.size() / 4);
+}
+
+TEST_CASE("a snapshot of one compilation under another root is the same bytes") {
+    std::string text = read_data(chol + "06a294ff.buffer_assignment.txt");
+    std::string const json = json_of(snapshot_of(side_of(text, "a")));
+    CHECK(json.find("/global/") == std::string::npos);
+    std::string const from = "/global/homes/j/jackm/software/lorrax_B/", to = "/home/runner/work/lorrax/";
+    std::size_t replaced = 0;
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()), ++replaced) text.replace(at, from.size(), to);
+    CHECK(replaced == 40);  // every source_file= of the dump
+    CHECK(json_of(snapshot_of(side_of(text, "moved"))) == json);
+}
+
+TEST_CASE("read_snapshot refuses bad JSON with its line and column, and a wrong snapshot by the key") {
+    auto error_of = [](std::string const& text) {
+        try {
+            hlomem::read_snapshot(text);
+        } catch (hlomem::snapshot_error const& e) {
+            return std::make_tuple(std::string(e.what()), e.line, e.column);
+        }
+        FAIL("read");
+        return std::make_tuple(std::string(), std::size_t(0), std::size_t(0));
+    };
+    CHECK(error_of("{\n  \"a\": 1,\n}") == std::make_tuple(std::string("not JSON: line 3, column 1: expected a key (a string)"), std::size_t(3), std::size_t(1)));
+    CHECK(std::get<0>(error_of("{\"a\": 1.5}")) == "not JSON: line 1, column 8: a number with a fraction or an exponent (only integers are read)");
+    CHECK(std::get<0>(error_of("{\"a\": 1, \"a\": 2}")) == "not JSON: line 1, column 10: the key 'a' twice in one object");
+    CHECK(std::get<0>(error_of("{\"a\": 1} x")) == "not JSON: line 1, column 10: text after the JSON value");
+    CHECK(std::get<0>(error_of("{\"a\": \"\\q\"}")) == "not JSON: line 1, column 9: an unknown escape in a string");
+    CHECK(std::get<0>(error_of("{\"a\": 99999999999999999999}")) == "not JSON: line 1, column 25: an integer out of the range of int64");
+    CHECK(std::get<0>(error_of("{\"format_version\": 2}")) == "format_version 2: this hlomem reads version 1");
+    CHECK(std::get<0>(error_of("{\"format_version\": 1, \"kind\": \"hlomem_snapshot\", \"total_bytes\": \"7\"}")) ==
+          "total_bytes: expected an integer");
+    // A valid snapshot with one key taken out names the key by its path.
+    side const a = side_of(read_data(pairs + "reshard_xfirst.buffer_assignment.txt"), "a");
+    std::string json = json_of(snapshot_of(a));
+    auto const at = json.find("\"temp_lower_bound_bytes\": ");
+    REQUIRE(at != std::string::npos);
+    json.replace(at, 26, "\"temp_lower_bound\": ");
+    CHECK(std::get<0>(error_of(json)) == "colors[0].temp_lower_bound_bytes: missing");
+}
