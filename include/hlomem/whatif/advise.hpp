@@ -204,6 +204,15 @@ advice advise(basic_what_if<P>& w, advise_options const& options = {}) {
         std::stable_sort(live.begin(), live.end(), [&](std::size_t x, std::size_t y) { return w.buffer_bytes(x) > w.buffer_bytes(y); });
         for (std::size_t j = 0; j < live.size() && c.obstacles.size() < 3; ++j) {
             std::string why = w.why_not_movable(live[j], false);
+            auto const& v = w.liveness().dataflow().values()[live[j]];
+            auto const& inst = m.instruction(v.instruction);
+            if (inst.opcode == hlo_opcode::parameter && inst.computation == m.entry()) {
+                // An entry parameter: what its donation meets, in XLA's words.
+                auto const index = w.liveness().dataflow().index_of(v);
+                auto const o = w.apply(what_if_edit::donate(inst.parameter_number, std::vector<std::int64_t>(index.begin(), index.end())));
+                if (o.accepted) w.undo();
+                why = o.accepted ? "donating parameter " + std::to_string(inst.parameter_number) + " lowers no peak" : o.reason;
+            }
             if (why.empty()) {
                 why = w.liveness().dataflow().name_of(w.liveness().dataflow().values()[live[j]]) +
                       " is read at the peak, or moving it lowers no peak";

@@ -105,7 +105,10 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
     if (edited_[k]) return "an earlier edit already moved " + name;
     if (v.node != 0 || m.shape_of(v.instruction).is_tuple()) return name + " is a tuple; its elements are not edited one by one";
     if (v.live_out) return name + " is an output of the module";
-    if (inst.opcode == hlo_opcode::parameter) return name + " is a parameter: donate it instead";
+    if (inst.opcode == hlo_opcode::parameter) {
+        return name + (inst.computation == m.entry() ? " is a parameter: donate it instead"
+                                                     : " is a parameter of a called computation (loop state or an argument)");
+    }
     if (inst.opcode == hlo_opcode::constant) return name + " is a constant, alive for the whole program";
     if (remat && !detail::rematerializable(inst.opcode)) {
         return "HloRematerialization does not re-run " + name + ", a " + std::string(m.opcode_name(v.instruction));
