@@ -12,11 +12,20 @@
 //   hlomem assign [--json] MODULE       XLA's buffer assignment predicted from a scheduled module
 //   hlomem diff [--json] A B            why memory changed between two compilations
 //   hlomem snapshot [-o OUT] FILE       a small JSON of a compilation's memory, to keep in git
+//   hlomem whatif MODULE --remat NAME   peaks before and after donations, remats and offloads
+//   hlomem advise --budget B MODULE     the edits that bring a module under a memory budget
 #include <iostream>
 #include <string_view>
 
 #include "cli.hpp"
 #include <hlomem/load/huge_page_heap.hpp>
+
+namespace hlomem_cli {
+// The what-if commands (commands/whatif.cpp, commands/advise.cpp), declared here rather than in
+// cli.hpp, which every command includes.
+int run_whatif(arguments const& args, std::ostream& out, std::ostream& err);
+int run_advise(arguments const& args, std::ostream& out, std::ostream& err);
+}  // namespace hlomem_cli
 
 namespace {
 
@@ -44,6 +53,12 @@ constexpr char const* usage =
     "  diff [--json] [-o OUT.html] A B\n"
     "                              why memory changed between two compilations: values matched,\n"
     "                              peaks, bytes by kind and by source line compared, the verdict\n"
+    "  whatif [--donate N] [--remat NAME] [--offload NAME] [--emit-module OUT] [--json] MODULE\n"
+    "                              the peaks before and after donating, rematerializing or\n"
+    "                              offloading values of a scheduled module\n"
+    "  advise --budget BYTES|P% [--json] MODULE\n"
+    "                              the donations, remats and offloads that bring each memory space\n"
+    "                              under a budget, ranked, with their source lines\n"
     "\n"
     "Run 'hlomem COMMAND --help' for a command's options.\n";
 
@@ -64,6 +79,8 @@ constexpr command commands[] = {
     {"assign", hlomem_cli::run_assign},
     {"diff", hlomem_cli::run_diff},
     {"snapshot", hlomem_cli::run_snapshot},
+    {"whatif", hlomem_cli::run_whatif},
+    {"advise", hlomem_cli::run_advise},
 };
 
 }  // namespace

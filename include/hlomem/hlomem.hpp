@@ -31,5 +31,6 @@
 #include <hlomem/output.hpp>
 #include <hlomem/parser.hpp>
 #include <hlomem/placement.hpp>
+#include <hlomem/whatif.hpp>
 
 #endif  // HLOMEM_HLOMEM_HPP

@@ -321,3 +321,12 @@ add_test(NAME "browser: the diff page of the resharding pair renders in headless
     -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/diff_page.cmake)
 set_tests_properties("browser: the diff page of the resharding pair renders in headless Chromium" PROPERTIES
   SKIP_REGULAR_EXPRESSION "SKIPPED: chromium not found" TIMEOUT 120)
+hlomem_cli_test("whatif offloads a value to S(5) and refuses a donation with XLA's reason, exit 1" 1
+  whatif_fft_cublas_while.out - whatif --offload fft.8.0 --donate 0 data/corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo)
+hlomem_cli_test("whatif names an instruction the module lacks, exit 2" 2 - whatif_no_instruction.err
+  whatif --remat nosuch data/corpus/lorrax/lorrax_cpu_true_divide.after_opt.hlo)
+hlomem_cli_test("advise at 90% of the peak: one offload fits, with its source line and op_name" 0
+  advise_fft_cublas_while.out - advise --budget 90% data/corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo)
+hlomem_cli_test("advise --json on a dump with its module beside it: nothing to move, what stands in the way" 1
+  advise_dump_with_module.json - advise --budget 90% --json --top 3
+  data/synthetic/module_0004.jit_left_ifft_after_optimizations-buffer-assignment.txt)

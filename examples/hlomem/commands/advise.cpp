@@ -1,0 +1,92 @@
+// commands/advise.cpp: `hlomem advise --budget BYTES|PERCENT% [--json] [--top N] [--emit-module OUT]
+// MODULE`: which donations, rematerializations and offloads bring each memory space of a scheduled
+// module under a budget (<hlomem/whatif/advise.hpp>), printed by output/whatif_report.hpp.
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <hlomem/hlomem.hpp>
+#include <hlomem/output/whatif_report.hpp>
+#include <hlomem/whatif.hpp>
+
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../module_input.hpp"
+
+namespace hlomem_cli {
+namespace {
+
+constexpr char const* advise_usage =
+    "usage: hlomem advise --budget BYTES|PERCENT% [--top N] [--emit-module OUT] [--json] MODULE\n"
+    "\n"
+    "Lists the edits that lower the peak of a scheduled HLO module (or a buffer-assignment dump with\n"
+    "its module beside it): every entry parameter donated, every value live at a memory space's\n"
+    "peak rematerialized or offloaded to host, each evaluated on the module's live ranges and\n"
+    "ranked by bytes saved at the peak per byte of cost (recomputed, or moved both ways; a donation\n"
+    "costs nothing). Then the smallest set found (greedy in rank order, then an exact search over\n"
+    "the best 12, bounded) that brings each memory space under the budget, or the best reached and\n"
+    "what stands in the way. Each suggestion names its source line, op_name and Python stack, and\n"
+    "the change in JAX's terms.\n"
+    "\n"
+    "  --budget BYTES|P%   the budget of every memory space, in bytes or in percent of its peak\n"
+    "  --top N             candidates listed (default 10)\n"
+    "  --emit-module OUT   write the module with the set applied to OUT ('-': standard output)\n"
+    "  --json              print JSON\n"
+    "Exit status: 0 the set fits, 1 it does not, 2 bad usage or a module that cannot be read.\n";
+
+}  // namespace
+
+int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
+    bool as_json = false;
+    std::optional<std::string> file, emit;
+    std::optional<std::string> budget;
+    std::int64_t top = 10;
+    argument_reader a("advise", advise_usage, args, err);
+    while (a.next()) {
+        auto value = [&]() -> std::optional<std::string> {
+            if (!a.has_value()) err << "hlomem advise: " << a.current() << " needs a value\n";
+            return a.value();
+        };
+        if (a.is("--json")) {
+            as_json = true;
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("--budget")) {
+            budget = value();
+            if (!budget) return exit_error;
+        } else if (a.is("--top")) {
+            auto v = value();
+            auto n = v ? decimal(*v) : std::nullopt;
+            if (!n) return usage_error(err, "advise", "--top needs a number");
+            top = *n;
+        } else if (a.is("--emit-module")) {
+            emit = value();
+            if (!emit) return exit_error;
+        } else if (auto status = a.take_file(file)) {
+            return *status;
+        }
+    }
+    if (!budget) return usage_error(err, "advise", "no --budget given");
+    hlomem::advise_options options;
+    bool const percent = !budget->empty() && budget->back() == '%';
+    auto const n = decimal(percent ? budget->substr(0, budget->size() - 1) : *budget);
+    if (!n || (percent && *n > 100)) return usage_error(err, "advise", "--budget needs bytes or a percent such as 90%");
+    if (percent) {
+        options.budget_fraction = static_cast<double>(*n) / 100.0;
+    } else {
+        options.budget_bytes = *n;
+    }
+    if (!file) return usage_error(err, "advise", "no module given");
+    auto in = read_module_input(*file, "advise", err);
+    if (!in) return exit_error;
+    hlomem::what_if w(in->module);
+    auto const advice = hlomem::advise(w, options);
+    hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
+    if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
+    for (auto const& c : advice.colors) {
+        if (!c.fits) return exit_findings;
+    }
+    return exit_ok;
+}
+
+}  // namespace hlomem_cli

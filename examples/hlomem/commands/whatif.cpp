@@ -1,0 +1,111 @@
+// commands/whatif.cpp: `hlomem whatif MODULE [--donate N] [--remat NAME] [--offload NAME]
+// [--from T] [--emit-module OUT] [--json]`: edits evaluated on a scheduled module's live ranges
+// (<hlomem/whatif.hpp>), the peaks printed before and after (output/whatif_report.hpp).
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <hlomem/hlomem.hpp>
+#include <hlomem/output/whatif_report.hpp>
+#include <hlomem/whatif.hpp>
+
+#include "../arguments.hpp"
+#include "../cli.hpp"
+#include "../module_input.hpp"
+
+namespace hlomem_cli {
+namespace {
+
+constexpr char const* whatif_usage =
+    "usage: hlomem whatif [--donate N] [--remat NAME] [--offload NAME] [--from T] [--emit-module OUT]\n"
+    "                     [--json] MODULE\n"
+    "\n"
+    "Evaluates edits on a scheduled HLO module (or a buffer-assignment dump with its module beside\n"
+    "it) and prints XLA's peak and each memory space's live peak before and after them. The edits\n"
+    "apply in the order given; each is refused with XLA's reason where XLA would refuse it.\n"
+    "\n"
+    "  --donate N          entry parameter N shares the buffer of an output of its shape and size\n"
+    "                      (input_output_alias; donate_argnums in JAX)\n"
+    "  --remat NAME        the instruction NAME runs again right before its first read at or after\n"
+    "                      the peak (or --from T); the original dies at its last read before\n"
+    "  --offload NAME      NAME goes to host memory (S(5)) after its last read before the peak (or\n"
+    "                      --from T) and comes back before the next read\n"
+    "  --from T            the time the next --remat or --offload splits at (default: XLA's peak)\n"
+    "  --emit-module OUT   write the edited module to OUT ('-': standard output): the clones, the\n"
+    "                      copy-start/copy-done pairs and the input_output_alias entries added\n"
+    "  --json              print JSON\n"
+    "Exit status: 0 done, 1 an edit was refused, 2 bad usage or a module that cannot be read.\n";
+
+struct pending_edit {
+    hlomem::what_if_kind kind;
+    std::string subject;
+    std::optional<std::int64_t> from;
+};
+
+}  // namespace
+
+int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
+    bool as_json = false;
+    std::optional<std::string> file, emit;
+    std::optional<std::int64_t> from;
+    std::vector<pending_edit> pending;
+    argument_reader a("whatif", whatif_usage, args, err);
+    while (a.next()) {
+        auto value = [&]() -> std::optional<std::string> {
+            if (!a.has_value()) err << "hlomem whatif: " << a.current() << " needs a value\n";
+            return a.value();
+        };
+        if (a.is("--json")) {
+            as_json = true;
+        } else if (a.is_help()) {
+            return a.help(out);
+        } else if (a.is("--donate") || a.is("--remat") || a.is("--offload")) {
+            auto const kind = a.is("--donate") ? hlomem::what_if_kind::donate : a.is("--remat") ? hlomem::what_if_kind::remat : hlomem::what_if_kind::offload;
+            auto v = value();
+            if (!v) return exit_error;
+            if (kind == hlomem::what_if_kind::donate && !decimal(*v)) return usage_error(err, "whatif", "--donate needs a parameter number");
+            pending.push_back({kind, *v, from});
+        } else if (a.is("--from")) {
+            auto v = value();
+            from = v ? decimal(*v) : std::nullopt;
+            if (!from) return usage_error(err, "whatif", "--from needs a time");
+        } else if (a.is("--emit-module")) {
+            emit = value();
+            if (!emit) return exit_error;
+        } else if (auto status = a.take_file(file)) {
+            return *status;
+        }
+    }
+    if (!file) return usage_error(err, "whatif", "no module given");
+    auto in = read_module_input(*file, "whatif", err);
+    if (!in) return exit_error;
+    auto const& m = in->module;
+    hlomem::what_if w(m);
+    auto const before = hlomem::snapshot(w);
+    hlomem::logical_time const peak = w.peak_time_original();
+    std::vector<hlomem::what_if_outcome> outcomes;
+    for (auto const& p : pending) {
+        if (p.kind == hlomem::what_if_kind::donate) {
+            outcomes.push_back(w.apply(hlomem::what_if_edit::donate(*decimal(p.subject))));
+            continue;
+        }
+        std::optional<hlomem::instruction_id> found;
+        for (hlomem::computation_id c = 0; c < m.computation_count() && !found; ++c) found = m.find_instruction(c, p.subject);
+        if (!found) {
+            err << "hlomem whatif: " << in->path << ": no instruction named '" << p.subject << "'\n";
+            return exit_error;
+        }
+        hlomem::logical_time const t = p.from ? static_cast<hlomem::logical_time>(*p.from) : peak;
+        outcomes.push_back(w.apply(p.kind == hlomem::what_if_kind::remat ? hlomem::what_if_edit::remat(*found, t)
+                                                                          : hlomem::what_if_edit::offload(*found, t)));
+    }
+    hlomem::write_what_if(out, w, before, outcomes, as_json);
+    if (emit && !write_output("whatif", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
+    for (auto const& o : outcomes) {
+        if (!o.accepted) return exit_findings;
+    }
+    return exit_ok;
+}
+
+}  // namespace hlomem_cli

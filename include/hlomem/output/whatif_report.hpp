@@ -1,0 +1,230 @@
+// hlomem/output/whatif_report.hpp: what `hlomem whatif` and `hlomem advise` print, as text and as
+// JSON: the peaks before and after edits (whatif/what_if.hpp), each edit with its cost or XLA's
+// reason to refuse it, and the advice (whatif/advise.hpp) with each suggestion's source line,
+// op_name, Python stack and the change in JAX's terms.
+#ifndef HLOMEM_OUTPUT_WHATIF_REPORT_HPP
+#define HLOMEM_OUTPUT_WHATIF_REPORT_HPP
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/hlo/attribution.hpp>
+#include <hlomem/output/json_writer.hpp>
+#include <hlomem/whatif/advise.hpp>
+#include <hlomem/whatif/what_if.hpp>
+
+namespace hlomem {
+
+/// The peaks of a what-if at one moment: XLA's over every color, and each color's live peak.
+struct what_if_snapshot {
+    what_if_peak xla;
+    std::vector<std::pair<std::int64_t, what_if_peak>> colors;
+    logical_time max = 0;
+};
+
+template <class P>
+what_if_snapshot snapshot(basic_what_if<P> const& w) {
+    what_if_snapshot s;
+    s.xla = w.peak();
+    s.max = w.max();
+    for (std::int64_t c : w.colors()) s.colors.emplace_back(c, w.color_peak(c));
+    return s;
+}
+
+namespace detail {
+
+inline std::string bytes_text(std::int64_t b) { return std::to_string(b) + " bytes (" + human_bytes(b) + ")"; }
+
+/// Where an instruction comes from: `file:line`, op_name and the Python stack, outermost first.
+struct instruction_source {
+    std::string source;
+    std::string op_name;
+    std::vector<std::string> stack;
+};
+
+template <class P>
+instruction_source source_of(basic_hlo_module<P> const& m, instruction_id i) {
+    instruction_source s;
+    auto const* md = m.metadata(i);
+    if (!md) return s;
+    if (!std::string_view(md->source_file).empty()) s.source = std::string(std::string_view(md->source_file)) + ":" + std::to_string(md->source_line);
+    s.op_name = std::string(std::string_view(md->op_name));
+    for (auto const& f : python_stack(m.stack_frame_index(), md->stack_frame_id)) {
+        s.stack.push_back(std::string(f.file_name) + ":" + std::to_string(f.line) + (f.function_name.empty() ? "" : " " + std::string(f.function_name)));
+    }
+    if (s.source.empty() && !s.stack.empty()) s.source = s.stack.back().substr(0, s.stack.back().find(' '));
+    return s;
+}
+
+/// The edit, said once: `remat fusion.3 from 40`.
+template <class P>
+std::string edit_text(basic_hlo_module<P> const& m, what_if_edit const& e) {
+    if (e.kind == what_if_kind::donate) {
+        std::string index;
+        for (std::int64_t i : e.parameter_index) index += (index.empty() ? "" : ",") + std::to_string(i);
+        return "donate parameter " + std::to_string(e.parameter_number) + " {" + index + "}";
+    }
+    return std::string(to_string(e.kind)) + " " + std::string(std::string_view(m.instruction(e.instruction).name)) + " from " + std::to_string(e.from);
+}
+
+/// The change in JAX's terms.
+template <class P>
+std::string jax_change(basic_hlo_module<P> const& m, what_if_outcome const& o) {
+    auto const& e = o.edit;
+    if (e.kind == what_if_kind::donate) {
+        return "donate flat argument " + std::to_string(e.parameter_number) + " (donate_argnums of the jitted function); XLA aliases it to output {" +
+               [&] { std::string s; for (auto i : o.output_index) s += (s.empty() ? "" : ",") + std::to_string(i); return s; }() + "}";
+    }
+    auto const src = source_of(m, e.instruction);
+    std::string const where = src.source.empty() ? "the call that produces it" : "the call at " + src.source;
+    if (e.kind == what_if_kind::remat) return "checkpoint " + where + " (jax.checkpoint / jax.remat; do not save this value)";
+    return "offload it: jax.checkpoint with policy save_and_offload_only_these_names(offload_src='device', "
+           "offload_dst='pinned_host') and checkpoint_name on the value at " + (src.source.empty() ? std::string("its source") : src.source);
+}
+
+template <class P>
+std::string cost_text(what_if_outcome const& o) {
+    switch (o.edit.kind) {
+        case what_if_kind::donate: return "no cost";
+        case what_if_kind::remat: return "re-runs " + std::to_string(o.instructions_recomputed) + " instruction, " + bytes_text(o.bytes_recomputed) + " recomputed";
+        case what_if_kind::offload: return bytes_text(o.bytes_to_host) + " to host and back";
+    }
+    return {};
+}
+
+inline void write_snapshot_text(std::ostream& out, std::string_view label, what_if_snapshot const& s) {
+    out << label << ": XLA's peak " << bytes_text(s.xla.bytes) << " at " << s.xla.time << " of " << s.max << '\n';
+    for (auto const& [color, p] : s.colors) out << "  color " << color << ": " << bytes_text(p.bytes) << " live at " << p.time << '\n';
+}
+
+inline void write_snapshot_json(json_writer& j, what_if_snapshot const& s) {
+    j.begin_object();
+    j.key("xla_peak_bytes").value(s.xla.bytes).key("xla_peak_time").value(static_cast<std::int64_t>(s.xla.time));
+    j.key("max").value(static_cast<std::int64_t>(s.max));
+    j.key("colors").begin_array();
+    for (auto const& [color, p] : s.colors) {
+        j.begin_object().key("color").value(color).key("peak_bytes").value(p.bytes).key("peak_time").value(static_cast<std::int64_t>(p.time)).end_object();
+    }
+    j.end_array().end_object();
+}
+
+template <class P>
+void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_outcome const& o) {
+    j.begin_object().key("edit").value(edit_text(m, o.edit)).key("kind").value(to_string(o.edit.kind));
+    j.key("accepted").value(o.accepted);
+    if (!o.accepted) return void(j.key("reason").value(o.reason).end_object());
+    j.key("instructions_recomputed").value(o.instructions_recomputed).key("bytes_recomputed").value(o.bytes_recomputed);
+    j.key("bytes_to_host").value(o.bytes_to_host).key("bytes_to_device").value(o.bytes_to_device);
+    j.key("jax").value(jax_change(m, o));
+    if (o.edit.kind != what_if_kind::donate) {
+        auto const src = source_of(m, o.edit.instruction);
+        j.key("source").value(src.source).key("op_name").value(src.op_name);
+        j.key("stack").begin_array();
+        for (auto const& f : src.stack) j.value(f);
+        j.end_array();
+    }
+    j.end_object();
+}
+
+}  // namespace detail
+
+/// `hlomem whatif`: the peaks before, each edit, the peaks after.
+template <class P>
+void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapshot const& before, std::vector<what_if_outcome> const& outcomes,
+                   bool as_json) {
+    auto const& m = w.module();
+    if (as_json) {
+        json_writer j(out);
+        j.begin_object().key("module").value(std::string_view(m.name())).key("before");
+        detail::write_snapshot_json(j, before);
+        j.key("edits").begin_array();
+        for (auto const& o : outcomes) detail::write_outcome_json(j, m, o);
+        j.end_array().key("after");
+        detail::write_snapshot_json(j, snapshot(w));
+        j.end_object();
+        out << '\n';
+        return;
+    }
+    out << "module " << std::string_view(m.name()) << '\n';
+    detail::write_snapshot_text(out, "before", before);
+    for (auto const& o : outcomes) {
+        out << detail::edit_text(m, o.edit) << ": ";
+        if (!o.accepted) {
+            out << "refused: " << o.reason << '\n';
+            continue;
+        }
+        out << detail::cost_text<P>(o) << '\n';
+        if (o.edit.kind != what_if_kind::donate) {
+            auto const src = detail::source_of(m, o.edit.instruction);
+            if (!src.source.empty()) out << "  source " << src.source << '\n';
+        }
+        out << "  in JAX: " << detail::jax_change(m, o) << '\n';
+    }
+    detail::write_snapshot_text(out, "after", snapshot(w));
+}
+
+/// `hlomem advise`: each color's budget and peaks, the set chosen, the ranked candidates.
+template <class P>
+void write_advice(std::ostream& out, basic_what_if<P> const& w, advice const& a, std::size_t shown, bool as_json) {
+    auto const& m = w.module();
+    if (as_json) {
+        json_writer j(out);
+        j.begin_object().key("module").value(std::string_view(m.name())).key("colors").begin_array();
+        for (auto const& c : a.colors) {
+            j.begin_object().key("color").value(c.color).key("budget").value(c.budget).key("peak_before").value(c.before.bytes);
+            j.key("peak_after").value(c.after.bytes).key("fits").value(c.fits).key("obstacles").begin_array();
+            for (auto const& s : c.obstacles) j.value(s);
+            j.end_array().end_object();
+        }
+        j.end_array().key("set").begin_array();
+        for (std::size_t k : a.chosen) j.value(k);
+        j.end_array().key("exact_search").begin_object().key("evaluations").value(a.evaluations);
+        j.key("complete").value(a.exact_complete).key("improved").value(a.exact_improved).end_object();
+        j.key("candidates").begin_array();
+        for (std::size_t k = 0; k < a.candidates.size() && k < shown; ++k) {
+            auto const& c = a.candidates[k];
+            j.begin_object().key("rank").value(k).key("color").value(c.color).key("saved").value(c.saved).key("cost_bytes").value(c.cost_bytes);
+            j.key("outcome");
+            detail::write_outcome_json(j, m, c.outcome);
+            j.end_object();
+        }
+        j.end_array().key("refused").begin_object();
+        for (auto const& [reason, n] : a.refused) j.key(reason).value(n);
+        j.end_object().end_object();
+        out << '\n';
+        return;
+    }
+    out << "module " << std::string_view(m.name()) << '\n';
+    for (auto const& c : a.colors) {
+        out << "color " << c.color << ": peak " << detail::bytes_text(c.before.bytes) << ", budget " << detail::bytes_text(c.budget) << " -> "
+            << detail::bytes_text(c.after.bytes) << (c.fits ? ", fits" : ", does not fit") << '\n';
+        for (auto const& s : c.obstacles) out << "  in the way: " << s << '\n';
+    }
+    out << "set (" << a.chosen.size() << (a.exact_improved ? ", smaller than the greedy one" : "") << "):\n";
+    auto line = [&](std::size_t k) {
+        auto const& c = a.candidates[k];
+        out << "  #" << k + 1 << " " << detail::edit_text(m, c.outcome.edit) << ": saves " << detail::bytes_text(c.saved) << " of color " << c.color
+            << "; " << detail::cost_text<P>(c.outcome) << '\n';
+        if (c.outcome.edit.kind != what_if_kind::donate) {
+            auto const src = detail::source_of(m, c.outcome.edit.instruction);
+            if (!src.source.empty()) out << "      source " << src.source << '\n';
+            if (!src.op_name.empty()) out << "      op_name " << src.op_name << '\n';
+            for (auto const& f : src.stack) out << "      at " << f << '\n';
+        }
+        out << "      in JAX: " << detail::jax_change(m, c.outcome) << '\n';
+    };
+    for (std::size_t k : a.chosen) line(k);
+    out << "candidates (" << a.candidates.size() << ", by bytes saved per byte of cost):\n";
+    for (std::size_t k = 0; k < a.candidates.size() && k < shown; ++k) line(k);
+    if (!a.refused.empty()) out << "refused at the peaks:\n";
+    for (auto const& [reason, n] : a.refused) out << "  " << n << " x " << reason << '\n';
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_OUTPUT_WHATIF_REPORT_HPP

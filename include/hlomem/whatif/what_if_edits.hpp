@@ -1,0 +1,382 @@
+// hlomem/whatif/what_if_edits.hpp: the edits of basic_what_if (whatif/what_if.hpp): donate,
+// remat and offload, each checked the way XLA would refuse it before anything changes.
+#ifndef HLOMEM_WHATIF_WHAT_IF_EDITS_HPP
+#define HLOMEM_WHATIF_WHAT_IF_EDITS_HPP
+
+#include <hlomem/core/shape_equal.hpp>
+#include <hlomem/core/shape_text.hpp>
+#include <hlomem/whatif/what_if.hpp>
+
+namespace hlomem {
+
+namespace detail {
+
+/// What HloRematerialization may re-run (xla/service/hlo_rematerialization.cc,
+/// CanBeRematerialized): no side effects, no control flow, no collectives or asynchronous pairs,
+/// no parameters or constants, nothing that only forwards a buffer.
+constexpr bool rematerializable(hlo_opcode op) noexcept {
+    switch (op) {
+        case hlo_opcode::parameter: case hlo_opcode::constant: case hlo_opcode::tuple:
+        case hlo_opcode::get_tuple_element: case hlo_opcode::bitcast: case hlo_opcode::while_:
+        case hlo_opcode::call: case hlo_opcode::conditional: case hlo_opcode::async_start:
+        case hlo_opcode::async_update: case hlo_opcode::async_done: case hlo_opcode::copy_start:
+        case hlo_opcode::copy_done: case hlo_opcode::custom_call: case hlo_opcode::all_gather:
+        case hlo_opcode::all_gather_start: case hlo_opcode::all_gather_done: case hlo_opcode::all_reduce:
+        case hlo_opcode::all_reduce_start: case hlo_opcode::all_reduce_done: case hlo_opcode::all_to_all:
+        case hlo_opcode::collective_broadcast: case hlo_opcode::collective_permute:
+        case hlo_opcode::collective_permute_start: case hlo_opcode::collective_permute_done:
+        case hlo_opcode::reduce_scatter: case hlo_opcode::ragged_all_to_all: case hlo_opcode::send:
+        case hlo_opcode::send_done: case hlo_opcode::recv: case hlo_opcode::recv_done: case hlo_opcode::infeed:
+        case hlo_opcode::outfeed: case hlo_opcode::rng: case hlo_opcode::rng_bit_generator:
+        case hlo_opcode::rng_get_and_update_state: case hlo_opcode::after_all: case hlo_opcode::add_dependency:
+        case hlo_opcode::opt_barrier: case hlo_opcode::domain: case hlo_opcode::unknown:
+            return false;
+        default:
+            return true;
+    }
+}
+
+/// Users whose reads XLA's HloLiveRange does not time at the user (hlo/liveness.hpp): control
+/// flow and asynchronous chains; an edit does not move their uses.
+constexpr bool times_use_elsewhere(hlo_opcode op) noexcept {
+    return op == hlo_opcode::while_ || op == hlo_opcode::call || op == hlo_opcode::conditional ||
+           op == hlo_opcode::async_start || op == hlo_opcode::async_update || op == hlo_opcode::async_done;
+}
+
+}  // namespace detail
+
+template <class P>
+what_if_outcome basic_what_if<P>::apply(what_if_edit const& e) {
+    what_if_outcome out;
+    out.edit = e;
+    log_.push_back({log_entry::mark, 0, 0, 0, {}});
+    std::string reason;
+    try {
+        reason = e.kind == what_if_kind::donate ? donate(e, out) : move(e, out);
+    } catch (shape_error const& error) {
+        reason = error.what();
+    }
+    if (!reason.empty()) {
+        out.reason = std::move(reason);
+        accepted_.push_back(out);  // undo() takes it and the log back to the mark
+        undo();
+        return out;
+    }
+    out.accepted = true;
+    accepted_.push_back(out);
+    return out;
+}
+
+template <class P>
+std::vector<std::size_t> basic_what_if<P>::use_slots(std::size_t k) const {
+    std::vector<std::size_t> out = extra_uses_[k];
+    for (auto const& u : live_->dataflow().uses(live_->dataflow().values()[k])) {
+        if (auto t = live_->time_of(u.instruction)) out.push_back(detail::what_if_axis::instruction_slot(*t));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+template <class P>
+instruction_id basic_what_if<P>::next_in_computation(instruction_id i) const {
+    auto const& c = m_->computation(m_->instruction(i).computation);
+    return c.position_of(i) + 1 < c.instruction_count ? i + 1 : no_instruction;
+}
+
+// The time an instruction written right before entry instruction `i` takes: right after the
+// previous entry instruction, before the computations `i` calls are flattened (FlattenSchedule).
+template <class P>
+std::optional<logical_time> basic_what_if<P>::insertion_time_before(instruction_id i) const {
+    auto const& c = m_->computation(i == no_instruction ? m_->entry() : m_->instruction(i).computation);
+    if (i == no_instruction || c.position_of(i) == 0) return live_->span_of(i == no_instruction ? m_->entry() : m_->instruction(i).computation)->start;
+    auto const t = live_->time_of(i - 1);
+    if (!t) return std::nullopt;
+    return *t + 1;
+}
+
+template <class P>
+std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
+    auto const& m = *m_;
+    auto const& df = live_->dataflow();
+    auto const& v = df.values()[k];
+    auto const& inst = m.instruction(v.instruction);
+    std::string const name(std::string_view(inst.name));
+    if (values_[k].first == npos) return name + " has no live range on the schedule";
+    if (edited_[k]) return "an earlier edit already moved " + name;
+    if (v.node != 0 || m.shape_of(v.instruction).is_tuple()) return name + " is a tuple; its elements are not edited one by one";
+    if (v.live_out) return name + " is an output of the module";
+    if (inst.opcode == hlo_opcode::parameter) {
+        return name + (inst.computation == m.entry() ? " is a parameter: donate it instead"
+                                                     : " is a parameter of a called computation (loop state or an argument)");
+    }
+    if (inst.opcode == hlo_opcode::constant) return name + " is a constant, alive for the whole program";
+    if (remat && !detail::rematerializable(inst.opcode)) {
+        return "HloRematerialization does not re-run " + name + ", a " + std::string(m.opcode_name(v.instruction));
+    }
+    if (df.positions(v).size() != 1) {
+        auto const& p = df.positions(v)[1];
+        return name + " is forwarded by " + std::string(std::string_view(m.instruction(p.instruction).name)) + " (a " +
+               std::string(m.opcode_name(p.instruction)) + "); its reads through it are not moved";
+    }
+    auto const buffer = live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(k)];
+    if (buffer.size() != 1) {
+        for (std::size_t other : buffer) {
+            if (other == k) continue;
+            return name + " shares its HloBuffer with " + df.name_of(df.values()[other]) + " (an in-place update or a loop)";
+        }
+    }
+    std::size_t last = values_[k].first;
+    for (auto const& u : df.uses(v)) {
+        auto const& user = m.instruction(u.instruction);
+        if (user.computation != inst.computation) return name + " is read inside another computation";
+        if (detail::times_use_elsewhere(user.opcode)) {
+            return name + " is read by " + std::string(std::string_view(user.name)) + ", a " + std::string(m.opcode_name(u.instruction));
+        }
+    }
+    for (std::size_t s : use_slots(k)) last = std::max(last, s);
+    if (last != values_[k].last) return name + "'s live range follows a rule the edits do not model";
+    return {};
+}
+
+// input_output_alias (xla/service/hlo_input_output_alias_config.cc, Verify: the output and the
+// parameter have equal sizes; copy insertion keeps the parameter from being read after the
+// output is written, which a donation without copies cannot).
+template <class P>
+std::string basic_what_if<P>::donate(what_if_edit const& e, what_if_outcome& out) {
+    auto const& m = *m_;
+    auto const& df = live_->dataflow();
+    auto const params = m.parameters(m.entry());
+    std::string const label = "parameter " + std::to_string(e.parameter_number);
+    if (e.parameter_number < 0 || static_cast<std::size_t>(e.parameter_number) >= params.size()) return "the entry has no " + label;
+    instruction_id const p = params[static_cast<std::size_t>(e.parameter_number)];
+    shape_node const node = df.node_of(p, e.parameter_index);
+    if (node == no_node) return label + " has no index " + to_string(basic_shape_index<P>(typename basic_shape_index<P>::container_type(e.parameter_index.begin(), e.parameter_index.end())));
+    std::size_t k = npos;
+    for (value_id id : df.value_set(p, node)) k = df.value_index(id);
+    if (k == npos || k == no_value_index) return label + " defines no value there";
+    for (auto const& a : m.input_output_aliases()) {
+        if (a.parameter_number == e.parameter_number && std::equal(a.parameter_index.begin(), a.parameter_index.end(),
+                                                                   e.parameter_index.begin(), e.parameter_index.end())) {
+            return label + " is already aliased to output " + to_string(a.output_index);
+        }
+    }
+    if (edited_[k]) return label + " is already donated";
+    auto const& v = df.values()[k];
+    if (v.live_out) return label + " is itself an output of the module";
+    auto const& aa = live_->alias_analysis();
+    if (aa.buffers()[aa.buffer_of(k)].size() != 1) return label + " shares its HloBuffer with another value (a loop or an in-place update)";
+    // Its end once aliased: CalculateBufferStartEndMap without the schedule's end.
+    logical_time end = *live_->time_of(p);
+    std::string last_reader;
+    for (auto const& u : df.uses(v)) {
+        instruction_id used = u.instruction;
+        if (m.instruction(used).opcode == hlo_opcode::while_) {
+            for (auto const& c : m.calls(used)) {
+                if (c.kind == call_kind::while_body && !m.parameters(c.callee).empty()) used = m.parameters(c.callee)[0];
+            }
+        }
+        auto const t = live_->time_of(used);
+        if (m.instruction(u.instruction).opcode == hlo_opcode::call || !t) continue;
+        if (*t >= end) last_reader = std::string(std::string_view(m.instruction(u.instruction).name));
+        end = std::max(end, *t);
+    }
+    for (auto const& position : df.positions(v)) {
+        if (auto t = live_->time_of(position.instruction)) end = std::max(end, *t);
+    }
+    auto const& pshape = df.shape_of(v);
+    instruction_id const root = m.entry_computation().root;
+    bool const tuple_root = m.shape_of(root).is_tuple();
+    std::string first_reason = "no output has the shape " + to_string(pshape) + " of " + label;
+    bool same_shape_seen = false;
+    for (std::size_t o = 0; o < aliased_output_.size(); ++o) {
+        if (aliased_output_[o]) continue;
+        std::vector<std::int64_t> index;
+        if (tuple_root) index.push_back(static_cast<std::int64_t>(o));
+        auto const set = df.value_set(root, df.node_of(root, index));
+        if (set.size() != 1) continue;
+        std::size_t const x = df.value_index(set[0]);
+        auto const& xv = df.values()[x];
+        if (m.instruction(xv.instruction).opcode == hlo_opcode::parameter || values_[x].first == npos) continue;
+        // The output's shape at its index (a bitcast at the root forwards a value of another shape).
+        if (!shape_equal()(m.shape_of(root).subshape(basic_shape_index<P>(typename basic_shape_index<P>::container_type(index.begin(), index.end()))), pshape)) {
+            continue;
+        }
+        std::string const output = "output " + to_string(basic_shape_index<P>(typename basic_shape_index<P>::container_type(index.begin(), index.end())));
+        std::string reason;
+        if (aa.buffers()[aa.buffer_of(x)].size() != 1) {
+            reason = output + " shares its HloBuffer with another value";
+        } else if (values_[x].color != values_[k].color || buffer_bytes(x) != buffer_bytes(k)) {
+            reason = output + " differs from " + label + " in memory space or size";
+        } else if (detail::what_if_axis::instruction_slot(end) > values_[x].first) {
+            reason = label + " is read by " + last_reader + " at time " + std::to_string(end) + ", after " + output +
+                     " is written at time " + std::to_string(detail::what_if_axis::time_of_slot(values_[x].first));
+        }
+        if (!reason.empty()) {
+            if (!same_shape_seen) first_reason = reason;
+            same_shape_seen = true;
+            continue;
+        }
+        std::size_t const end_slot = detail::what_if_axis::instruction_slot(end);
+        set_range(k, values_[k].first, end_slot);
+        auto segments = buffers_[buffer_of_[x]].segments;
+        segments.insert(segments.begin(), {values_[k].first, end_slot});
+        if (segments.size() > 1 && segments[1].first <= end_slot) {
+            segments[0].second = std::max(end_slot, segments[1].second);
+            segments.erase(segments.begin() + 1);
+        }
+        set_segments(buffer_of_[x], {});
+        set_segments(buffer_of_[k], std::move(segments));
+        edited_[k] = true;
+        log_.push_back({log_entry::flag, k, 0, 0, {}});
+        aliased_output_[o] = true;
+        log_.push_back({log_entry::flag, o, 1, 0, {}});
+        out.output_index = index;
+        return {};
+    }
+    return first_reason;
+}
+
+template <class P>
+std::string basic_what_if<P>::move(what_if_edit const& e, what_if_outcome& out) {
+    auto const& m = *m_;
+    auto const& df = live_->dataflow();
+    bool const remat = e.kind == what_if_kind::remat;
+    if (e.instruction >= m.instruction_count()) return "no such instruction";
+    std::string const name(std::string_view(m.instruction(e.instruction).name));
+    std::size_t const k = value_of(e.instruction);
+    if (k == npos) return name + " defines no value of its own";
+    if (std::string reason = why_not_movable(k, remat); !reason.empty()) return reason;
+    auto const uses = use_slots(k);
+    std::size_t const split = static_cast<std::size_t>(std::max<logical_time>(e.from, 0)) * detail::what_if_axis::per_time;
+    std::size_t const def = values_[k].first;
+    if (split <= def) return "time " + std::to_string(e.from) + " is not after " + name + " is defined";
+    auto const first_after = std::lower_bound(uses.begin(), uses.end(), split);
+    if (first_after == uses.end()) return name + " is not read at or after time " + std::to_string(e.from);
+    std::size_t const next_use = *first_after;
+    std::size_t const last_kept = first_after == uses.begin() ? def : *(first_after - 1);
+    if (next_use % detail::what_if_axis::per_time != detail::what_if_axis::per_time - 1) {
+        return name + "'s next read is an instruction an earlier edit inserted";
+    }
+    logical_time const next_time = static_cast<logical_time>(detail::what_if_axis::time_of_slot(next_use));
+    instruction_id const reader = live_->sequence()[static_cast<std::size_t>(next_time)];
+    std::string const reader_name(std::string_view(m.instruction(reader).name));
+    for (auto const& u : df.uses(df.values()[k])) {
+        auto const t = live_->time_of(u.instruction);
+        if (t && detail::what_if_axis::instruction_slot(*t) >= split) out.rewired.push_back(u.instruction);
+    }
+    std::sort(out.rewired.begin(), out.rewired.end());
+    out.rewired.erase(std::unique(out.rewired.begin(), out.rewired.end()), out.rewired.end());
+    if (!remat) {
+        offload_values(k, last_kept, next_time, uses.back(), out);
+        return out.reason;
+    }
+    if (!axis_.room_before(next_time)) return "3 instructions are already inserted before " + reader_name;
+    // The operands must be live when the clone runs (RematerializeInstruction keeps them).
+    std::vector<std::size_t> operands;
+    for (instruction_id o : m.operands(e.instruction)) {
+        auto const set = df.value_set(o, 0);
+        if (set.size() != 1) return "operand " + std::string(std::string_view(m.instruction(o).name)) + " may hold several values";
+        std::size_t const w = df.value_index(set[0]);
+        if (values_[w].first == npos) return "operand " + std::string(std::string_view(m.instruction(o).name)) + " has no live range";
+        if (values_[w].last < next_use && edited_[w]) {
+            return "operand " + std::string(std::string_view(m.instruction(o).name)) + " was moved by an earlier edit";
+        }
+        if (values_[w].last < next_use && live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(w)].size() != 1) {
+            return "operand " + std::string(std::string_view(m.instruction(o).name)) +
+                   " shares its HloBuffer with an in-place update; keeping it live would take a copy";
+        }
+        operands.push_back(w);
+    }
+    std::size_t const slot = hold(next_time);
+    std::size_t const clone = add_value(values_[k].xla_bytes, values_[k].color, buffer_bytes(k));
+    set_range(clone, slot, uses.back());
+    set_segments(buffer_of_[clone], {{slot, uses.back()}});
+    set_range(k, def, last_kept);
+    set_segments(buffer_of_[k], {{def, last_kept}});
+    for (std::size_t w : operands) {
+        extra_uses_[w].push_back(slot);
+        log_.push_back({log_entry::extra_use, w, 0, 0, {}});
+        if (values_[w].last >= slot) continue;
+        set_range(w, values_[w].first, slot);
+        auto segments = buffers_[buffer_of_[w]].segments;
+        segments.back().second = slot;
+        set_segments(buffer_of_[w], std::move(segments));
+    }
+    edited_[k] = true;
+    log_.push_back({log_entry::flag, k, 0, 0, {}});
+    out.instructions_recomputed = 1;
+    out.bytes_recomputed = buffer_bytes(k);
+    out.inserted.push_back({inserted_role::clone, e.instruction, reader, slot});
+    return {};
+}
+
+// Host offloading's four instructions (xla/service/host_offloader.cc): copy-start to S(5) and its
+// copy-done right after the last read kept, copy-start back and its copy-done right before the
+// next read. Copy-done reads every buffer of its copy-start (HloValue::ComputeUses), so the
+// device value lives until the first copy-done and the host value until the second.
+template <class P>
+void basic_what_if<P>::offload_values(std::size_t k, std::size_t last_kept, logical_time before,
+                                      std::size_t last_use, what_if_outcome& out) {
+    auto const& m = *m_;
+    auto const& df = live_->dataflow();
+    auto const& shape = df.shape_of(df.values()[k]);
+    instruction_id const x = df.values()[k].instruction;
+    std::string const name(std::string_view(m.instruction(x).name));
+    if (!shape.has_layout()) {
+        out.reason = name + " has no layout to put in memory space 5";
+        return;
+    }
+    // Where the copies to host go: right after the last read kept (an entry instruction or the
+    // definition), so right before the entry instruction that follows it.
+    if (last_kept % detail::what_if_axis::per_time != detail::what_if_axis::per_time - 1) {
+        out.reason = name + "'s last read before the copy is an instruction an earlier edit inserted";
+        return;
+    }
+    instruction_id const kept = live_->sequence()[detail::what_if_axis::time_of_slot(last_kept)];
+    instruction_id const after = next_in_computation(kept);
+    logical_time const to_host = *insertion_time_before(after);
+    if (to_host == before || axis_.inserted_at(to_host) + 2 >= detail::what_if_axis::per_time ||
+        axis_.inserted_at(before) + 2 >= detail::what_if_axis::per_time) {
+        out.reason = to_host == before ? name + " is read again right after: nothing to free between"
+                                       : "no room for the copies: 3 instructions at most are inserted before one";
+        return;
+    }
+    auto host = shape;
+    host.mutable_layout().memory_space = 5;
+    auto const context = basic_shape<P>::make_array(primitive_type::u32, {});
+    auto const to_host_shape = basic_shape<P>::make_tuple({host, shape, context});
+    auto const to_device_shape = basic_shape<P>::make_tuple({shape, host, context});
+    auto xla_size = [&](basic_shape<P> const& whole, basic_shape<P> const& part) {
+        return byte_size_of(options_.peak_rule == peak_size_rule::instruction_shape ? whole : part, 8);
+    };
+    std::int64_t const bytes = buffer_bytes(k);
+    std::int64_t const table = value_size_of(to_host_shape, sizes_).value_or(0);
+    std::int64_t const context_bytes = value_size_of(context, sizes_).value_or(0);
+    std::size_t const cs0 = hold(to_host), cd0 = hold(to_host), cs1 = hold(before), cd1 = hold(before);
+    auto add = [&](std::int64_t xla, std::int64_t color, std::int64_t hw, std::size_t first, std::size_t last) {
+        std::size_t const v = add_value(xla, color, hw);
+        set_range(v, first, last);
+        set_segments(buffer_of_[v], {{first, last}});
+    };
+    std::int64_t const color = values_[k].color;
+    add(xla_size(to_host_shape, to_host_shape), 0, table, cs0, cd0);
+    add(xla_size(to_host_shape, host), 5, value_size_of(host, sizes_).value_or(0), cs0, cd1);
+    add(xla_size(to_host_shape, context), 0, context_bytes, cs0, cd0);
+    add(xla_size(to_device_shape, to_device_shape), 0, table, cs1, cd1);
+    add(xla_size(to_device_shape, shape), color, bytes, cs1, last_use);
+    add(xla_size(to_device_shape, context), 0, context_bytes, cs1, cd1);
+    set_range(k, values_[k].first, cd0);
+    set_segments(buffer_of_[k], {{values_[k].first, cd0}});
+    edited_[k] = true;
+    log_.push_back({log_entry::flag, k, 0, 0, {}});
+    out.bytes_to_host = out.bytes_to_device = bytes;
+    instruction_id const reader = live_->sequence()[static_cast<std::size_t>(before)];
+    out.inserted.push_back({inserted_role::copy_start_to_host, x, after, cs0});
+    out.inserted.push_back({inserted_role::copy_done_to_host, x, after, cd0});
+    out.inserted.push_back({inserted_role::copy_start_to_device, x, reader, cs1});
+    out.inserted.push_back({inserted_role::copy_done_to_device, x, reader, cd1});
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_WHATIF_WHAT_IF_EDITS_HPP

@@ -1,0 +1,246 @@
+// What-if edits on scheduled modules (<hlomem/whatif.hpp>): every estimate is checked by writing
+// the edited module as HLO text, reading it back and deriving its peak (assign_module), on every
+// bundled module that has a schedule.
+#include <hlomem/hlomem.hpp>
+#include <hlomem/whatif.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "test_data.hpp"
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+using hlomem_test::read_data;
+
+namespace {
+
+// Every bundled module printed with a schedule: the corpus's and the seeds' with modules.
+std::vector<std::string> const scheduled_modules = {
+    "corpus/compilations/reshard_xfirst.after_opt.hlo", "corpus/compilations/reshard_yfirst.after_opt.hlo",
+    "corpus/compilations/scan_window_a.after_opt.hlo", "corpus/compilations/scan_window_b.after_opt.hlo",
+    "corpus/compilations/sternheimer_core_a.after_opt.hlo", "corpus/compilations/sternheimer_core_b.after_opt.hlo",
+    "corpus/lorrax/lorrax_apply_H_sparse.after_opt.hlo", "corpus/lorrax/lorrax_bse_full_run_large.after_opt.hlo",
+    "corpus/lorrax/lorrax_conditional.after_opt.hlo", "corpus/lorrax/lorrax_cpu_broadcast_in_dim.after_opt.hlo",
+    "corpus/lorrax/lorrax_cpu_true_divide.after_opt.hlo", "corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo",
+    "corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo", "corpus/lorrax/lorrax_iota_tiny.after_opt.hlo",
+    "corpus/lorrax/lorrax_post_kpath_customcall_tuple.after_opt.hlo", "corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo",
+    "corpus/lorrax/lorrax_reshard_xfirst_async_collectives.after_opt.hlo", "corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo",
+    "corpus/lorrax/lorrax_scatter_while_threadlocal.after_opt.hlo", "corpus/lorrax/lorrax_svd_param_maybe_live_out.after_opt.hlo",
+    "corpus/regressions/jit__batched_chol_06a294ff.after_opt.hlo", "corpus/regressions/jit__batched_chol_68697f6f.after_opt.hlo",
+    "corpus/regressions/jit__ritz_and_residuals_0dec5fcd.after_opt.hlo", "seeds/001_a0c5460ce1af2dbe.txt",
+    "seeds/004_c00fd3afea504246.txt",
+};
+
+struct derived_peaks {
+    hlomem::what_if_peak xla;
+    std::map<std::int64_t, hlomem::what_if_peak> live;
+};
+
+derived_peaks derive(std::string const& text) {
+    auto const m = hlomem::parse_hlo_module(text, "edited");
+    hlomem::module_assignment_options o;
+    o.positions_and_uses = false;
+    auto const r = hlomem::assign_module(m, o);
+    derived_peaks out;
+    if (r.derived->peak) out.xla = {r.derived->peak->time, r.derived->peak->bytes};
+    for (auto const& c : hlomem::assigned_live_bytes(r.derived->assignment)) out.live[c.color] = {c.peak_time, c.peak_bytes};
+    return out;
+}
+
+// The edited module read back: its derived XLA peak and each color's live peak are the estimate.
+void check_written_back(hlomem::what_if const& w, std::string const& text) {
+    auto const edited = hlomem::apply_edits(text, w);
+    auto const d = derive(edited);
+    CHECK(d.xla.time == w.peak().time);
+    CHECK(d.xla.bytes == w.peak().bytes);
+    for (auto const& [color, p] : d.live) {
+        CAPTURE(color);
+        CHECK(p.bytes == w.color_peak(color).bytes);
+        if (p.bytes > 0) CHECK(p.time == w.color_peak(color).time);
+        CHECK(hlomem::what_if(hlomem::parse_hlo_module(edited, "edited")).color_curve(color) == w.color_curve(color));
+    }
+}
+
+struct accepted_count {
+    int donate = 0, remat = 0, offload = 0;
+};
+
+}  // namespace
+
+TEST_CASE("whatif: the max tree adds to ranges and finds the first maximum as a scan does", "[whatif]") {
+    std::mt19937 rng(31);
+    std::vector<std::int64_t> plain(37, 0);
+    hlomem::max_tree t(plain);
+    for (int step = 0; step < 400; ++step) {
+        std::size_t a = rng() % plain.size(), b = rng() % plain.size();
+        if (a > b) std::swap(a, b);
+        std::int64_t const delta = static_cast<std::int64_t>(rng() % 200) - 90;
+        t.add(a, b, delta);
+        for (std::size_t i = a; i <= b; ++i) plain[i] += delta;
+        std::size_t const first = static_cast<std::size_t>(std::max_element(plain.begin(), plain.end()) - plain.begin());
+        REQUIRE(t.max() == plain[first]);
+        REQUIRE(t.first_max() == first);
+        REQUIRE(t.at(a) == plain[a]);
+    }
+    CHECK(t.leaves() == plain);
+}
+
+TEST_CASE("whatif: before any edit, the peaks are the derived model's", "[whatif][corpus]") {
+    auto const& file = GENERATE(from_range(scheduled_modules));
+    CAPTURE(file);
+    auto const text = read_data(file);
+    auto const m = hlomem::parse_hlo_module(text, file);
+    hlomem::what_if const w(m);
+    check_written_back(w, text);
+    CHECK(hlomem::apply_edits(text, w) == text);
+}
+
+TEST_CASE("whatif: every edit of every value live at the peak, written back, has the estimated peak", "[whatif][corpus]") {
+    accepted_count total;
+    for (auto const& file : scheduled_modules) {
+        CAPTURE(file);
+        auto const text = read_data(file);
+        auto const m = hlomem::parse_hlo_module(text, file);
+        hlomem::what_if w(m);
+        auto const before = w.peak();
+        hlomem::logical_time const at = w.peak_time_original();
+        for (std::size_t k : w.live_at_color_peak(0)) {
+            auto const i = w.liveness().dataflow().values()[k].instruction;
+            for (auto const& e : {hlomem::what_if_edit::remat(i, at), hlomem::what_if_edit::offload(i, at),
+                                  hlomem::what_if_edit::remat(i, at + 1), hlomem::what_if_edit::offload(i, at + 1)}) {
+                auto const o = w.apply(e);
+                CAPTURE(o.reason);
+                if (!o.accepted) {
+                    CHECK(!o.reason.empty());
+                    continue;
+                }
+                (e.kind == hlomem::what_if_kind::remat ? total.remat : total.offload) += 1;
+                check_written_back(w, text);
+                w.undo();
+            }
+        }
+        for (std::int64_t p = 0; p < static_cast<std::int64_t>(m.parameters(m.entry()).size()); ++p) {
+            auto const o = w.apply(hlomem::what_if_edit::donate(p));
+            if (!o.accepted) continue;
+            ++total.donate;
+            check_written_back(w, text);
+            w.undo();
+        }
+        CHECK(w.peak().time == before.time);
+        CHECK(w.peak().bytes == before.bytes);
+    }
+    CHECK(total.donate == 3);
+    CHECK(total.remat == 9);
+    CHECK(total.offload == 3);
+}
+
+TEST_CASE("whatif: random sets of edits compose, and each set written back has the estimated peak", "[whatif][corpus]") {
+    std::mt19937 rng(2026);
+    int composed = 0;
+    for (auto const& file : scheduled_modules) {
+        CAPTURE(file);
+        auto const text = read_data(file);
+        auto const m = hlomem::parse_hlo_module(text, file);
+        hlomem::what_if w(m);
+        auto const before = w.peak();
+        // Drawn from the values an edit may move (and the parameters): random ones are mostly not.
+        std::vector<hlomem::instruction_id> movable;
+        for (std::size_t k = 0; k < w.liveness().dataflow().values().size(); ++k) {
+            if (w.why_not_movable(k, false).empty()) movable.push_back(w.liveness().dataflow().values()[k].instruction);
+        }
+        std::size_t const parameters = m.parameters(m.entry()).size();
+        for (int attempt = 0; attempt < 60 && w.edits().size() < 4 && !(movable.empty() && parameters == 0); ++attempt) {
+            int const kind = movable.empty() ? 0 : static_cast<int>(rng() % 3);
+            auto const i = movable.empty() ? 0 : movable[rng() % movable.size()];
+            hlomem::logical_time const from = static_cast<hlomem::logical_time>(rng() % static_cast<std::uint32_t>(w.liveness().max() + 1));
+            auto const e = kind == 0   ? hlomem::what_if_edit::donate(static_cast<std::int64_t>(rng() % (parameters + 1)))
+                           : kind == 1 ? hlomem::what_if_edit::remat(i, from)
+                                       : hlomem::what_if_edit::offload(i, from);
+            if (w.apply(e).accepted) check_written_back(w, text);
+        }
+        composed += static_cast<int>(w.edits().size());
+        while (!w.edits().empty()) w.undo();
+        CHECK(w.peak().time == before.time);
+        CHECK(w.peak().bytes == before.bytes);
+    }
+    CHECK(composed == 14);
+}
+
+TEST_CASE("whatif: a module's input_output_alias removed and donated back is XLA's module and dump", "[whatif][corpus]") {
+    // The bundled modules with an input_output_alias; the first three come with XLA's dump.
+    auto const& base = GENERATE(as<std::string>{}, "corpus/lorrax/lorrax_donated_param_output_alias",
+                                "corpus/lorrax/lorrax_svd_param_maybe_live_out", "corpus/lorrax/lorrax_cpu_true_divide",
+                                "seeds/004_c00fd3afea504246");
+    CAPTURE(base);
+    bool const seed = base.rfind("seeds/", 0) == 0;
+    auto const text = read_data(base + (seed ? ".txt" : ".after_opt.hlo"));
+    auto const original = hlomem::parse_hlo_module(text, base);
+    auto const bare_text = hlomem::without_input_output_alias(text);
+    auto const bare = hlomem::parse_hlo_module(bare_text, base);
+    CHECK(bare.input_output_aliases().empty());
+    hlomem::what_if w(bare);
+    for (auto const& a : original.input_output_aliases()) {
+        std::vector<std::int64_t> index(a.parameter_index.begin(), a.parameter_index.end());
+        auto const o = w.apply(hlomem::what_if_edit::donate(a.parameter_number, index));
+        CAPTURE(a.parameter_number, o.reason);
+        REQUIRE(o.accepted);
+        CHECK(std::vector<std::int64_t>(a.output_index.begin(), a.output_index.end()) == o.output_index);
+    }
+    auto const back = hlomem::apply_edits(bare_text, w);
+    if (!original.input_output_aliases().empty() && text.find("input_output_alias={ ") != std::string::npos) CHECK(back == text);
+    check_written_back(w, bare_text);
+    hlomem::what_if const w0(original);
+    CHECK(w.peak().bytes == w0.peak().bytes);
+    CHECK(w.peak().time == w0.peak().time);
+    if (seed) return;
+    hlomem::assign_options options;
+    auto const predicted = hlomem::predict_assignment(hlomem::parse_hlo_module(back, base), options, false).assignment;
+    auto const actual = hlomem::parse_buffer_assignment(read_data(base + ".buffer_assignment.txt"), base);
+    auto const c = hlomem::compare_assignments(predicted, actual);
+    CHECK(c.predicted_total == c.actual_total);
+    CHECK(c.allocations_same_multiset);
+    CHECK(c.exact());
+}
+
+TEST_CASE("whatif: edits XLA would refuse are refused with its reason", "[whatif]") {
+    auto const text = read_data("corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo");
+    auto const m = hlomem::parse_hlo_module(text, "alias");
+    hlomem::what_if w(m);
+    CHECK(w.apply(hlomem::what_if_edit::donate(0)).reason == "parameter 0 is already aliased to output {}");
+    CHECK(w.apply(hlomem::what_if_edit::donate(1)).reason == "the entry has no parameter 1");
+    CHECK(w.apply(hlomem::what_if_edit::remat(m.parameters(m.entry())[0], 1)).reason.find("is a parameter: donate it instead") !=
+          std::string::npos);
+    CHECK(w.edits().empty());
+    auto const seed = read_data("seeds/004_c00fd3afea504246.txt");
+    auto const bare = hlomem::parse_hlo_module(hlomem::without_input_output_alias(seed), "004");
+    hlomem::what_if w4(bare);
+    CHECK(w4.apply(hlomem::what_if_edit::donate(72)).reason == "no output has the shape s32[8,8192]{1,0} of parameter 72");
+}
+
+TEST_CASE("whatif: advice under 90% of each peak: a set said to fit, written back, is within the budget", "[whatif][corpus]") {
+    int fitting = 0, suggested = 0;
+    for (auto const& file : scheduled_modules) {
+        CAPTURE(file);
+        auto const text = read_data(file);
+        auto const m = hlomem::parse_hlo_module(text, file);
+        hlomem::what_if w(m);
+        auto const a = hlomem::advise(w);
+        suggested += a.candidates.empty() ? 0 : 1;
+        for (std::size_t j = 1; j < a.candidates.size(); ++j) CHECK(a.candidates[j - 1].ratio() >= a.candidates[j].ratio());
+        CHECK(w.edits().size() == a.chosen.size());
+        auto const d = derive(hlomem::apply_edits(text, w));
+        for (auto const& c : a.colors) {
+            CAPTURE(c.color);
+            CHECK(d.live.at(c.color).bytes == c.after.bytes);
+            CHECK(c.fits == (c.after.bytes <= c.budget));
+            if (c.fits) ++fitting;
+            if (!c.fits) CHECK(!c.obstacles.empty());
+        }
+    }
+    CHECK(suggested == 7);
+    CHECK(fitting == 2);
+}
