@@ -8,8 +8,10 @@
 //      instruction name;
 //   2. peak_holdings_by_color: each color's peak (assigned_live_bytes, slices shared by aliased
 //      values counted once) split value by value, every byte held by one value;
-//   3. peak_by_source_line: the peak grouped by source line, largest first, adding up to the
-//      peak exactly; values without metadata form the group `no source`;
+//   3. peak_by_source_line: the peak grouped by the origin of each value's bytes (hlo/origin.hpp:
+//      its own line; the line a copy, a loop's state or a fusion without metadata inherits; or
+//      an argument of the function), largest first, adding up to the peak exactly; values traced
+//      to nothing form the group `no source`;
 //   4. peak_by_op_name: the same bytes as a tree of op_name prefixes (jit(f) -> jit(f)/while ->
 //      jit(f)/while/body/...), as XLA's hlo_stack_trace groups them.
 // `hlomem report DUMP` prints the same section; `hlomem timeline DUMP -o page.html` draws it.
@@ -94,9 +96,13 @@ int main(int argc, char** argv) {
         for (auto const& g : lines) {
             sum += g.bytes;
             if (++shown > 8) continue;
-            std::string const where = g.key.is_no_source()
-                                          ? std::string("no source")
-                                          : short_path(hlomem::c_unescape(g.key.source_file)) + ":" + std::to_string(g.key.source_line);
+            // Each value's bytes go to their origin (hlo/origin.hpp): the line that made them, also
+            // for a copy or a loop's state, which inherit it; or an argument of the function.
+            std::string where = g.key.is_no_source() ? std::string("no source")
+                                : g.key.is_argument()
+                                    ? hlomem::c_unescape(hlomem::argument_label(g.key.argument, g.key.argument_name, g.key.donated))
+                                    : short_path(hlomem::c_unescape(g.key.source_file)) + ":" + std::to_string(g.key.source_line);
+            if (g.key.kind == hlomem::origin_kind::inherited) where += " (inherited)";
             std::cout << "  " << pad(hlomem::human_bytes(g.bytes), 9) << pad(std::to_string(100 * g.bytes / std::max<std::int64_t>(1, h.bytes)), 4)
                       << "%  " << where << "  (" << g.values.size() << (g.values.size() == 1 ? " value)" : " values)") << '\n';
         }

@@ -96,6 +96,9 @@ class LogicalValue:
     def source_file(self) -> Optional[str]: ...
     @property
     def source_line(self) -> Optional[int]: ...
+    @property
+    def origin(self) -> Dict[str, Any]:
+        """Where its bytes come from (docs/TOOL.md, `origin`): kind ('own', 'argument', 'output', 'inherited', 'none'), how, the source traced to, argument, argument_name, argument_shape, donated, output, through."""
     def to_dict(self) -> Dict[str, Any]:
         """Exactly its entry of to_dict()['values']."""
 
@@ -144,6 +147,12 @@ class SourceLine:
         """None for the values without a source."""
     @property
     def source_line(self) -> Optional[int]: ...
+    @property
+    def origin(self) -> str:
+        """The kind of origin of its values: 'own', 'inherited', 'output', 'argument', or 'none' for no source."""
+    @property
+    def argument(self) -> Optional[int]:
+        """N for the row of argument N of the function (source_file and source_line None)."""
     @property
     def bytes(self) -> int:
         """Bytes of the peak its values hold (shared bytes once)."""
@@ -329,6 +338,9 @@ class SourceLineChange:
     @property
     def source_line(self) -> Optional[int]: ...
     @property
+    def argument(self) -> Optional[int]:
+        """N for the row of argument N of the function (the files and line None)."""
+    @property
     def a(self) -> int: ...
     @property
     def b(self) -> int: ...
@@ -448,7 +460,7 @@ class Dump:
     def module_file(self) -> Optional[str]:
         """The module read with a dump for the sources of its values, or None."""
     def peak_by_source(self, by: str = "source_line") -> List[Dict[str, Any]]:
-        """Per color, the peak's bytes by 'source_line' (groups), 'op_name' or 'stack_frame' (trees); they add up to the peak."""
+        """Per color, the peak's bytes by 'source_line' (groups: source_file, source_line, origin kind, argument, label), 'op_name' or 'stack_frame' (trees); each value's bytes go to the source they are traced to (Value.origin); they add up to the peak."""
     def check(self, size_function: Optional[str] = None) -> List[Dict[str, Any]]:
         """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, sources (each value's op_type, op_name, source_file, source_line), message."""
     def liveness(self) -> str:

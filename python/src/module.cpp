@@ -33,13 +33,14 @@ namespace hlomem_python {
 
 /// A value's metadata as `check --json` lists it (output/sources.hpp, write_value_source): the
 /// texts unescaped, null where absent.
-py::dict source_dict(std::int64_t id, hlomem::value_source const& s) {
+py::dict source_dict(assignment_type const& ba, std::int64_t id, hlomem::value_source const& s, hlomem::value_origin const& o) {
     py::dict out;
     out["id"] = id;
     out["op_type"] = metadata(s.op_type);
     out["op_name"] = metadata(s.op_name);
     out["source_file"] = metadata(s.source_file);
     out["source_line"] = s.has_source_line() ? py::object(py::int_(s.source_line)) : py::object(py::none());
+    out["origin"] = origin_dict(ba, o);
     return out;
 }
 
@@ -57,7 +58,7 @@ py::dict diagnostic_dict(assignment_type const& ba, hlomem::diagnostic const& d,
         for (std::size_t i : {d.first, d.second}) {
             if (i == hlomem::npos) continue;
             values.append(ba.values[i].id);
-            if (sources) value_sources.append(source_dict(ba.values[i].id, (*sources)[i]));
+            if (sources) value_sources.append(source_dict(ba, ba.values[i].id, (*sources)[i], sources->origin_of(i)));
         }
     }
     out["values"] = values;
@@ -152,8 +153,12 @@ py::list peak_by_source_of(assignment_type const& ba, Sources const& sources, st
             py::list groups;
             for (auto const& g : hlomem::peak_by_source_line(h, sources)) {
                 py::dict row;
-                row["source_file"] = g.key.is_no_source() ? py::object(py::none()) : py::object(py::str(hlomem::c_unescape(g.key.source_file)));
-                row["source_line"] = g.key.is_no_source() ? py::object(py::none()) : py::object(py::int_(g.key.source_line));
+                bool const line = !g.key.is_no_source() && !g.key.is_argument();
+                row["source_file"] = line ? py::object(py::str(hlomem::c_unescape(g.key.source_file))) : py::object(py::none());
+                row["source_line"] = line ? py::object(py::int_(g.key.source_line)) : py::object(py::none());
+                row["origin"] = std::string(hlomem::to_string(g.key.kind));
+                row["argument"] = g.key.is_argument() ? py::object(py::int_(g.key.argument)) : py::object(py::none());
+                row["label"] = hlomem::source_line_text(g.key);
                 row["bytes"] = g.bytes;
                 row["values"] = holders(ba, g.values, held);
                 groups.append(row);

@@ -112,6 +112,27 @@ py::class_<T> bind_record(py::module_& m, char const* name, char const* doc, std
 // Dump: LogicalValue, Allocation, Color (with SourceLine and HoldingNode), Inconsistency, Peak
 // ---------------------------------------------------------------------------------------------
 
+/// A value's `origin` as `report --json` writes it (output/sources.hpp, write_value_origin).
+inline py::dict origin_dict(assignment_type const& ba, hlomem::value_origin const& o) {
+    py::dict out;
+    auto const& s = o.source;
+    auto optional_int = [](bool has, std::int64_t v) { return has ? py::object(py::int_(v)) : py::object(py::none()); };
+    out["kind"] = std::string(hlomem::to_string(o.kind));
+    out["how"] = o.how == hlomem::inheritance::none ? py::object(py::none()) : py::object(py::str(std::string(hlomem::to_string(o.how))));
+    out["op_type"] = metadata(s.op_type);
+    out["op_name"] = metadata(s.op_name);
+    out["source_file"] = metadata(s.source_file);
+    out["source_line"] = optional_int(s.has_source_line(), s.source_line);
+    out["argument"] = optional_int(o.is_argument(), o.argument);
+    out["argument_name"] = metadata(o.is_argument() ? o.argument_name : std::string_view());
+    auto const* shape = o.argument_value < ba.values.size() ? ba.shape_of(ba.values[o.argument_value]) : nullptr;
+    out["argument_shape"] = o.is_argument() && shape ? py::object(py::str(hlomem::to_string(*shape))) : py::object(py::none());
+    out["donated"] = o.is_argument() ? py::object(py::bool_(o.donated)) : py::object(py::none());
+    out["output"] = optional_int(o.output >= 0, o.output);
+    out["through"] = o.through.empty() ? py::object(py::none()) : py::object(py::str(o.through));
+    return out;
+}
+
 /// A logical value of a dump (output/assignment_report.hpp, write_value_members).
 struct value_ref {
     std::shared_ptr<dump> d;
@@ -119,11 +140,12 @@ struct value_ref {
     assignment_type const& ba() const { return d->assignment(); }
     hlomem::basic_logical_value<policy> const& v() const { return ba().values[i]; }
     hlomem::value_source const& source() const { return d->facts().sources[i]; }
+    hlomem::value_origin const& origin() const { return d->facts().sources.origin_of(i); }
 };
 
-inline std::array<field<value_ref>, 15> const& value_fields() {
+inline std::array<field<value_ref>, 16> const& value_fields() {
     using R = value_ref const&;
-    static std::array<field<value_ref>, 15> const fields{{
+    static std::array<field<value_ref>, 16> const fields{{
         {"id", [](R r) -> py::object { return py::int_(r.v().id); }},
         {"name", [](R r) -> py::object { return text(r.v().name); }},
         {"index", [](R r) -> py::object { return py::str(r.v().index.empty() ? std::string("{}") : hlomem::to_string(r.v().index)); }},
@@ -152,6 +174,7 @@ inline std::array<field<value_ref>, 15> const& value_fields() {
              auto const& s = r.source();
              return s.has_source_line() ? py::object(py::int_(s.source_line)) : py::object(py::none());
          }},
+        {"origin", [](R r) -> py::object { return origin_dict(r.ba(), r.origin()); }},
     }};
     return fields;
 }
@@ -193,16 +216,18 @@ inline std::array<field<allocation_ref>, 13> const& allocation_fields() {
 
 /// A group of a color's peak by source line (output/sources.hpp, write_peak_breakdowns).
 struct source_line_group {
-    py::object source_file, source_line;
+    py::object source_file, source_line, origin, argument;
     std::int64_t bytes;
     py::list values;
 };
 
-inline std::array<field<source_line_group>, 4> const& source_line_fields() {
+inline std::array<field<source_line_group>, 6> const& source_line_fields() {
     using R = source_line_group const&;
-    static std::array<field<source_line_group>, 4> const fields{{
+    static std::array<field<source_line_group>, 6> const fields{{
         {"source_file", member<source_line_group, &source_line_group::source_file>},
         {"source_line", member<source_line_group, &source_line_group::source_line>},
+        {"origin", member<source_line_group, &source_line_group::origin>},
+        {"argument", member<source_line_group, &source_line_group::argument>},
         {"bytes", member<source_line_group, &source_line_group::bytes>},
         {"values", [](R g) -> py::object { return py::list(g.values); }},
     }};
@@ -259,8 +284,10 @@ struct color_ref {
         if (!h) return std::move(out);
         auto const& f = d->facts();
         for (auto const& g : hlomem::peak_by_source_line(*h, f.sources)) {
-            out.append(source_line_group{metadata(g.key.source_file),
-                                         g.key.is_no_source() ? py::object(py::none()) : py::object(py::int_(g.key.source_line)),
+            bool const line = !g.key.is_no_source() && !g.key.is_argument();
+            out.append(source_line_group{metadata(g.key.source_file), line ? py::object(py::int_(g.key.source_line)) : py::object(py::none()),
+                                         py::str(std::string(hlomem::to_string(g.key.kind))),
+                                         g.key.is_argument() ? py::object(py::int_(g.key.argument)) : py::object(py::none()),
                                          g.bytes, value_ids(f.ba, g.values)});
         }
         return std::move(out);
@@ -453,18 +480,19 @@ inline std::array<field<hlomem::kind_bytes>, 4> const& kind_bytes_fields() {
 
 /// A source line's bytes at A's and B's peaks, with the values of each side (ids).
 struct source_line_change {
-    py::object source_file, source_file_b, relative_file, source_line;
+    py::object source_file, source_file_b, relative_file, source_line, argument;
     hlomem::byte_pair bytes;
     py::list values_a, values_b;
 };
 
-inline std::array<field<source_line_change>, 9> const& source_line_change_fields() {
+inline std::array<field<source_line_change>, 10> const& source_line_change_fields() {
     using R = source_line_change const&;
-    static std::array<field<source_line_change>, 9> const fields{{
+    static std::array<field<source_line_change>, 10> const fields{{
         {"source_file", member<source_line_change, &source_line_change::source_file>},
         {"source_file_b", member<source_line_change, &source_line_change::source_file_b>},
         {"relative_file", member<source_line_change, &source_line_change::relative_file>},
         {"source_line", member<source_line_change, &source_line_change::source_line>},
+        {"argument", member<source_line_change, &source_line_change::argument>},
         {"a", [](R l) -> py::object { return py::int_(l.bytes.a); }},
         {"b", [](R l) -> py::object { return py::int_(l.bytes.b); }},
         {"delta", [](R l) -> py::object { return py::int_(l.bytes.delta()); }},
@@ -504,11 +532,12 @@ struct diff_color_ref {
         auto const& a = d->a->assignment();
         auto const& b = d->b->assignment();
         for (auto const& l : c().peak_by_source) {
-            auto text = [&](std::string const& s) { return l.known && !s.empty() ? py::object(py::str(s)) : py::object(py::none()); };
-            out.append(source_line_change{l.known ? py::object(py::str(l.source_file)) : py::object(py::none()), text(l.source_file_b),
-                                          l.known ? py::object(py::str(l.relative_file)) : py::object(py::none()),
-                                          l.known && l.source_line ? py::object(py::int_(l.source_line)) : py::object(py::none()),
-                                          l.bytes, value_ids(a, l.values_a), value_ids(b, l.values_b)});
+            bool const line = l.known && l.argument < 0;  // an argument's row names no file (diff_report.hpp)
+            auto text = [&](std::string const& s) { return line && !s.empty() ? py::object(py::str(s)) : py::object(py::none()); };
+            out.append(source_line_change{line ? py::object(py::str(l.source_file)) : py::object(py::none()), text(l.source_file_b),
+                                          line ? py::object(py::str(l.relative_file)) : py::object(py::none()),
+                                          line && l.source_line ? py::object(py::int_(l.source_line)) : py::object(py::none()),
+                                          l.argument >= 0 ? py::object(py::int_(l.argument)) : py::object(py::none()), l.bytes, value_ids(a, l.values_a), value_ids(b, l.values_b)});
         }
         return std::move(out);
     }

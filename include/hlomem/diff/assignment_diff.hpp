@@ -76,6 +76,9 @@ struct source_line_bytes {
     /// machines), else its path (below a stripped root when one was: strip_source_roots).
     std::string relative_file;
     std::int64_t source_line = 0;
+    /// Argument N of the function the bytes are traced to (hlo/origin.hpp), its label in
+    /// relative_file; -1 for a source line.
+    std::int64_t argument = -1;
     bool known = false;
     byte_pair bytes;
     std::vector<std::size_t> values_a;  ///< A's values of the line live at A's peak
@@ -231,8 +234,18 @@ void measure_color(diff_side<P, Q> const& s, source_file_index const& files, col
     pick(c.peak_live_bytes) = live->peak_bytes;
     auto const holdings = holdings_at(s.ba, c.color, live->peak_time, sourced_value_first<P, Q>{s.ba, s.sources});
     peak.holdings = holdings.values;
-    for (auto const& group : peak_by_source_line(holdings, s.sources)) {
+    // By the line (or argument) each value's bytes are traced to, own or inherited alike.
+    for (auto const& group : group_holdings(holdings, [&](std::size_t v) { return origin_line_key(s.sources.origin_of(v)); })) {
         bool const known = !group.key.is_no_source();
+        if (group.key.is_argument()) {
+            auto& line = lines[{true, std::string(), -1 - group.key.argument}];
+            line.known = true;
+            line.argument = group.key.argument;
+            line.relative_file = c_unescape(argument_label(group.key.argument, group.key.argument_name, group.key.donated));
+            pick(line.bytes) += group.bytes;
+            (b ? line.values_b : line.values_a) = group.values;
+            continue;
+        }
         // Keyed by the path the file has on both sides (A's), so that a file under two roots
         // is one row, and rows of equal bytes keep the order of their paths.
         auto& line = lines[{known, std::string(files.key_of(group.key.source_file, b)), group.key.source_line}];
@@ -284,6 +297,7 @@ side_xla_peak xla_peak_of(basic_buffer_assignment<P> const& ba) {
 /// share, or the path below a stripped root); `values with no source` for the values without one.
 inline std::string line_label(source_line_bytes const& l) {
     if (!l.known) return "values with no source";
+    if (l.argument >= 0) return l.relative_file;
     std::string file = l.relative_file;
     auto const slash = file.find_last_of('/');
     if (!file.empty() && file.front() == '/' && slash != std::string::npos) file = file.substr(slash + 1);

@@ -17,10 +17,12 @@
 // takes from it what the dump lacks, joining by instruction name; the Python stack comes from
 // the module's tables.
 //
-// The breakdowns group a color's peak_holdings (memory/peak_holdings.hpp) by source line, by
-// op_name prefix (a tree, as XLA's hlo_stack_trace builds one) and by Python stack frame (a tree,
-// outermost frame first, as a profiler shows it). Shared bytes count once, so each adds up to
-// the color's peak; values with no metadata form the group `no source`.
+// Each value also gets its origin (hlo/origin.hpp, trace_origins): its own source, an argument of
+// the function, or the source a copy, a loop's state or a fusion without metadata inherits. The
+// breakdowns group a color's peak_holdings (memory/peak_holdings.hpp) by origin: by source line
+// (or argument), by op_name prefix (a tree, as XLA's hlo_stack_trace builds one) and by Python
+// stack frame (a tree, outermost frame first, as a profiler shows it). Shared bytes count once,
+// so each adds up to the color's peak; values traced to nothing form the group `no source`.
 #ifndef HLOMEM_HLO_ATTRIBUTION_HPP
 #define HLOMEM_HLO_ATTRIBUTION_HPP
 
@@ -38,6 +40,7 @@
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/origin.hpp>
 #include <hlomem/hlo/source_path.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
 
@@ -45,38 +48,6 @@ namespace hlomem {
 
 /// The name of the group of values without metadata in every breakdown.
 inline constexpr std::string_view no_source_group = "no source";
-
-/// Where a value's metadata was read.
-enum class metadata_origin : std::uint8_t {
-    none,    ///< neither the dump nor the module states any for its defining instruction
-    dump,    ///< the dump's ` from instruction: ... metadata={...}`
-    module,  ///< the module's instruction of that name
-};
-
-inline constexpr std::string_view to_string(metadata_origin o) noexcept {
-    switch (o) {
-        case metadata_origin::none: return "none";
-        case metadata_origin::dump: return "dump";
-        case metadata_origin::module: return "module";
-    }
-    return "none";
-}
-
-/// The metadata of a value's defining instruction. Strings view the texts the assignment and the
-/// module were read from (or their own strings), as XLA wrote them between the quotes: C escapes
-/// kept (c_unescape reads them). Empty / 0 when absent.
-struct value_source {
-    std::string_view op_type;
-    std::string_view op_name;
-    std::string_view source_file;
-    std::int64_t source_line = 0;
-    std::int64_t stack_frame_id = 0;
-    metadata_origin origin = metadata_origin::none;
-
-    bool has_metadata() const noexcept { return origin != metadata_origin::none; }
-    /// Whether it names a source file (XLA prints source_line only with a source_file).
-    bool has_source_line() const noexcept { return !source_file.empty(); }
-};
 
 /// One frame of a Python stack, from the module's tables.
 struct python_frame {
@@ -121,6 +92,9 @@ std::vector<python_frame> python_stack(basic_stack_frame_index<P> const& index, 
 template <class Q = default_policy>
 struct basic_source_attribution {
     std::vector<value_source> values;  ///< one per buffer_assignment::values, in the same order
+    /// Where each value's bytes come from (hlo/origin.hpp): its own source, an argument, or the
+    /// source it inherits; what every breakdown groups by. One per value, in the same order.
+    std::vector<value_origin> origins;
     basic_stack_frame_index<Q> const* frames = nullptr;
     std::size_t from_dump = 0;    ///< values whose metadata the dump states
     std::size_t from_module = 0;  ///< values whose metadata only the module states
@@ -128,11 +102,16 @@ struct basic_source_attribution {
     std::vector<std::string> roots;
 
     value_source const& operator[](std::size_t value) const { return values[value]; }
+    /// A value's origin; none for an attribution made without origins (built by hand).
+    value_origin const& origin_of(std::size_t value) const {
+        static value_origin const none;
+        return value < origins.size() ? origins[value] : none;
+    }
     std::size_t with_metadata() const noexcept { return from_dump + from_module; }
     /// The Python stack of a value, outermost first; empty without tables or a stack_frame_id.
     std::vector<python_frame> stack_of(std::size_t value) const {
         if (!frames) return {};
-        auto stack = python_stack(*frames, values[value].stack_frame_id);
+        auto stack = python_stack(*frames, origin_of(value).source.stack_frame_id);
         if (!roots.empty()) {
             for (auto& f : stack) f.file_name = strip_root(f.file_name, roots);
         }
@@ -160,17 +139,14 @@ void strip_source_roots(basic_source_attribution<Q>& s, std::vector<std::string>
     for (auto& v : s.values) {
         if (!v.source_file.empty()) v.source_file = strip_root(v.source_file, roots);
     }
+    for (auto& o : s.origins) {
+        if (!o.source.source_file.empty()) o.source.source_file = strip_root(o.source.source_file, roots);
+    }
     s.roots = std::move(roots);
 }
 using source_attribution = basic_source_attribution<>;
 
 namespace detail {
-
-template <class Q>
-value_source source_from(basic_hlo_metadata<Q> const& m, metadata_origin origin) {
-    return {std::string_view(m.op_type), std::string_view(m.op_name), std::string_view(m.source_file), m.source_line,
-            m.stack_frame_id, origin};
-}
 
 /// The attribution of the values `wanted` flags (every value when null).
 template <class P, class Q>
@@ -188,7 +164,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
         if (text.empty()) continue;
         if (text.data() != last_text.data() || text.size() != last_text.size()) {
             last = value_source{};
-            if (auto md = instruction_metadata(text)) last = source_from(*md, metadata_origin::dump);
+            if (auto md = instruction_metadata(text)) last = origin_source_from(*md, metadata_origin::dump);
             last_text = text;
         }
         out.values[i] = last;
@@ -214,7 +190,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
                     if (wanted && !(*wanted)[i]) continue;
                     auto& s = out.values[i];
                     if (!s.has_metadata()) {
-                        s = source_from(*md, metadata_origin::module);
+                        s = origin_source_from(*md, metadata_origin::module);
                     } else if (s.stack_frame_id == 0) {
                         s.stack_frame_id = md->stack_frame_id;  // an older dump's text may lack what its module states
                     }
@@ -226,6 +202,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
         if (s.origin == metadata_origin::dump) ++out.from_dump;
         if (s.origin == metadata_origin::module) ++out.from_module;
     }
+    out.origins = trace_origins(ba, m, out.values, wanted);
     return out;
 }
 
@@ -257,17 +234,21 @@ basic_source_attribution<Q> attribute_values(basic_buffer_assignment<P> const& b
     return detail::attribute(ba, &m);
 }
 
-/// For the holdings of shared bytes: values that state a source line first, then what
-/// earliest_value_first says. A value with no metadata (a loop body's parameter, an entry
-/// parameter) that shares its slice with one the program defined then leaves the bytes to that
-/// line rather than to `no source`.
+/// For the holdings of shared bytes: values whose origin has a source line first, then those
+/// traced to an argument, then what earliest_value_first says. A value with no source (a copy
+/// whose operand has none either) that shares its slice with one the program defined then
+/// leaves the bytes to that line rather than to `no source`.
 template <class P, class Q>
 struct sourced_value_first {
     basic_buffer_assignment<P> const& ba;
     basic_source_attribution<Q> const& sources;
+    int rank(std::size_t v) const {
+        auto const& o = sources.origin_of(v);
+        return o.source.has_source_line() && !o.is_argument() ? 2 : o.is_argument() ? 1 : 0;
+    }
     bool operator()(std::size_t a, std::size_t b) const {
-        bool const sa = sources[a].has_source_line(), sb = sources[b].has_source_line();
-        if (sa != sb) return sa;
+        int const ra = rank(a), rb = rank(b);
+        if (ra != rb) return ra > rb;
         return earliest_value_first<P>{ba}(a, b);
     }
 };
@@ -280,31 +261,60 @@ std::vector<peak_holdings> peak_holdings_by_color(basic_buffer_assignment<P> con
     return peak_holdings_by_color(ba, colors, sourced_value_first<P, Q>{ba, sources});
 }
 
-/// A source line of the program: `source_file` (as written) and `source_line`; the empty file
-/// (and line 0) is the `no source` group.
+/// Where a group of a breakdown comes from: a source line of the program (`source_file` as
+/// written, `source_line`), or argument N of the function; with the kind of origin its values
+/// have (own, output or inherited: a line's own values and those that inherit it are two groups).
+/// The empty file and no argument is the `no source` group.
 struct source_line_key {
     std::string_view source_file;
     std::int64_t source_line = 0;
+    origin_kind kind = origin_kind::none;
+    std::int64_t argument = -1;      ///< argument N; -1 for a source line
+    std::string_view argument_name;  ///< the name JAX gave it (its parameter's op_name)
+    bool donated = false;
 
-    bool is_no_source() const noexcept { return source_file.empty(); }
+    bool is_no_source() const noexcept { return source_file.empty() && argument < 0; }
+    bool is_argument() const noexcept { return argument >= 0; }
     friend bool operator<(source_line_key const& a, source_line_key const& b) {
-        // `no source` sorts last among groups of equal bytes.
-        return std::make_tuple(a.source_file.empty(), a.source_file, a.source_line) <
-               std::make_tuple(b.source_file.empty(), b.source_file, b.source_line);
+        // Lines first, then arguments; `no source` sorts last among groups of equal bytes.
+        return std::make_tuple(a.is_no_source(), a.is_argument(), a.source_file, a.source_line, a.argument, a.kind) <
+               std::make_tuple(b.is_no_source(), b.is_argument(), b.source_file, b.source_line, b.argument, b.kind);
     }
     friend bool operator==(source_line_key const& a, source_line_key const& b) {
-        return a.source_file == b.source_file && a.source_line == b.source_line;
+        return a.source_file == b.source_file && a.source_line == b.source_line && a.argument == b.argument && a.kind == b.kind;
     }
 };
 
-/// The peak by source line: largest first; the bytes add up to h.bytes.
+/// The group of a value's origin.
+inline source_line_key origin_key(value_origin const& o) {
+    if (o.is_argument()) return {{}, 0, o.kind, o.argument, o.argument_name, o.donated};
+    if (o.source.has_source_line()) return {o.source.source_file, o.source.source_line, o.kind, -1, {}, false};
+    return {};
+}
+
+/// The group of a value's origin without its kind: the line (or argument) its bytes come from,
+/// whether the value made them, inherits them or is an output (the timeline's hue families).
+inline source_line_key origin_line_key(value_origin const& o) {
+    auto key = origin_key(o);
+    key.kind = key.is_no_source() ? origin_kind::none : origin_kind::own;
+    return key;
+}
+
+/// The peak by origin: by the source line each value's bytes are traced to, or the argument;
+/// largest first; the bytes add up to h.bytes.
 template <class Q>
 std::vector<holding_group<source_line_key>> peak_by_source_line(peak_holdings const& h,
                                                                 basic_source_attribution<Q> const& sources) {
-    return group_holdings(h, [&](std::size_t v) {
-        auto const& s = sources[v];
-        return s.has_source_line() ? source_line_key{s.source_file, s.source_line} : source_line_key{};
-    });
+    return group_holdings(h, [&](std::size_t v) { return origin_key(sources.origin_of(v)); });
+}
+
+/// `argument 2 (psi, donated)`: an argument as the breakdowns name it (C escapes kept).
+inline std::string argument_label(std::int64_t argument, std::string_view name, bool donated) {
+    std::string s = "argument " + std::to_string(argument);
+    if (!name.empty() || donated) {
+        s += " (" + std::string(name) + (name.empty() || !donated ? "" : ", ") + (donated ? "donated" : "") + ")";
+    }
+    return s;
 }
 
 /// The parts of an op_name, split at each '/' outside brackets and quotes:
@@ -344,12 +354,17 @@ template <class Q>
 holding_tree peak_by_op_name(peak_holdings const& h, basic_source_attribution<Q> const& sources) {
     return tree_of_holdings(h, [&](std::size_t v) {
         std::vector<std::string> path;
-        auto const parts = op_name_parts(sources[v].op_name);
+        auto const& o = sources.origin_of(v);
+        if (o.is_argument()) {
+            path.push_back(argument_label(o.argument, o.argument_name, o.donated));
+            return path;
+        }
+        auto const parts = op_name_parts(o.source.op_name);
         if (parts.empty()) {
             path.emplace_back(no_source_group);
             return path;
         }
-        std::string_view const whole = sources[v].op_name;
+        std::string_view const whole = o.source.op_name;
         for (auto part : parts) {
             path.emplace_back(whole.substr(0, static_cast<std::size_t>(part.data() + part.size() - whole.data())));
         }
@@ -373,9 +388,14 @@ template <class Q>
 holding_tree peak_by_stack_frame(peak_holdings const& h, basic_source_attribution<Q> const& sources) {
     return tree_of_holdings(h, [&](std::size_t v) {
         std::vector<std::string> path;
+        auto const& o = sources.origin_of(v);
+        if (o.is_argument()) {
+            path.push_back(argument_label(o.argument, o.argument_name, o.donated));
+            return path;
+        }
         for (auto const& f : sources.stack_of(v)) path.push_back(frame_label(f));
         if (path.empty()) {
-            auto const& s = sources[v];
+            auto const& s = o.source;
             if (s.has_source_line()) {
                 path.push_back(std::string(s.source_file) + ":" + std::to_string(s.source_line));
             } else {

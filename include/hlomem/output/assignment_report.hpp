@@ -242,10 +242,10 @@ private:
 };
 
 /// One value as `report --json` lists it, as members of the object being written, its metadata
-/// `s` (attribute_values) last; `hlomem diff --json` lists values the same way.
-template <class P>
+/// and origin (`sources`, attribute_values) last; `hlomem diff --json` lists values the same way.
+template <class P, class Q>
 void write_value_members(json_writer& json, hlomem::basic_buffer_assignment<P> const& ba, hlomem::basic_logical_value<P> const& v,
-                         shape_text_cache<P>& shape_text, hlomem::value_source const& s) {
+                         shape_text_cache<P>& shape_text, hlomem::basic_source_attribution<Q> const& sources) {
     json.member("id", v.id);
     json.member("name", v.name);
     if (v.index.empty()) {
@@ -267,7 +267,7 @@ void write_value_members(json_writer& json, hlomem::basic_buffer_assignment<P> c
     } else {
         json.null();
     }
-    write_value_source(json, s);
+    write_value_source(json, sources, static_cast<std::size_t>(&v - ba.values.data()), ba);
 }
 
 template <class P>
@@ -304,7 +304,7 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
     json.key("values").begin_array();
     for (auto const& v : ba.values) {
         json.begin_object();
-        write_value_members(json, ba, v, shape_text, f.sources[static_cast<std::size_t>(&v - ba.values.data())]);
+        write_value_members(json, ba, v, shape_text, f.sources);
         json.end_object();
     }
     json.end_array();

@@ -88,7 +88,7 @@ void print_check_json(std::ostream& out, check_result<P> const& r) {
         for (std::size_t i : violation_subjects(v)) {
             json.begin_object();
             json.member("id", r.assignment->values[i].id);
-            write_value_source(json, r.sources[i]);
+            write_value_source(json, r.sources, i, *r.assignment);
             json.end_object();
         }
         json.end_array();
@@ -119,9 +119,9 @@ void print_check_text(std::ostream& out, check_result<P> const& r) {
             if (about.empty()) continue;
             out << "    from";
             for (std::size_t k = 0; k < about.size(); ++k) {
-                auto const& s = r.sources[about[k]];
-                out << (k ? "; " : " ") << r.assignment->values[about[k]].display_name() << " at " << source_line_text(s);
-                if (!s.op_name.empty()) out << " (" << c_unescape(s.op_name) << ")";
+                auto const& o = r.sources.origin_of(about[k]);
+                out << (k ? "; " : " ") << r.assignment->values[about[k]].display_name() << " at " << origin_text(o);
+                if (!o.source.op_name.empty() && !o.is_argument()) out << " (" << c_unescape(o.source.op_name) << ")";
             }
             out << '\n';
         }

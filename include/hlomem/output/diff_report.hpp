@@ -141,7 +141,7 @@ inline void write_allocated_by_kind(json_writer& json, hlomem::color_diff const&
 template <class P, class Q>
 void write_value(json_writer& json, diff_report_side<P, Q> const& side, std::size_t i, shape_text_cache<P>& shapes) {
     json.begin_object();
-    write_value_members(json, side.assignment, side.assignment.values[i], shapes, side.sources[i]);
+    write_value_members(json, side.assignment, side.assignment.values[i], shapes, side.sources);
     json.end_object();
 }
 
@@ -195,11 +195,12 @@ void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
         json.key("peak_by_source").begin_array();
         for (auto const& l : c.peak_by_source) {
             json.begin_object();
-            auto known = [&](std::string const& text) { return l.known ? std::optional<std::string>(text) : std::nullopt; };
+            auto known = [&](std::string const& text) { return l.known && l.argument < 0 ? std::optional<std::string>(text) : std::nullopt; };
             json.member("source_file", known(l.source_file));
             json.member("source_file_b", l.known && !l.source_file_b.empty() ? std::optional<std::string>(l.source_file_b) : std::nullopt);
             json.member("relative_file", known(l.relative_file));
-            json.member("source_line", l.known && l.source_line ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
+            json.member("source_line", l.known && l.argument < 0 && l.source_line ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
+            json.member("argument", l.argument >= 0 ? std::optional<std::int64_t>(l.argument) : std::nullopt);
             json.member("a", l.bytes.a);
             json.member("b", l.bytes.b);
             json.member("delta", l.bytes.delta());

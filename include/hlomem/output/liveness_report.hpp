@@ -28,8 +28,9 @@ void write_liveness_json(json_writer& json, basic_hlo_module<P> const& m, basic_
     auto source_of = [&](std::size_t value) {
         if (value == npos) {
             write_value_source(json, value_source{});
+            write_value_origin(json, value_origin{}, d.assignment);
         } else {
-            write_value_source(json, sources[value]);
+            write_value_source(json, sources, value, d.assignment);
         }
     };
     json.begin_object();

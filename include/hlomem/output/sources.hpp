@@ -28,10 +28,29 @@ inline std::string source_line_text(hlomem::value_source const& s) {
     return hlomem::c_unescape(s.source_file) + ":" + std::to_string(s.source_line);
 }
 
-/// The same for a group of a breakdown.
+/// The same for a group of a breakdown: `model.py:83`, `model.py:83 (inherited)`,
+/// `model.py:83 (output)`, `argument 2 (psi, donated)` or `argument 2 (psi) (inherited)`.
 inline std::string source_line_text(hlomem::source_line_key const& k) {
     if (k.is_no_source()) return std::string(hlomem::no_source_group);
-    return hlomem::c_unescape(k.source_file) + ":" + std::to_string(k.source_line);
+    std::string s = k.is_argument() ? hlomem::c_unescape(hlomem::argument_label(k.argument, k.argument_name, k.donated))
+                                    : hlomem::c_unescape(k.source_file) + ":" + std::to_string(k.source_line);
+    if (k.kind == hlomem::origin_kind::inherited || k.kind == hlomem::origin_kind::output) {
+        s += " (" + std::string(hlomem::to_string(k.kind)) + ")";
+    }
+    return s;
+}
+
+/// Where a value's bytes come from, in words: `model.py:83`, `argument 2 (psi)`, `model.py:83
+/// (inherited: call_parameter, through copy.9)`, `model.py:90, output 0`, `no source`.
+inline std::string origin_text(hlomem::value_origin const& o) {
+    auto key = hlomem::origin_key(o);
+    key.kind = hlomem::origin_kind::own;
+    std::string s = source_line_text(key);
+    if (o.kind == hlomem::origin_kind::inherited) {
+        s += " (inherited: " + std::string(hlomem::to_string(o.how)) + ", through " + o.through + ")";
+    }
+    if (o.output >= 0) s += ", output " + std::to_string(o.output);
+    return s;
 }
 
 /// A string of metadata as a JSON member: the text read back from XLA's C escapes, null when
@@ -62,6 +81,40 @@ inline void write_value_source(json_writer& json, hlomem::value_source const& s)
     }
 }
 
+/// The key `origin` of a value: {"kind", "how", "op_type", "op_name", "source_file",
+/// "source_line", "argument", "argument_name", "argument_shape", "donated", "output", "through"}
+/// (hlo/origin.hpp; null where it has none): the source its bytes are traced to, which its own
+/// keys op_type ... source_line do not change.
+template <class P>
+void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba) {
+    json.key("origin").begin_object();
+    json.member("kind", hlomem::to_string(o.kind));
+    json.key("how");
+    if (o.how == hlomem::inheritance::none) json.null(); else json.value(hlomem::to_string(o.how));
+    write_value_source(json, o.source);
+    json.key("argument");
+    if (o.is_argument()) json.value(o.argument); else json.null();
+    metadata_member(json, "argument_name", o.is_argument() ? o.argument_name : std::string_view());
+    json.key("argument_shape");
+    auto const* shape = o.argument_value < ba.values.size() ? ba.shape_of(ba.values[o.argument_value]) : nullptr;
+    if (o.is_argument() && shape) json.value(hlomem::to_string(*shape)); else json.null();
+    json.key("donated");
+    if (o.is_argument()) json.value(o.donated); else json.null();
+    json.key("output");
+    if (o.output >= 0) json.value(o.output); else json.null();
+    json.key("through");
+    if (o.through.empty()) json.null(); else json.value(o.through);
+    json.end_object();
+}
+
+/// A value's own metadata keys (write_value_source) and its `origin` (write_value_origin).
+template <class P, class Q>
+void write_value_source(json_writer& json, hlomem::basic_source_attribution<Q> const& sources, std::size_t value,
+                        hlomem::basic_buffer_assignment<P> const& ba) {
+    write_value_source(json, sources[value]);
+    write_value_origin(json, value < sources.origins.size() ? sources.origin_of(value) : hlomem::value_origin{}, ba);
+}
+
 /// A breakdown tree as nested {"name", "bytes", "values": [ids held there], "children": [...]}.
 template <class P>
 void write_holding_tree(json_writer& json, hlomem::holding_tree const& t, hlomem::basic_buffer_assignment<P> const& ba) {
@@ -87,11 +140,14 @@ void write_peak_breakdowns(json_writer& json, hlomem::peak_holdings const* h, hl
         for (auto const& g : hlomem::peak_by_source_line(*h, sources)) {
             json.begin_object();
             metadata_member(json, "source_file", g.key.source_file);
-            if (g.key.is_no_source()) {
+            if (g.key.is_no_source() || g.key.is_argument()) {
                 json.key("source_line").null();
             } else {
                 json.member("source_line", g.key.source_line);
             }
+            json.member("origin", hlomem::to_string(g.key.kind));
+            json.key("argument");
+            if (g.key.is_argument()) json.value(g.key.argument); else json.null();
             json.member("bytes", g.bytes);
             json.key("values").begin_array();
             for (std::size_t v : g.values) json.value(ba.values[v].id);
@@ -153,7 +209,7 @@ void print_peak_by_source(std::ostream& out, hlomem::basic_buffer_assignment<P> 
         // metadata={...}) has one group, "no source", in both breakdowns: one line says so.
         bool const no_metadata = groups.size() == 1 && groups.front().key.is_no_source() &&
                                  std::all_of(h.values.begin(), h.values.end(),
-                                             [&](hlomem::value_holding const& v) { return sources.values[v.value].op_name.empty(); });
+                                             [&](hlomem::value_holding const& v) { return sources.origin_of(v.value).source.op_name.empty(); });
         if (no_metadata) {
             out << "\nwhat holds the color " << h.color << " peak (time " << h.time << ", " << hlomem::human_bytes(h.bytes)
                 << "): no source line or op_name in the metadata of its " << groups.front().values.size()

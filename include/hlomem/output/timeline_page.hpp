@@ -322,14 +322,17 @@ void write_timeline_svg(std::ostream& os, hlomem::basic_buffer_assignment<P> con
 // ---------------------------------------------------------------------------------------------
 
 /// The opcode and the metadata of a value's instruction (`s`, from attribute_values: the dump's
-/// text joined with its module), the members left out when absent.
+/// text joined with its module), the members left out when absent; `origin` in words
+/// (origin_text) when its bytes come from elsewhere than its own instruction.
 template <class P>
-void write_instruction_members(json_writer& json, hlomem::basic_logical_value<P> const& v, hlomem::value_source const& s) {
+void write_instruction_members(json_writer& json, hlomem::basic_logical_value<P> const& v, hlomem::value_source const& s,
+                               hlomem::value_origin const& o) {
     if (!std::string_view(v.instruction_opcode).empty()) json.member("opcode", std::string_view(v.instruction_opcode));
     if (!s.op_name.empty()) json.member("op_name", hlomem::c_unescape(s.op_name));
     if (!s.op_type.empty()) json.member("op_type", hlomem::c_unescape(s.op_type));
     if (!s.source_file.empty()) json.member("source_file", hlomem::c_unescape(s.source_file));
     if (s.source_line != 0) json.member("source_line", s.source_line);
+    if (o.kind != hlomem::origin_kind::own && o.kind != hlomem::origin_kind::none) json.member("origin", origin_text(o));
 }
 
 /// What the timeline of one color holds, as members of the object being written: its peak and
@@ -438,13 +441,12 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
     };
     for (auto const& c : tl.colors) {
         auto const h = hlomem::holdings_at(ba, c.color, c.peak_time, hlomem::sourced_value_first<P, P>{ba, sources});
-        by_source.push_back(hlomem::peak_by_source_line(h, sources));
+        // Grouped by line whatever the kind of origin: a line's own values and those that inherit
+        // its bytes are one row and one hue family.
+        by_source.push_back(hlomem::group_holdings(h, [&](std::size_t v) { return hlomem::origin_line_key(sources.origin_of(v)); }));
         for (auto const& g : by_source.back()) line_of(g.key);
     }
-    auto key_of = [&](std::size_t value) {
-        auto const& s = sources[value];
-        return s.has_source_line() ? hlomem::source_line_key{s.source_file, s.source_line} : hlomem::source_line_key{};
-    };
+    auto key_of = [&](std::size_t value) { return hlomem::origin_line_key(sources.origin_of(value)); };
     for (auto const* b : listed) line_of(key_of(b->value));
     std::map<hlomem::shape_id, std::size_t> shape_index;
     std::vector<hlomem::shape_id> shapes;
@@ -514,7 +516,7 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
         json.member("end", b->range.end);
         if (lr.instruction_at(b->range.start) != std::string_view(v.name)) json.member("first", lr.instruction_at(b->range.start));
         json.member("last", lr.instruction_at(b->range.end));
-        write_instruction_members(json, v, sources[b->value]);
+        write_instruction_members(json, v, sources[b->value], sources.origin_of(b->value));
         json.member("src", line_index[key_of(b->value)]);
         json.end_object();
     }

@@ -106,7 +106,7 @@ inline void write_timeline_trace(std::ostream& os, buffer_assignment const& ba, 
                 j.member("id", v.id).member("bytes", v.size).member("allocation", a.index).member("offset", v.offset);
                 if (auto const* shape = ba.shape_of(v)) j.member("shape", to_string(*shape));
                 if (padded[s.value]) j.member("padded_bytes", *padded[s.value]).member("unpadded_bytes", *unpadded[s.value]);
-                write_instruction_members(j, v, sources[s.value]);
+                write_instruction_members(j, v, sources[s.value], sources.origin_of(s.value));
                 j.end_object();
             });
         }

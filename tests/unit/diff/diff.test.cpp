@@ -126,7 +126,7 @@ TEST_CASE("diff: the resharding done in two orders, figures by hand", "[diff]") 
     CHECK(c.temp_allocated_bytes.a == 2095055232);
     CHECK(c.temp_allocated_bytes.b == 1047527808);
     // At A's peak, line 54 (the all_to_all) holds all-to-all.1.1 and the two pointer tables, line 53
-    // (the all_gather) loop_transpose_fusion, and param.1 (op_name "psi", no source) the rest.
+    // (the all_gather) loop_transpose_fusion, and param.1, argument 0 (op_name "psi"), the rest.
     auto line = [&](std::int64_t n) {
         auto it = std::find_if(c.peak_by_source.begin(), c.peak_by_source.end(), [&](auto const& l) { return l.known && l.source_line == n; });
         REQUIRE(it != c.peak_by_source.end());
@@ -134,10 +134,12 @@ TEST_CASE("diff: the resharding done in two orders, figures by hand", "[diff]") 
     };
     CHECK(line(54).a == 1047527424 + 16 + 8);
     CHECK(line(53).a == 1047527424);
-    auto const none = std::find_if(c.peak_by_source.begin(), c.peak_by_source.end(), [](auto const& l) { return !l.known; });
-    REQUIRE(none != c.peak_by_source.end());
-    CHECK(none->bytes.a == 523763712);
-    CHECK(none->bytes.b == 523763712);
+    auto const psi = std::find_if(c.peak_by_source.begin(), c.peak_by_source.end(), [](auto const& l) { return l.argument >= 0; });
+    REQUIRE(psi != c.peak_by_source.end());
+    CHECK(hlomem::line_label(*psi) == "argument 0 (psi)");
+    CHECK(psi->bytes.a == 523763712);
+    CHECK(psi->bytes.b == 523763712);
+    CHECK(std::none_of(c.peak_by_source.begin(), c.peak_by_source.end(), [](auto const& l) { return !l.known; }));
     // A renamed fusion: A's first transpose of psi is loop_transpose_fusion.1, B's is
     // input_transpose_fusion (both `fusion(%param.1)`, metadata={op_name="psi"}, 523763712 bytes).
     auto const* p = pair_of(d, value_named(a, "loop_transpose_fusion.1"));
@@ -242,7 +244,8 @@ TEST_CASE("diff: A against B and B against A are mirror images", "[diff]") {
             REQUIRE(x.peak_by_source.size() == y.peak_by_source.size());
             for (auto const& l : x.peak_by_source) {
                 auto it = std::find_if(y.peak_by_source.begin(), y.peak_by_source.end(), [&](auto const& m) {
-                    return m.known == l.known && m.source_file == l.source_file && m.source_line == l.source_line;
+                    return m.known == l.known && m.source_file == l.source_file && m.source_line == l.source_line &&
+                           m.argument == l.argument;
                 });
                 REQUIRE(it != y.peak_by_source.end());
                 CHECK(it->bytes.a == l.bytes.b);

@@ -123,9 +123,7 @@ TEST_CASE("every breakdown adds up to each color's peak, on every real dump", "[
                 sum += by_line[k].bytes;
                 values += by_line[k].values.size();
                 if (k > 0) CHECK(by_line[k - 1].bytes >= by_line[k].bytes);
-                for (std::size_t v : by_line[k].values) {
-                    CHECK(std::string(sources[v].source_file) == std::string(by_line[k].key.source_file));
-                }
+                for (std::size_t v : by_line[k].values) CHECK(hlomem::origin_key(sources.origin_of(v)) == by_line[k].key);
             }
             CHECK(sum == h.bytes);
             CHECK(values == h.values.size());

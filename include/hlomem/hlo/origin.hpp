@@ -1,0 +1,681 @@
+// hlomem/hlo/origin.hpp: where a value's bytes come from in the user's program when its own
+// instruction states no source line: an argument of the jitted function, the loop state a while
+// body receives, a copy XLA inserted, a fusion whose metadata sits inside its computation.
+//
+// A value's own instruction often names no line. Of the bytes at real GPU peaks (issue 30), most
+// "no source" bytes are parameters (the function's arguments and the parameters of while bodies
+// that carry the loop state), then `copy` instructions XLA inserted, fusions and async collectives
+// without metadata. Their bytes still come from a line of the program or from an argument; the
+// origin of a value says which, and how it was traced:
+//
+//   own        its instruction states a source (metadata={op_name=... source_file=... source_line=N})
+//   argument   it is entry parameter N: "argument N" of the function (the parameter's op_name is
+//              the name JAX gave it: `op_name="args[0]"`, `op_name="psi"`)
+//   output     it is (an element of) the entry root: "output N", with its source, own or traced
+//   inherited  its source is another instruction's (or an argument), reached by:
+//     call_parameter      a parameter of a while body or condition, a conditional branch, a call
+//                         or an async computation takes what the operand at the call site holds
+//                         (the while's init tuple element, through tuple/get-tuple-element)
+//                         (xla/service/hlo_dataflow_analysis.cc, UpdateParameterValueSet)
+//     forwarded           copy, bitcast, get-tuple-element, tuple, copy-start/copy-done, async
+//                         start/done pairs forward or copy the value of an operand
+//                         (HloDataflowAnalysis::UpdateCopyStartValueSet, UpdateAsyncDoneValueSet, ...)
+//     called_computation  a fusion or custom call without metadata takes that of the instructions
+//                         of its computation: the root's first, then the line most of them state
+//     operands            an instruction without metadata that forwards nothing takes the source of
+//                         its operands' producers, the first that has one
+//
+// With the module (a dump's `*after_optimizations.txt`, or the module an assignment was derived
+// from) the walk follows the module's instructions. A dump alone states only the instructions that
+// define values, in `from instruction:` lines: the walk reads their operands there, finds an
+// operand that defines no value (a get-tuple-element, a bitcast) among the other values'
+// `positions:`, and finds the init of a while body's phi value among the values of its slice: XLA's
+// HloAliasAnalysis gives the while's init, its body parameter and its result one HloBuffer, and
+// the init is the value listed as used by `while, operand 0 {i}`.
+#ifndef HLOMEM_HLO_ORIGIN_HPP
+#define HLOMEM_HLO_ORIGIN_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/hlo/metadata.hpp>
+#include <hlomem/hlo/module.hpp>
+
+namespace hlomem {
+
+/// Where a value's metadata was read.
+enum class metadata_origin : std::uint8_t {
+    none,    ///< neither the dump nor the module states any for its defining instruction
+    dump,    ///< the dump's ` from instruction: ... metadata={...}`
+    module,  ///< the module's instruction of that name
+};
+
+inline constexpr std::string_view to_string(metadata_origin o) noexcept {
+    switch (o) {
+        case metadata_origin::none: return "none";
+        case metadata_origin::dump: return "dump";
+        case metadata_origin::module: return "module";
+    }
+    return "none";
+}
+
+/// The metadata of a value's defining instruction. Strings view the texts the assignment and the
+/// module were read from (or their own strings), as XLA wrote them between the quotes: C escapes
+/// kept (c_unescape reads them). Empty / 0 when absent.
+struct value_source {
+    std::string_view op_type;
+    std::string_view op_name;
+    std::string_view source_file;
+    std::int64_t source_line = 0;
+    std::int64_t stack_frame_id = 0;
+    metadata_origin origin = metadata_origin::none;
+
+    bool has_metadata() const noexcept { return origin != metadata_origin::none; }
+    /// Whether it names a source file (XLA prints source_line only with a source_file).
+    bool has_source_line() const noexcept { return !source_file.empty(); }
+};
+
+/// What a value's origin is (the JSON key `origin.kind`).
+enum class origin_kind : std::uint8_t { none, own, argument, output, inherited };
+
+inline constexpr std::string_view to_string(origin_kind k) noexcept {
+    switch (k) {
+        case origin_kind::none: return "none";
+        case origin_kind::own: return "own";
+        case origin_kind::argument: return "argument";
+        case origin_kind::output: return "output";
+        case origin_kind::inherited: return "inherited";
+    }
+    return "none";
+}
+
+/// How an inherited origin was reached from the value: the first step of the walk.
+enum class inheritance : std::uint8_t { none, call_parameter, forwarded, called_computation, operands };
+
+inline constexpr std::string_view to_string(inheritance h) noexcept {
+    switch (h) {
+        case inheritance::none: return "none";
+        case inheritance::call_parameter: return "call_parameter";
+        case inheritance::forwarded: return "forwarded";
+        case inheritance::called_computation: return "called_computation";
+        case inheritance::operands: return "operands";
+    }
+    return "none";
+}
+
+/// Where a value's bytes come from.
+struct value_origin {
+    origin_kind kind = origin_kind::none;
+    inheritance how = inheritance::none;  ///< for a source traced from another instruction
+    value_source source;                  ///< the metadata of the instruction traced to (own: the value's)
+    std::int64_t argument = -1;           ///< entry parameter N when the source is an argument
+    std::string_view argument_name;       ///< that parameter's op_name: the name JAX gave it
+    bool donated = false;                 ///< the argument is donated (input_output_alias, buffer_donor)
+    std::size_t argument_value = npos;    ///< the argument's value in the assignment (its shape), or npos
+    std::int64_t output = -1;             ///< "output N": the value is element N of the entry root
+    std::string through;                  ///< the instruction (and index) traced to; empty for own
+
+    bool is_argument() const noexcept { return argument >= 0; }
+    /// A source line or an argument: anything but `no source`.
+    bool has_source() const noexcept { return source.has_source_line() || is_argument(); }
+};
+
+namespace detail {
+
+/// `%a, f32[8]{0} %b, %c.1#0` between an instruction's parentheses, as (name, element) pairs:
+/// older XLA prints each operand's shape before it, newest XLA refers to element N of a
+/// tuple-shaped result as `%c.1#0` (element -1: the whole result).
+inline std::vector<std::pair<std::string_view, std::int64_t>> origin_operands(std::string_view text, std::string_view opcode) {
+    std::vector<std::pair<std::string_view, std::int64_t>> out;
+    auto const eq = text.find(" = ");
+    if (eq == std::string_view::npos || opcode.empty()) return out;
+    std::string const call = " " + std::string(opcode) + "(";
+    auto const open = text.find(call, eq);
+    if (open == std::string_view::npos) return out;
+    std::size_t i = open + call.size();
+    int depth = 0;
+    std::size_t start = i;
+    auto take = [&](std::string_view op) {
+        auto const pct = op.rfind('%');
+        if (pct != std::string_view::npos) op.remove_prefix(pct + 1);
+        else if (auto const sp = op.rfind(' '); sp != std::string_view::npos) op.remove_prefix(sp + 1);
+        while (!op.empty() && op.back() == ' ') op.remove_suffix(1);
+        std::int64_t element = -1;
+        if (auto const hash = op.rfind('#'); hash != std::string_view::npos) {
+            if (auto n = metadata_integer(op.substr(hash + 1))) element = *n;
+            op = op.substr(0, hash);
+        }
+        if (!op.empty()) out.emplace_back(op, element);
+    };
+    for (; i < text.size(); ++i) {
+        char const c = text[i];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+        else if (c == ')' || (c == ',' && depth == 0)) {
+            take(text.substr(start, i - start));
+            if (c == ')') break;
+            start = i + 1;
+        }
+    }
+    return out;
+}
+
+/// The integer after `key` in an instruction's text (`parameter(`, `index=`), or -1.
+inline std::int64_t origin_integer_after(std::string_view text, std::string_view key) {
+    auto const at = text.find(key);
+    if (at == std::string_view::npos) return -1;
+    std::size_t b = at + key.size(), e = b;
+    while (e < text.size() && text[e] >= '0' && text[e] <= '9') ++e;
+    return metadata_integer(text.substr(b, e - b)).value_or(-1);
+}
+
+/// One step of the walk that forwards: operand `operand` at `index` holds the bytes.
+struct forward_step {
+    std::size_t operand = 0;
+    std::vector<std::int64_t> index;
+};
+
+inline std::vector<std::int64_t> with_front(std::int64_t first, std::vector<std::int64_t> const& rest) {
+    std::vector<std::int64_t> out{first};
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+}
+
+/// XLA's dataflow rules for the instructions that forward or copy an operand's value
+/// (xla/service/hlo_dataflow_analysis.cc: UpdateBitcastValueSet, UpdateGetTupleElementValueSet,
+/// UpdateTupleValueSet, UpdateCopyStartValueSet / UpdateCopyDoneValueSet, UpdateAsyncStartValueSet
+/// / UpdateAsyncDoneValueSet, UpdateAllGatherStart/Done, UpdateCollectivePermuteStart/Done,
+/// UpdateAllReduceDone, UpdateOptimizationBarrierValueSet, UpdateDomainValueSet, UpdateAddDependency;
+/// a copy and a while's init are not forwarded by XLA but hold the same data).
+inline std::optional<forward_step> forwarded_operand(std::string_view op, std::vector<std::int64_t> const& index,
+                                                     std::int64_t tuple_index) {
+    auto rest = [&] { return std::vector<std::int64_t>(index.begin() + 1, index.end()); };
+    if (op == "copy" || op == "bitcast" || op == "domain" || op == "add-dependency" || op == "while" ||
+        op == "all-reduce-done") {
+        return forward_step{0, index};
+    }
+    if (op == "opt-barrier") return index.empty() ? std::nullopt : std::optional<forward_step>({0, index});
+    if (op == "get-tuple-element" && tuple_index >= 0) return forward_step{0, with_front(tuple_index, index)};
+    if (op == "tuple" && !index.empty() && index[0] >= 0) return forward_step{static_cast<std::size_t>(index[0]), rest()};
+    // copy-start: ({0} destination, {1} source, {2} context); both hold the operand's data.
+    if (op == "copy-start" && !index.empty() && index[0] <= 1) return forward_step{0, rest()};
+    if (op == "copy-done") return forward_step{0, with_front(0, index)};
+    if (op == "async-done" || op == "all-gather-done" || op == "collective-permute-done") {
+        return forward_step{0, with_front(1, index)};
+    }
+    // An async start's {0} holds its operands: {0, k} is operand k (one operand: {0} itself).
+    if ((op == "async-start" || op == "all-gather-start" || op == "collective-permute-start") && !index.empty() &&
+        index[0] == 0) {
+        if (index.size() >= 2 && op == "async-start") {
+            return forward_step{static_cast<std::size_t>(index[1]), std::vector<std::int64_t>(index.begin() + 2, index.end())};
+        }
+        return forward_step{0, rest()};
+    }
+    return std::nullopt;
+}
+
+/// Whether an instruction without metadata takes that of its called computation.
+inline bool takes_callee_metadata(std::string_view op) {
+    return op == "fusion" || op == "custom-call" || op == "async-start" || op == "call" || op == "conditional";
+}
+
+/// Whether an instruction without metadata, which neither forwards a value nor calls a
+/// computation that states a source, takes the source of its operands' producers: the
+/// instructions that wrap or move data they are handed (fusions, custom calls, collectives),
+/// those that only retype or rearrange it (a convert of a weight XLA inserted on a TPU, seed 002:
+/// 56 MiB, a transpose, a slice, a tuple's index table) and those that update their operand 0 in
+/// place (xla/service/hlo_dataflow_analysis.cc, GetInPlaceInputOutputPairs). Arithmetic, a
+/// reduction or a constant makes new data: it stays without a source rather than take an
+/// operand's line.
+inline bool takes_operand_source(std::string_view op) {
+    return takes_callee_metadata(op) || op == "convert" || op == "bitcast-convert" || op == "reshape" ||
+           op == "transpose" || op == "slice" || op == "dynamic-slice" || op == "reverse" || op == "pad" ||
+           op == "concatenate" || op == "broadcast" || op == "tuple" || op == "async-done" || op == "all-reduce" || op == "all-gather" ||
+           op == "all-to-all" || op == "reduce-scatter" || op == "collective-permute" || op == "collective-broadcast" ||
+           op == "ragged-all-to-all" || op == "all-reduce-start" || op == "all-gather-start" ||
+           op == "collective-permute-start" || op == "dynamic-update-slice" || op == "scatter" || op == "send" ||
+           op == "recv" || op == "send-done" || op == "recv-done";
+}
+
+template <class Q>
+value_source origin_source_from(basic_hlo_metadata<Q> const& m, metadata_origin origin) {
+    return {std::string_view(m.op_type), std::string_view(m.op_name), std::string_view(m.source_file), m.source_line,
+            m.stack_frame_id, origin};
+}
+
+inline std::string index_suffix(std::vector<std::int64_t> const& index) {
+    if (index.empty()) return {};
+    std::string s = "{";
+    for (std::size_t k = 0; k < index.size(); ++k) s += (k ? "," : "") + std::to_string(index[k]);
+    return s + "}";
+}
+
+/// The walk, over a graph `G` of nodes (module instructions or dump values) that answers:
+/// source(n), opcode(n), index(n), name(n), entry_parameter(n) (N or -1), tuple_index(n),
+/// operand_count(n), operand(n, k, index), call_feeds(n) (what feeds a non-entry parameter at
+/// its call site), body_roots(n) (a while's body root), callee_source(n) (a fusion's computation's metadata) and argument(n, origin&).
+template <class G>
+class origin_walk {
+public:
+    using node = typename G::node;
+    explicit origin_walk(G const& g) : g_(g) {}
+
+    /// The origin of the value at `start`, whose own metadata is `own`.
+    value_origin origin_of(node const& start, value_source const& own) const {
+        value_origin o;
+        if (g_.entry_parameter(start) >= 0) {
+            o.kind = origin_kind::argument;
+            o.source = own;
+            g_.argument(start, o);
+            return o;
+        }
+        if (own.has_source_line()) {
+            o.kind = origin_kind::own;
+            o.source = own;
+            return o;
+        }
+        int budget = max_steps;
+        if (walk(start, o, budget)) {
+            o.kind = origin_kind::inherited;
+            return o;
+        }
+        o = value_origin{};
+        if (!own.op_name.empty() || !own.op_type.empty()) {
+            o.kind = origin_kind::own;  // an op_name, no line: what the instruction states is all there is
+            o.source = own;
+        }
+        return o;
+    }
+
+private:
+    /// The most instructions one value's walk visits: a walk through operands branches.
+    static constexpr int max_steps = 256;
+
+    /// Whether `n` is where the walk ends: an argument, or an instruction that states a line.
+    bool reached(node const& n, value_origin& o) const {
+        if (g_.entry_parameter(n) >= 0) {
+            o.source = g_.source(n);
+            o.through = g_.name(n);
+            g_.argument(n, o);
+            return true;
+        }
+        auto const s = g_.source(n);
+        if (!s.has_source_line()) return false;
+        o.source = s;
+        o.through = g_.name(n);
+        return true;
+    }
+
+    /// Walks from `n` to the first instruction that states a source line or is an argument,
+    /// trying the steps XLA's dataflow gives in order: what a parameter is fed at its call, what
+    /// an instruction forwards, the metadata of a called computation, then the operands.
+    bool walk(node n, value_origin& o, int& budget) const {
+        while (budget-- > 0) {
+            auto const op = g_.opcode(n);
+            std::vector<std::pair<node, inheritance>> next;
+            if (op == "parameter") {
+                for (auto& f : g_.call_feeds(n)) next.emplace_back(std::move(f), inheritance::call_parameter);
+            } else if (auto f = forwarded_operand(op, g_.index(n), g_.tuple_index(n))) {
+                if (auto p = g_.operand(n, f->operand, f->index)) next.emplace_back(std::move(*p), inheritance::forwarded);
+                // A while's result is its init or what its body's root carries.
+                if (op == "while") {
+                    for (auto& r : g_.body_roots(n)) next.emplace_back(std::move(r), inheritance::forwarded);
+                }
+            }
+            if (next.empty() && takes_callee_metadata(op)) {
+                if (auto s = g_.callee_source(n)) {
+                    note(o, inheritance::called_computation);
+                    o.source = s->first;
+                    o.through = std::move(s->second);
+                    return true;
+                }
+            }
+            if (next.empty() && takes_operand_source(op)) {
+                // A conditional's operand 0 is its predicate or branch index, not its data.
+                for (std::size_t k = op == "conditional" ? 1 : 0; k < g_.operand_count(n); ++k) {
+                    if (auto p = g_.operand(n, k, {})) next.emplace_back(std::move(*p), inheritance::operands);
+                }
+            }
+            if (next.size() == 1) {  // one way on: no copy of what was found so far
+                note(o, next.front().second);
+                n = std::move(next.front().first);
+                if (reached(n, o)) return true;
+                continue;
+            }
+            for (auto& [p, how] : next) {
+                value_origin tried = o;
+                note(tried, how);
+                if (reached(p, tried) || walk(p, tried, budget)) {
+                    o = std::move(tried);
+                    return true;
+                }
+            }
+            return false;
+        }
+        return false;
+    }
+
+    static void note(value_origin& o, inheritance how) {
+        if (o.how == inheritance::none) o.how = how;
+    }
+
+    G const& g_;
+};
+
+/// XLA's async syntax sugar (`all-to-all-start`, `reduce-scatter-done`, ...) is an async-start or
+/// async-done wrapping the collective (HloParser's ParseInstruction, async wrapping); the opcodes
+/// that have pairs of their own keep them.
+inline std::string_view origin_opcode(std::string_view op) {
+    auto ends = [&](std::string_view tail) { return op.size() > tail.size() && op.substr(op.size() - tail.size()) == tail; };
+    if (op == "copy-start" || op == "copy-done" || op == "all-gather-start" || op == "all-gather-done" ||
+        op == "all-reduce-start" || op == "all-reduce-done" || op == "collective-permute-start" ||
+        op == "collective-permute-done" || op == "send-done" || op == "recv-done") {
+        return op;
+    }
+    if (ends("-start")) return "async-start";
+    if (ends("-done")) return "async-done";
+    return op;
+}
+
+/// The walk's graph over a module: a node is an instruction and a shape index of its result.
+template <class P, class Q>
+struct module_origin_graph {
+    struct node {
+        instruction_id k = no_instruction;
+        std::vector<std::int64_t> index;
+    };
+    basic_buffer_assignment<P> const& ba;
+    basic_hlo_module<Q> const& m;
+
+    value_source source(node const& n) const {
+        auto const* md = m.metadata(n.k);
+        return md ? origin_source_from(*md, metadata_origin::module) : value_source{};
+    }
+    std::string_view opcode(node const& n) const { return origin_opcode(m.opcode_name(n.k)); }
+    std::vector<std::int64_t> const& index(node const& n) const { return n.index; }
+    std::string name(node const& n) const { return std::string(m.instruction(n.k).name) + index_suffix(n.index); }
+    std::int64_t entry_parameter(node const& n) const {
+        auto const& i = m.instruction(n.k);
+        return i.opcode == hlo_opcode::parameter && i.computation == m.entry() ? i.parameter_number : -1;
+    }
+    std::int64_t tuple_index(node const& n) const { return m.instruction(n.k).tuple_index; }
+    std::size_t operand_count(node const& n) const { return m.operands(n.k).size(); }
+    std::optional<node> operand(node const& n, std::size_t k, std::vector<std::int64_t> index) const {
+        auto const ops = m.operands(n.k);
+        if (k >= ops.size()) return std::nullopt;
+        return node{ops.begin()[k], std::move(index)};
+    }
+    /// What feeds a parameter of a called computation at its first caller
+    /// (UpdateParameterValueSet): a while's init, then its body's root (what the loop carries
+    /// into the next iteration), at the parameter's index; a conditional's operand of the branch
+    /// (operand b + 1 for branch b); a call's or an async computation's operand N.
+    std::vector<node> call_feeds(node const& n) const {
+        auto const& p = m.instruction(n.k);
+        for (hlo_call const& c : m.callers(p.computation)) {
+            auto const ops = m.operands(c.caller);
+            std::size_t k = ops.size();
+            std::vector<node> out;
+            if (c.kind == call_kind::while_body || c.kind == call_kind::while_condition) k = 0;
+            if (c.kind == call_kind::call || c.kind == call_kind::async) k = static_cast<std::size_t>(p.parameter_number);
+            if (c.kind == call_kind::conditional_branch) {
+                std::size_t b = 0;
+                for (hlo_call const& d : m.calls(c.caller)) {
+                    if (d.kind != call_kind::conditional_branch) continue;
+                    if (d.callee == c.callee) break;
+                    ++b;
+                }
+                k = b + 1;
+            }
+            if (k < ops.size()) out.push_back(node{ops.begin()[k], n.index});
+            for (hlo_call const& d : m.calls(c.caller)) {
+                instruction_id const root = m.computation(d.callee).root;
+                if (k == 0 && d.kind == call_kind::while_body && root != no_instruction) out.push_back(node{root, n.index});
+            }
+            if (!out.empty()) return out;
+        }
+        return {};
+    }
+    /// The root of a while's body, at the while's index `n.index`.
+    std::vector<node> body_roots(node const& n) const {
+        for (hlo_call const& c : m.calls(n.k)) {
+            instruction_id const root = m.computation(c.callee).root;
+            if (c.kind == call_kind::while_body && root != no_instruction) return {node{root, n.index}};
+        }
+        return {};
+    }
+    /// The metadata of a fusion's (custom call's, async computation's, call's, conditional
+    /// branch's) computation, and the instruction that states it: its root's when it states a
+    /// line, else the line most of its instructions state (the first instruction of it).
+    std::optional<std::pair<value_source, std::string>> callee_source(node const& n) const {
+        for (hlo_call const& c : m.calls(n.k)) {
+            auto const& comp = m.computation(c.callee);
+            if (comp.root != no_instruction) {
+                if (auto s = source(node{comp.root, {}}); s.has_source_line()) return std::pair(s, name(node{comp.root, {}}));
+            }
+            std::map<std::pair<std::string_view, std::int64_t>, std::pair<std::size_t, instruction_id>> lines;
+            for (instruction_id i : comp.instructions()) {
+                auto const* md = m.metadata(i);
+                if (!md || std::string_view(md->source_file).empty()) continue;
+                auto& e = lines.try_emplace({std::string_view(md->source_file), md->source_line}, 0, i).first->second;
+                ++e.first;
+            }
+            std::pair<std::size_t, instruction_id> best{0, no_instruction};
+            for (auto const& [key, e] : lines) {
+                if (e.first > best.first || (e.first == best.first && e.second < best.second)) best = e;
+            }
+            if (best.first > 0) return std::pair(source(node{best.second, {}}), name(node{best.second, {}}));
+        }
+        return std::nullopt;
+    }
+    void argument(node const& n, value_origin& o) const {
+        std::int64_t const number = entry_parameter(n);
+        o.argument = number;
+        if (auto const* md = m.metadata(n.k)) o.argument_name = std::string_view(md->op_name);
+        for (auto const& a : m.input_output_aliases()) o.donated = o.donated || a.parameter_number == number;
+        for (auto const& d : m.buffer_donors()) o.donated = o.donated || d.parameter_number == number;
+        o.argument_value = ba.value_index(std::string_view(m.instruction(n.k).name), basic_shape_index<P>(n.index));
+    }
+};
+
+/// The walk's graph over a dump alone: a node is a value; its instruction's operands are read
+/// from its `from instruction:` text.
+template <class P>
+struct dump_origin_graph {
+    using node = std::size_t;
+    basic_buffer_assignment<P> const& ba;
+    /// Every `positions:` entry's instruction name, to the values listed there; built when first needed.
+    mutable std::unordered_multimap<std::string_view, std::size_t> positions;
+    mutable bool positions_built = false;
+
+    std::string_view text(node v) const { return ba.values[v].instruction_text; }
+    value_source source(node v) const {
+        if (auto md = instruction_metadata(text(v))) return origin_source_from(*md, metadata_origin::dump);
+        return {};
+    }
+    std::string_view opcode(node v) const { return origin_opcode(ba.values[v].instruction_opcode); }
+    std::vector<std::int64_t> index(node v) const { return {ba.values[v].index.begin(), ba.values[v].index.end()}; }
+    std::string name(node v) const { return ba.values[v].display_name(); }
+    std::int64_t entry_parameter(node v) const {
+        auto const& x = ba.values[v];
+        if (opcode(v) != "parameter" || x.is_phi || x.allocation >= ba.allocations.size()) return -1;
+        if (!ba.allocations[x.allocation].is_entry_computation_parameter()) return -1;
+        return origin_integer_after(text(v), "parameter(");
+    }
+    std::int64_t tuple_index(node v) const { return origin_integer_after(text(v), "index="); }
+    std::size_t operand_count(node v) const { return origin_operands(text(v), ba.values[v].instruction_opcode).size(); }
+    std::optional<node> operand(node v, std::size_t k, std::vector<std::int64_t> index) const {
+        auto const ops = origin_operands(text(v), ba.values[v].instruction_opcode);
+        if (k >= ops.size()) return std::nullopt;
+        if (ops[k].second >= 0) index = with_front(ops[k].second, index);
+        return resolve(ops[k].first, index);
+    }
+    /// The value at `name` `index`: the one it defines, else the one listed at that position (an
+    /// instruction that defines no value: get-tuple-element, bitcast, a tuple's element).
+    std::optional<node> resolve(std::string_view name, std::vector<std::int64_t> const& index) const {
+        basic_shape_index<P> const at(index);
+        if (std::size_t const i = ba.value_index(name, at); i != npos) return i;
+        if (!positions_built) {
+            for (std::size_t i = 0; i < ba.values.size(); ++i) {
+                for (auto const& p : ba.values[i].positions) positions.emplace(std::string_view(p.instruction), i);
+            }
+            positions_built = true;
+        }
+        auto const range = positions.equal_range(name);
+        for (auto it = range.first; it != range.second; ++it) {
+            for (auto const& p : ba.values[it->second].positions) {
+                if (std::string_view(p.instruction) == name && p.index == at) return it->second;
+            }
+        }
+        return std::nullopt;
+    }
+    /// A while body's (or condition's) phi value: the value of its slice that the dump lists as
+    /// used by `W, operand 0 {i}`, W a while whose own value at {i} shares the slice.
+    std::vector<node> call_feeds(node v) const {
+        auto const& x = ba.values[v];
+        if (!x.is_phi || x.allocation >= ba.allocations.size()) return {};
+        auto const& slice = ba.allocations[x.allocation].values;
+        auto shares = [&](std::size_t u) { return ba.values[u].offset == x.offset && u != v; };
+        for (std::size_t u : slice) {
+            if (!shares(u)) continue;
+            for (auto const& use : ba.values[u].uses) {
+                if (use.operand_number != 0 || use.operand_index != x.index) continue;
+                std::size_t const w = ba.value_index(std::string_view(use.instruction), x.index);
+                if (w != npos && ba.values[w].allocation == x.allocation && ba.values[w].offset == x.offset &&
+                    std::string_view(ba.values[w].instruction_opcode) == "while") {
+                    return {u};
+                }
+            }
+        }
+        return {};
+    }
+    /// A dump states neither a called computation's instructions nor a while's body.
+    std::optional<std::pair<value_source, std::string>> callee_source(node) const { return std::nullopt; }
+    std::vector<node> body_roots(node) const { return {}; }
+    void argument(node v, value_origin& o) const {
+        o.argument = entry_parameter(v);
+        o.argument_name = source(v).op_name;
+        o.donated = ba.allocations[ba.values[v].allocation].is_parameter_aliased_with_output();
+        o.argument_value = v;
+    }
+};
+
+inline void set_output(value_origin& o, std::int64_t n) {
+    if (o.output >= 0) return;
+    o.output = n;
+    if (o.kind != origin_kind::argument) o.kind = origin_kind::output;
+}
+
+/// Marks the values of the entry root's element N as "output N", from the root down through
+/// tuple, get-tuple-element and bitcast (which define no value of their own).
+template <class P, class Q>
+void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m, std::vector<value_origin>& out) {
+    module_origin_graph<P, Q> const g{ba, m};
+    using node = typename module_origin_graph<P, Q>::node;
+    auto mark = [&](auto const& self, node const& n, std::int64_t number, int depth) -> void {
+        if (depth > 64) return;
+        std::size_t const v = ba.value_index(std::string_view(m.instruction(n.k).name), basic_shape_index<P>(n.index));
+        if (v != npos) set_output(out[v], number);
+        auto const op = g.opcode(n);
+        if (op == "tuple" && n.index.empty()) {
+            for (std::size_t k = 0; k < g.operand_count(n); ++k) self(self, *g.operand(n, k, {}), number, depth + 1);
+        } else if (v == npos) {
+            if (auto f = forwarded_operand(op, n.index, g.tuple_index(n)); f && op != "copy" && op != "while") {
+                if (auto p = g.operand(n, f->operand, f->index)) self(self, *p, number, depth + 1);
+            }
+        }
+    };
+    instruction_id const root = m.entry_computation().root;
+    if (root == no_instruction) return;
+    node const r{root, {}};
+    if (g.opcode(r) != "tuple") return mark(mark, r, 0, 0);
+    for (std::size_t k = 0; k < g.operand_count(r); ++k) mark(mark, *g.operand(r, k, {}), static_cast<std::int64_t>(k), 1);
+}
+
+/// Marks "output N" in a dump alone: the values listed at position {N, ...} of the entry root,
+/// the last tuple defined in a maybe-live-out allocation that nothing uses; without a tuple root,
+/// the values of the one maybe-live-out allocation that is not a parameter are output 0.
+template <class P>
+void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_origin>& out) {
+    auto live_out = [&](std::size_t a) { return a < ba.allocations.size() && ba.allocations[a].maybe_live_out; };
+    std::size_t root = npos;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (std::string_view(v.instruction_opcode) == "tuple" && v.index.empty() && v.uses.empty() && live_out(v.allocation) &&
+            !ba.allocations[v.allocation].is_entry_computation_parameter()) {
+            root = i;
+        }
+    }
+    if (root != npos) {
+        std::string_view const name = ba.values[root].name;
+        for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            for (auto const& p : ba.values[i].positions) {
+                if (std::string_view(p.instruction) == name && !p.index.empty()) {
+                    set_output(out[i], p.index[0]);
+                    break;
+                }
+            }
+        }
+        return;
+    }
+    std::size_t only = npos, count = 0;
+    for (std::size_t a = 0; a < ba.allocations.size(); ++a) {
+        if (live_out(a) && !ba.allocations[a].is_entry_computation_parameter()) only = a, ++count;
+    }
+    if (count == 1) {
+        for (std::size_t i : ba.allocations[only].values) set_output(out[i], 0);
+    }
+}
+
+}  // namespace detail
+
+/// The origin of every value of `ba` that `wanted` flags (every value when null), `own[i]` being
+/// value i's own metadata (attribute_values). With the module `m` (null: the dump alone), values
+/// whose instruction it names are traced in it, the others in the dump's texts.
+template <class P, class Q>
+std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
+                                        std::vector<value_source> const& own, std::vector<char> const* wanted = nullptr) {
+    std::vector<value_origin> out(ba.values.size());
+    detail::dump_origin_graph<P> const dump_graph{ba, {}, false};
+    detail::origin_walk<detail::dump_origin_graph<P>> const dump_walk(dump_graph);
+    std::unordered_map<std::string_view, instruction_id> names;
+    std::optional<detail::module_origin_graph<P, Q>> module_graph;
+    if (m) {
+        module_graph.emplace(detail::module_origin_graph<P, Q>{ba, *m});
+        names.reserve(m->instruction_count());
+        for (instruction_id k = 0; k < m->instruction_count(); ++k) names.emplace(std::string_view(m->instruction(k).name), k);
+    }
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        if (wanted && !(*wanted)[i]) continue;
+        if (module_graph) {
+            if (auto it = names.find(std::string_view(ba.values[i].name)); it != names.end()) {
+                detail::origin_walk<detail::module_origin_graph<P, Q>> const walk(*module_graph);
+                auto const& index = ba.values[i].index;
+                out[i] = walk.origin_of({it->second, std::vector<std::int64_t>(index.begin(), index.end())}, own[i]);
+                continue;
+            }
+        }
+        out[i] = dump_walk.origin_of(i, own[i]);
+    }
+    if (m) detail::mark_module_outputs(ba, *m, out);
+    else detail::mark_dump_outputs(ba, out);
+    if (wanted) {
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (!(*wanted)[i]) out[i] = value_origin{};
+        }
+    }
+    return out;
+}
+
+}  // namespace hlomem
+
+
+#endif  // HLOMEM_HLO_ORIGIN_HPP
