@@ -1,5 +1,6 @@
 // Fuzz target: out-of-memory reports in logs and pastes (parser/oom_report.hpp, the line reader
-// that never fails a whole input) and their analysis (oom_report.hpp, padding.hpp). For every
+// that never fails a whole input; the one-line messages and BFC logs of parser/oom_messages.hpp)
+// and their analysis (oom_report.hpp, padding.hpp, oom_message_checks.hpp, oom_verdict.hpp). For every
 // input: no crash; the reader accepts it; both policies read the same reports, entries, usage
 // lines and warnings; every line a report, an entry or a warning names is a line of the input;
 // every entry's analysis, padding explanation and suggested fixes and every summary's checks run
@@ -35,7 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
             hlomem_fuzz::check(in_input(entry.line), "an entry starts at a line of the input");
             (void)hlomem::analyze(entry, report.kind);
         }
-        (void)hlomem::analyze_summary(report);
+        hlomem_fuzz::check(report.kind == owned->reports[r].kind, "both policies read the same kinds of report");
+        hlomem_fuzz::check(report.bfc.bins.size() == owned->reports[r].bfc.bins.size() &&
+                               report.bfc.stats.size() == owned->reports[r].bfc.stats.size(),
+                           "both policies read the same BFC bins and stats");
+        (void)hlomem::analyze_report(report);
+        auto const verdict = hlomem::verdict_of(report);
+        hlomem_fuzz::check(!verdict.time.empty() && !verdict.outcome.empty(), "every report has a verdict");
     }
     return 0;
 }

@@ -95,6 +95,21 @@ hlomem_cli_test("explain the older reservation form with its capacity lines" 0 e
   explain data/oom/pastes/pytorch_xla_1735.txt)
 hlomem_cli_test("explain --json a GPU paste behind Ray's tags and lost colour codes" 0 explain_paste_gpu.json -
   explain --json data/oom/pastes/alpa_759.txt)
+# Issue 32: the one-line messages of XLA's error pages, a BFC log that fits in total but not in
+# one free chunk (JAX 0.11.2 on an H100), and a report joined with its module.
+hlomem_cli_test("explain the sample messages of XLA's error pages E0100, E0101, E1000" 0 explain_error_pages.out -
+  explain data/oom/messages/xla_error_pages.txt)
+hlomem_cli_test("explain --json the OOM debugging page's allocation, GPU failure and utilization line" 0
+  explain_oom_debugging.json - explain --json data/oom/messages/xla_oom_debugging.txt)
+hlomem_cli_test("explain a BFC log on an H100: does not fit, then fits but fragmented" 0 explain_bfc_fragmented.out -
+  explain data/oom/messages/h100_jax_0_11_fragmented.txt)
+hlomem_cli_test("explain real rematerialization warnings" 0 explain_rematerialization.out -
+  explain data/oom/messages/enzyme_jax_1363.txt)
+hlomem_cli_test("explain --module joins the peak buffers with the module's instructions and source lines" 0
+  explain_module_join.out - explain --module data/oom/messages/h100_jax_0_11_jit_big.hlo.txt
+  data/oom/synthetic/gpu_peak_buffers_jit_big.txt)
+hlomem_cli_test("explain --json --module" 0 explain_module_join.json - explain --json --module
+  data/oom/messages/h100_jax_0_11_jit_big.hlo.txt data/oom/synthetic/gpu_peak_buffers_jit_big.txt)
 hlomem_cli_test("explain a file without a report exits 2" 2 - explain_no_report.err
   explain data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("explain without a file prints usage and exits 2" 2 - explain_usage.err explain)

@@ -133,6 +133,9 @@ std::optional<std::string> label_sentence(basic_label_instruction<P> const& labe
 /// the padding in sentences and lists what would remove it.
 template <class P>
 basic_oom_entry_analysis<P> analyze(basic_oom_entry<P> const& entry, oom_report_kind kind) {
+    // The allocation of `Allocation (size=N) would exceed memory ...` is a TPU buffer: its shape
+    // is sized as a TPU list's entry is.
+    if (kind == oom_report_kind::runtime_allocation) kind = oom_report_kind::tpu;
     basic_oom_entry_analysis<P> a;
     size_function_kind const style = size_style_of(kind);
     if (!entry.shape) {

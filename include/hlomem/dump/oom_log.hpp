@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <hlomem/core/diagnostic.hpp>
@@ -21,17 +22,46 @@
 
 namespace hlomem {
 
-/// Which compiler printed a report.
+/// Which message a report is. The first two are the compile-time lists; the others are one-line
+/// messages (dump/oom_report.hpp shows each text) and the GPU BFC allocator's log.
 enum class oom_report_kind : std::uint8_t {
-    tpu,  ///< `Largest program allocations in hbm:`
-    gpu,  ///< `BufferAssignment OOM Debugging.` / `Peak buffers:`
+    tpu,                 ///< `Largest program allocations in hbm:`, `Ran out of memory in memory space hbm.`,
+                         ///< `Attempting to reserve ...` (E0101 when `Error loading program` precedes it)
+    gpu,                 ///< `BufferAssignment OOM Debugging.` / `Peak buffers:`
+    device_allocation,   ///< E0100 `Error allocating device buffer: Attempting to allocate 8.00M. ...`
+    sparsecore,          ///< E1000 `TPU TensorCore Hbm usage: 34.82G, SparseCore Hbm usage 174.10G, ...`
+    runtime_allocation,  ///< `Allocation (size=N) would exceed memory (size=M) :: #allocation7 [...]`
+    utilization,         ///< `1.3% utilization: Unpadded (294.49M) Padded (23.01G)`
+    bfc,                 ///< the BFC allocator's log: `Bin (256): Total Chunks: ...`, chunks, `Stats:`
+    rematerialization,   ///< `Can't reduce memory use below X (N bytes) by rematerialization; only reduced to ...`
+    hlo_temporaries,     ///< `total memory required for HLO temporaries (X) exceeds available HBM (Y)`
 };
 
-inline std::string_view to_string(oom_report_kind k) { return k == oom_report_kind::tpu ? "tpu" : "gpu"; }
+inline std::string_view to_string(oom_report_kind k) {
+    switch (k) {
+        case oom_report_kind::tpu: return "tpu";
+        case oom_report_kind::gpu: return "gpu";
+        case oom_report_kind::device_allocation: return "device_allocation";
+        case oom_report_kind::sparsecore: return "sparsecore";
+        case oom_report_kind::runtime_allocation: return "runtime_allocation";
+        case oom_report_kind::utilization: return "utilization";
+        case oom_report_kind::bfc: return "bfc";
+        case oom_report_kind::rematerialization: return "rematerialization";
+        case oom_report_kind::hlo_temporaries: return "hlo_temporaries";
+    }
+    return "tpu";
+}
 
-/// The size function whose printer a kind of report uses for sizes (core/printed_size.hpp).
+/// The size function whose printer a kind of report uses for sizes (core/printed_size.hpp): the
+/// TPU runtime's `8.00M` or XLA's `6.00MiB` (HumanReadableNumBytes: GPU reports, the BFC
+/// allocator, hlo_rematerialization.cc).
 inline size_function_kind size_style_of(oom_report_kind k) {
-    return k == oom_report_kind::tpu ? size_function_kind::tpu : size_function_kind::xla;
+    switch (k) {
+        case oom_report_kind::gpu:
+        case oom_report_kind::bfc:
+        case oom_report_kind::rematerialization: return size_function_kind::xla;
+        default: return size_function_kind::tpu;
+    }
 }
 
 /// A size field as printed (`Size: 570.00M`): its text, what it stands for, and its line.
@@ -155,6 +185,79 @@ struct basic_oom_usage {
     }
 };
 
+/// One `Bin (256): Total Chunks: 94, Chunks in use: 94. 23.5KiB allocated for chunks. 23.5KiB in use
+/// in bin. 9.0KiB client-requested in use in bin.` of the BFC allocator's log
+/// (xla/tsl/framework/bfc_allocator.cc, BFCAllocator::DumpMemoryLog); older builds print `Chunks
+/// in use: 0 0B allocated for chunks. 0B client-requested for chunks. 0B in use in bin. ...`.
+template <class P = default_policy>
+struct basic_bfc_bin {
+    std::int64_t bin_size = 0;       ///< the 256 of `Bin (256)`: the smallest chunk the bin holds
+    std::int64_t total_chunks = 0;
+    std::int64_t chunks_in_use = 0;
+    std::optional<basic_reported_size<P>> allocated;                ///< `23.5KiB allocated for chunks`
+    std::optional<basic_reported_size<P>> client_requested;         ///< older builds: `0B client-requested for chunks`
+    std::optional<basic_reported_size<P>> in_use;                   ///< `23.5KiB in use in bin`
+    std::optional<basic_reported_size<P>> client_requested_in_use;  ///< `9.0KiB client-requested in use in bin`
+    std::size_t line = 0;
+};
+
+/// `9 Chunks of size 256 totalling 2.2KiB`: the summary of the chunks in use by size.
+template <class P = default_policy>
+struct basic_bfc_chunk_sizes {
+    std::int64_t count = 0;
+    std::int64_t size = 0;
+    std::optional<basic_reported_size<P>> total;
+    std::size_t line = 0;
+};
+
+/// What the BFC allocator's log says (bfc_allocator.cc: `Allocator (GPU_0_bfc) ran out of memory
+/// trying to allocate 84.50MiB`, DumpMemoryLog's bins, chunks, chunk sizes and `Stats:`).
+template <class P = default_policy>
+struct basic_bfc_log {
+    typename P::string_type allocator;               ///< `GPU_0_bfc`; empty when not printed
+    /// `The caller indicates that this is not a failure, but ...`: the caller retries or falls back.
+    bool not_a_failure = false;
+    std::optional<std::int64_t> rounded_request;     ///< newer XLA: `allocate 1.00GiB (rounded to 1073741824)`
+    std::vector<basic_bfc_bin<P>> bins;
+    std::int64_t chunks_in_use = 0;                  ///< `InUse at 703b12d00 of size 256 next 275` lines
+    std::int64_t chunks_free = 0;                    ///< `Free at ... of size N next M` lines
+    std::int64_t in_use_chunk_bytes = 0;
+    std::int64_t free_chunk_bytes = 0;
+    std::int64_t largest_free_chunk = 0;
+    std::vector<basic_bfc_chunk_sizes<P>> chunk_sizes;
+    std::optional<basic_reported_size<P>> sum_in_use;  ///< `Sum Total of in-use chunks: 4.16GiB`
+    std::optional<std::int64_t> region_allocated;      ///< `total_region_allocated_bytes_: 8590983168`
+    std::optional<std::int64_t> memory_limit;          ///< `memory_limit_: 10562958132`
+    std::optional<std::int64_t> available;             ///< `available bytes: 1971974964`
+    std::optional<std::int64_t> region_allocation;     ///< `curr_region_allocation_bytes_: 8589934592`
+    /// Newer XLA's `Allocator memory summary: rounded request 1.00GiB, total free in pool
+    /// 394.00MiB, largest free chunk usable by lower end 394.00MiB, unallocated bytes 0B, pool
+    /// size 59.38GiB, pool limit 59.38GiB`.
+    std::optional<basic_reported_size<P>> pool_free;
+    std::optional<basic_reported_size<P>> pool_largest_free;
+    std::optional<basic_reported_size<P>> pool_size;
+    std::optional<basic_reported_size<P>> pool_limit;
+    /// `Stats:` lines (AllocatorStats::DebugString): Limit, InUse, MaxInUse, NumAllocs,
+    /// MaxAllocSize, Reserved, PeakReserved, LargestFreeBlock, as printed.
+    /// Byte counts in older XLA (`Limit:  10562958132`), sizes in newer (`Limit:  59.38GiB`).
+    std::vector<std::pair<typename P::string_type, basic_reported_size<P>>> stats;
+
+    bool empty() const noexcept {
+        return bins.empty() && chunks_in_use + chunks_free == 0 && chunk_sizes.empty() && !sum_in_use && !memory_limit && stats.empty();
+    }
+    /// The stat `name`: its bytes (the nominal value of a printed size), or nullopt.
+    std::optional<std::int64_t> stat(std::string_view name) const {
+        auto const* s = printed_stat(name);
+        return s ? std::optional<std::int64_t>(s->size.nominal_bytes) : std::nullopt;
+    }
+    basic_reported_size<P> const* printed_stat(std::string_view name) const {
+        for (auto const& s : stats) {
+            if (std::string_view(s.first) == name) return &s.second;
+        }
+        return nullptr;
+    }
+};
+
 /// One report found in the input: a summary, a list of entries, or both.
 template <class P = default_policy>
 struct basic_oom_report {
@@ -174,6 +277,12 @@ struct basic_oom_report {
     std::vector<basic_oom_stat<P>> stats;       ///< GPU `BufferAssignment stats:`
     bool has_peak_buffers = false;              ///< GPU: `Peak buffers:` was read
     std::vector<basic_oom_entry<P>> entries;
+    /// `Error loading program 'jit_step':` before `Attempting to reserve` (E0101): a program load.
+    bool program_load = false;
+    typename P::string_type program_name;       ///< `jit_step`; empty when not printed
+    typename P::string_type device;             ///< E0100 `(0x0x1_HBM0)`, `(1x0x0_HBM0)`
+    basic_bfc_log<P> bfc;                       ///< kind bfc
+    std::optional<basic_reported_ratio<P>> utilization;  ///< the `1.3` of `1.3% utilization: Unpadded (...) Padded (...)`
     std::vector<diagnostic> notes;
     /// The input ends or other text starts inside an entry, or before the first entry.
     bool cut_off = false;

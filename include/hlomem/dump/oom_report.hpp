@@ -47,12 +47,20 @@
 // against each other. Reported sizes agree with a recomputed byte count when it prints as them
 // (printed_size.hpp states the rule); a reported expansion `2.0x` agrees when the recomputed
 // padded/unpadded ratio rounds to it, within half a unit of its last decimal.
-// This header includes the three.
+// The one-line messages (E0100 device buffer allocation, E0101 program load, E1000 TensorCore +
+// SparseCore, the TPU runtime's `Allocation (size=...) would exceed memory`, the utilization line,
+// rematerialization, HLO temporaries) and the GPU BFC allocator's log are reports of their own
+// kinds (parser/oom_messages.hpp shows the texts); `analyze_report`
+// (dump/oom_message_checks.hpp) adds their checks to analyze_summary's, and `verdict_of`
+// (dump/oom_verdict.hpp) says what each report means.
+// This header includes them all.
 #ifndef HLOMEM_DUMP_OOM_REPORT_HPP
 #define HLOMEM_DUMP_OOM_REPORT_HPP
 
 #include <hlomem/dump/oom_entry_analysis.hpp>
 #include <hlomem/dump/oom_log.hpp>
+#include <hlomem/dump/oom_message_checks.hpp>
 #include <hlomem/dump/oom_summary_analysis.hpp>
+#include <hlomem/dump/oom_verdict.hpp>
 
 #endif  // HLOMEM_DUMP_OOM_REPORT_HPP

@@ -17,6 +17,7 @@
 #include <hlomem/core/padding.hpp>
 #include <hlomem/dump/oom_report.hpp>
 #include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/oom_message_output.hpp>
 #include <hlomem/output/percent.hpp>
 
 namespace hlomem {
@@ -141,7 +142,22 @@ inline void print_summary_text(std::ostream& out, hlomem::oom_report const& repo
     }
 }
 
-inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlomem::oom_report const& report, tally& counts) {
+/// The heading of a report of one of the one-line kinds or the BFC log.
+inline std::string kind_title(hlomem::oom_report_kind k) {
+    switch (k) {
+        case hlomem::oom_report_kind::device_allocation: return "TPU runtime, device buffer allocation (E0100)";
+        case hlomem::oom_report_kind::sparsecore: return "TPU compile time, TensorCore and SparseCore HBM usage (E1000)";
+        case hlomem::oom_report_kind::runtime_allocation: return "TPU allocation larger than the memory";
+        case hlomem::oom_report_kind::utilization: return "TPU utilization line";
+        case hlomem::oom_report_kind::bfc: return "GPU BFC allocator log";
+        case hlomem::oom_report_kind::rematerialization: return "XLA rematerialization warning";
+        case hlomem::oom_report_kind::hlo_temporaries: return "HLO temporaries over the available HBM";
+        default: return std::string(hlomem::to_string(k));
+    }
+}
+
+inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlomem::oom_report const& report, tally& counts,
+                              hlomem::oom_module_index const* module = nullptr) {
     auto const style = hlomem::size_style_of(report.kind);
     out << log.file << ':' << report.line << ": ";
     if (report.kind == hlomem::oom_report_kind::tpu) {
@@ -151,6 +167,8 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
             out << "TPU report" << (report.memory_space.empty() ? std::string() : " on " + report.memory_space)
                 << (report.entries.empty() ? ", summary only" : ", its list's header not in the input");
         }
+    } else if (report.kind != hlomem::oom_report_kind::gpu) {
+        out << kind_title(report.kind);
     } else if (report.stats.empty() && !report.has_peak_buffers && report.entries.empty()) {
         out << "GPU report, the failed allocation only";
     } else {
@@ -166,8 +184,10 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         }
         out << '\n';
     }
-    auto const summary = hlomem::analyze_summary(report);
+    auto const summary = hlomem::analyze_report(report);
+    print_message_text(out, report);
     print_summary_text(out, report, summary);
+    print_verdict_text(out, hlomem::verdict_of(report));
     if (!summary.agrees()) ++counts.summaries_disagreeing;
     std::size_t noted = 0;
     for (std::size_t i = 0; i < report.entries.size(); ++i) {
@@ -183,6 +203,7 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         if (!e.label.empty()) out << "    XLA label        " << shortened(e.label) << '\n';
         if (!e.allocation_type.empty()) out << "    allocation type  " << e.allocation_type << '\n';
         for (auto const& f : e.other_fields) out << "    " << f.name << ": " << f.value << '\n';
+        if (module) print_source_text(out, *module, e);
         if (a.sized()) {
             print_figure(out, "size", e.size, a.size, style);
             print_figure(out, "unpadded", e.unpadded_size, a.unpadded, style);
@@ -256,7 +277,8 @@ inline std::string_view fix_kind_name(hlomem::padding_fix_kind k) {
     return "unknown";
 }
 
-inline void print_entry_json(hlomem::json_writer& json, hlomem::oom_log const& log, std::size_t report_index, std::size_t entry_index) {
+inline void print_entry_json(hlomem::json_writer& json, hlomem::oom_log const& log, std::size_t report_index, std::size_t entry_index,
+                             hlomem::oom_module_index const* module) {
     auto const& report = log.reports[report_index];
     auto const& e = report.entries[entry_index];
     auto const a = hlomem::analyze(e, report.kind);
@@ -322,6 +344,7 @@ inline void print_entry_json(hlomem::json_writer& json, hlomem::oom_log const& l
     json.member("operator", e.operator_text);
     json.member("label", e.label);
     json.member("allocation_type", e.allocation_type);
+    if (module) print_source_json(json, *module, e);
     json.key("notes").begin_array();
     for (auto const& n : notes_of(report, entry_index)) json.value("line " + std::to_string(n.line) + ": " + n.message);
     json.end_array();
@@ -336,9 +359,10 @@ inline std::vector<hlomem::diagnostic> all_warnings(hlomem::oom_log const& log) 
     return out;
 }
 
-inline void print_report_json(hlomem::json_writer& json, hlomem::oom_log const& log, std::size_t report_index) {
+inline void print_report_json(hlomem::json_writer& json, hlomem::oom_log const& log, std::size_t report_index,
+                              hlomem::oom_module_index const* module) {
     auto const& report = log.reports[report_index];
-    auto const summary = hlomem::analyze_summary(report);
+    auto const summary = hlomem::analyze_report(report);
     auto bytes = [&](char const* key, std::optional<hlomem::reported_size> const& r) {
         json.key(key);
         r ? json.value(r->size.nominal_bytes) : json.null();
@@ -390,19 +414,22 @@ inline void print_report_json(hlomem::json_writer& json, hlomem::oom_log const& 
         json.null();
     }
     json.key("entries").begin_array();
-    for (std::size_t e = 0; e < report.entries.size(); ++e) print_entry_json(json, log, report_index, e);
+    for (std::size_t e = 0; e < report.entries.size(); ++e) print_entry_json(json, log, report_index, e, module);
     json.end_array();
+    print_verdict_json(json, hlomem::verdict_of(report));
+    print_message_json(json, report);
     json.end_object();
 }
 
 }  // namespace oom_explanation_detail
 
 /// Every report of `log` and the reader's warnings as one JSON object: "reports" and "warnings".
-inline void print_oom_log_json(std::ostream& out, oom_log const& log) {
+/// With `module`, each entry also names the module's instruction it points at (key "module").
+inline void print_oom_log_json(std::ostream& out, oom_log const& log, oom_module_index const* module = nullptr) {
     hlomem::json_writer json(out);
     json.begin_object();
     json.key("reports").begin_array();
-    for (std::size_t r = 0; r < log.reports.size(); ++r) oom_explanation_detail::print_report_json(json, log, r);
+    for (std::size_t r = 0; r < log.reports.size(); ++r) oom_explanation_detail::print_report_json(json, log, r, module);
     json.end_array();
     write_line_messages(json, "warnings", oom_explanation_detail::all_warnings(log));
     json.end_object();
@@ -411,11 +438,12 @@ inline void print_oom_log_json(std::ostream& out, oom_log const& log) {
 
 /// Every report of `log` as text, the reader's notes, and a last line that counts the reports and
 /// entries and says whether every recomputed figure agrees.
-inline void print_oom_log_text(std::ostream& out, oom_log const& log) {
+/// With `module`, each entry also names the module's instruction it points at.
+inline void print_oom_log_text(std::ostream& out, oom_log const& log, oom_module_index const* module = nullptr) {
     oom_explanation_detail::tally counts;
     for (std::size_t r = 0; r < log.reports.size(); ++r) {
         if (r > 0) out << '\n';
-        oom_explanation_detail::print_report_text(out, log, log.reports[r], counts);
+        oom_explanation_detail::print_report_text(out, log, log.reports[r], counts, module);
     }
     for (auto const& w : log.warnings) out << "\nnote: line " << w.line << ": " << w.message;
     if (!log.warnings.empty()) out << '\n';

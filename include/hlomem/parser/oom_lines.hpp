@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include <hlomem/detail/scan.hpp>
@@ -70,6 +71,10 @@ inline char const* skip_log_header(char const* p, char const* end) {
                 if (char const* out = source_location_end(t, end, true)) return out;
             }
         }
+    }
+    // Older TensorFlow glog without the date: `I tensorflow/core/common_runtime/bfc_allocator.cc:643] `.
+    if (end - p >= 2 && (*p == 'I' || *p == 'W' || *p == 'E' || *p == 'F') && p[1] == ' ') {
+        if (char const* out = source_location_end(p + 1, end, false)) return out;
     }
     if (end - p >= 11 && is_digit(p[0]) && is_digit(p[1]) && is_digit(p[2]) && is_digit(p[3]) && p[4] == '-' &&
         is_digit(p[5]) && is_digit(p[6]) && p[7] == '-' && is_digit(p[8]) && is_digit(p[9]) && (p[10] == ' ' || p[10] == 'T')) {
@@ -203,6 +208,26 @@ enum class text_kind : std::uint8_t {
     persistent,          ///< `Persistent allocations include some or all of:`
     output_size,         ///< `Output size 0B; shares 0B with arguments.` / `Output size unknown.`
     rule,                ///< `------------` under the capacity lines
+    // One-line messages (parser/oom_messages.hpp), found anywhere in a line:
+    device_allocation,   ///< `Error allocating device buffer: Attempting to allocate 8.00M. ...` (E0100)
+    sparsecore,          ///< `TPU TensorCore Hbm usage: 34.82G, SparseCore Hbm usage 174.10G, ...` (E1000)
+    runtime_allocation,  ///< `Allocation (size=107374182400) would exceed memory (size=17179869184) :: ...`
+    utilization,         ///< `1.3% utilization: Unpadded (294.49M) Padded (23.01G)` opening a line
+    rematerialization,   ///< `Can't reduce memory use below 13.58GiB (14583876403 bytes) by rematerialization; ...`
+    hlo_temporaries,     ///< `total memory required for HLO temporaries (X) exceeds available HBM (Y)`
+    // The BFC allocator's log (xla/tsl/framework/bfc_allocator.cc):
+    bfc_header,          ///< `Allocator (GPU_0_bfc) ran out of memory trying to allocate 84.50MiB` (anywhere)
+    bfc_bin,             ///< `Bin (256): Total Chunks: 94, Chunks in use: 94. ...`
+    bfc_heading,         ///< `Bin for 392.00MiB was 256.00MiB, Chunk State:`, `Next region of size 8589934592`,
+                         ///< `Summary of in-use Chunks by size:`
+    bfc_chunk,           ///< `InUse at 703b12d00 of size 256 next 275`, `Free at ...`
+    bfc_chunk_sizes,     ///< `9 Chunks of size 256 totalling 2.2KiB`
+    bfc_sum,             ///< `Sum Total of in-use chunks: 4.16GiB`
+    bfc_region,          ///< `total_region_allocated_bytes_: 8590983168 memory_limit_: ... available bytes: ...`
+    bfc_stats,           ///< `Stats:`
+    bfc_stat,            ///< `Limit:                 10562958132` (and InUse, MaxInUse, ...)
+    bfc_map,             ///< `*****_____*****`: the memory map BFC prints last
+    bfc_pool,            ///< `Allocator memory summary: rounded request 1.00GiB, total free in pool 394.00MiB, ...`
     other,
 };
 
@@ -256,6 +281,70 @@ inline char const* space_phrase_end(char const* p, char const* end, std::string_
     return q + second.size();
 }
 
+/// The names AllocatorStats::DebugString prints (xla/tsl/framework/allocator.cc), each as
+/// `Name: <number>`.
+inline constexpr std::string_view bfc_stat_names[] = {"Limit", "InUse", "MaxInUse", "NumAllocs", "MaxAllocSize", "Reserved",
+                                                     "PeakReserved", "PeakAllocated", "LargestFreeBlock"};
+
+/// `Limit:                 10562958132` (newer XLA: `Limit:   59.38GiB`): the name's length, or 0.
+inline std::size_t bfc_stat_name_length(char const* p, char const* end) {
+    for (std::string_view name : bfc_stat_names) {
+        if (!starts_with(p, end, name) || p + name.size() == end || p[name.size()] != ':') continue;
+        char const* q = skip_blanks(p + name.size() + 1, end);
+        if (q == end || !is_digit(*q)) continue;
+        while (q < end && (is_digit(*q) || *q == '.')) ++q;
+        while (q < end && std::isalpha(static_cast<unsigned char>(*q))) ++q;  // a unit: `GiB`, `B`
+        if (skip_blanks(q, end) == end) return name.size();
+    }
+    return 0;
+}
+
+/// The one-line messages and the BFC allocator's lines; `rest` is set to where the figures start.
+inline std::optional<text_kind> classify_message(char const* content, char const* end, char const*& rest) {
+    auto found = [&](std::string_view phrase) -> bool {
+        char const* at = find_in(content, end, phrase);
+        if (at) rest = at + phrase.size();
+        return at != nullptr;
+    };
+    if (found("Error allocating device buffer: Attempting to allocate ")) return text_kind::device_allocation;
+    if (found("TensorCore Hbm usage: ")) return text_kind::sparsecore;
+    if (found("Allocation (size=")) return text_kind::runtime_allocation;
+    if (found("Can't reduce memory use below ")) return text_kind::rematerialization;
+    if (found("memory required for HLO temporaries (")) return text_kind::hlo_temporaries;
+    if (found("out of memory trying to allocate ")) return text_kind::bfc_header;
+    rest = content;
+    char const* digits = skip_digits(content, end);
+    if (digits != content) {
+        char const* q = digits < end && *digits == '.' ? skip_digits(digits + 1, end) : digits;
+        if (starts_with(q, end, "% utilization: Unpadded (")) return text_kind::utilization;
+        if (starts_with(digits, end, " Chunks of size ")) return text_kind::bfc_chunk_sizes;
+    }
+    if (starts_with(content, end, "Bin (") && find_in(content, end, "Total Chunks:")) return text_kind::bfc_bin;
+    if (starts_with(content, end, "Bin for ") || starts_with(content, end, "Next region of size ") ||
+        starts_with(content, end, "Summary of in-use Chunks by size")) {
+        return text_kind::bfc_heading;
+    }
+    if (starts_with(content, end, "InUse at ") || starts_with(content, end, "Free at ") || starts_with(content, end, "Free  at ")) {
+        return text_kind::bfc_chunk;
+    }
+    // Newer XLA's lines around the dump: what to try, the headings, the pool's summary.
+    for (std::string_view heading : {"Current allocation summary follows", "If this is caused by memory fragmentation",
+                                     "BFCAllocator dump for ", "Spatial partitioning summary", "Allocator region growth hint"}) {
+        if (starts_with(content, end, heading)) return text_kind::bfc_heading;
+    }
+    if (starts_with(content, end, "Allocator memory summary: ")) return text_kind::bfc_pool;
+    if (starts_with(content, end, "Sum Total of in-use chunks: ")) return text_kind::bfc_sum;
+    if (starts_with(content, end, "total_region_allocated_bytes_: ")) return text_kind::bfc_region;
+    if (starts_with(content, end, "Stats:") && skip_blanks(content + 6, end) == end) return text_kind::bfc_stats;
+    if (bfc_stat_name_length(content, end) != 0) return text_kind::bfc_stat;
+    if (*content == '*' || *content == '_') {
+        char const* q = content;
+        while (q < end && (*q == '*' || *q == '_')) ++q;
+        if (q == end && end - content >= 8) return text_kind::bfc_map;
+    }
+    return std::nullopt;
+}
+
 /// What the text [content, end) of a line is (content from line_content, end its line end).
 inline classified classify(char const* content, char const* end) {
     classified out;
@@ -277,6 +366,9 @@ inline classified classify(char const* content, char const* end) {
         while (q < end && *q == '-') ++q;
         if (skip_blanks(q, end) == end) return is(text_kind::rule, end);
     }
+    // A chunk of the BFC log's `Bin for X was Y, Chunk State:` (`Size: 1.00GiB | Requested Size:
+    // 1.00GiB | in_use: 0 | ...`), not an entry's `Size:` field.
+    if (starts_with(content, end, "Size: ") && find_in(content, end, " | Requested Size: ")) return is(text_kind::bfc_heading, content);
     if (char const* r = tpu_entry_head_end(content, end, out.number)) return is(text_kind::tpu_entry_head, r);
     if (char const* r = gpu_entry_head_end(content, end, out.number)) return is(text_kind::gpu_entry_head, r);
     for (auto const& f : known_fields) {
@@ -297,6 +389,10 @@ inline classified classify(char const* content, char const* end) {
     if (starts_with(content, end, "Output size ")) return is(text_kind::output_size, content + 12);
     if (char const* r = space_phrase_end(content, end, "", " capacity ")) {
         if (r > content + 10) return is(text_kind::capacity, r);
+    }
+    if (auto k = classify_message(content, end, out.rest)) {
+        out.kind = *k;
+        return out;
     }
     // Phrases that open a summary wherever they stand in a line (after `RESOURCE_EXHAUSTED: `,
     // inside quotes or a sentence).

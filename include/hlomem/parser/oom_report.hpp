@@ -28,9 +28,11 @@
 // So nothing is dropped silently and nothing fails the whole input: a file without any report
 // gives an empty log, which callers report as such.
 //
-// The reader is in three headers: parser/oom_figures.hpp reads the figures of a line,
-// parser/oom_reports.hpp groups the lines into reports and reads their summaries, and this one
-// reads the entries and runs the pass. This header includes them all.
+// The reader is in four headers: parser/oom_figures.hpp reads the figures of a line,
+// parser/oom_reports.hpp groups the lines into reports and reads their summaries,
+// parser/oom_messages.hpp reads the one-line messages (E0100, E0101, E1000, the TPU runtime's
+// allocation, utilization, rematerialization, HLO temporaries) and the BFC allocator's log, and
+// this one reads the entries and runs the pass. This header includes them all.
 #ifndef HLOMEM_PARSER_OOM_REPORT_HPP
 #define HLOMEM_PARSER_OOM_REPORT_HPP
 
@@ -50,6 +52,7 @@
 #include <hlomem/parser/common.hpp>
 #include <hlomem/parser/oom_figures.hpp>
 #include <hlomem/parser/oom_lines.hpp>
+#include <hlomem/parser/oom_messages.hpp>
 #include <hlomem/parser/oom_reports.hpp>
 #include <hlomem/parser/shape.hpp>
 
@@ -61,8 +64,8 @@ namespace oom {
 /// follows (a wrapped field, the kind and number of an entry whose head was not copied). Its
 /// base (parser/oom_reports.hpp) holds the lines and the report being read.
 template <class P>
-class reader : report_reader<P> {
-    using base = report_reader<P>;
+class reader : message_reader<P> {
+    using base = message_reader<P>;
 
 public:
     using typename base::string_type;
@@ -114,6 +117,8 @@ private:
     using base::figure_header;
     using base::output_size;
     using base::gpu_allocate;
+    using base::message_line;
+    using base::program_load;
 
     // -- entries -------------------------------------------------------------------------------
 
@@ -318,7 +323,8 @@ private:
     std::size_t field(std::size_t index) {
         auto const& l = lines_[index];
         field_name const f = l.what.field;
-        oom_report_kind kind = open_ && phase_ >= tpu_summary ? report().kind : kind_of_fields(index);
+        bool const listing = open_ && (report().kind == oom_report_kind::tpu || report().kind == oom_report_kind::gpu);
+        oom_report_kind kind = listing && phase_ >= tpu_summary ? report().kind : kind_of_fields(index);
         if (f == field_name::tpu_label || f == field_name::unpadded_size || f == field_name::padding_size ||
             f == field_name::allocation_type) {
             kind = oom_report_kind::tpu;
@@ -470,7 +476,10 @@ private:
                 }
                 other(index);
                 return index;
-            case text_kind::reservation: reservation(index); return index;
+            case text_kind::reservation:
+                reservation(index);
+                program_load(index);
+                return index;
             case text_kind::capacity:
                 figure_header(index, tpu_capacity, oom_usage_part::capacity, &basic_oom_report<P>::capacity);
                 return index;
@@ -492,6 +501,23 @@ private:
                 return index;
             case text_kind::output_size: output_size(index); return index;
             case text_kind::other: other(index); return index;
+            case text_kind::device_allocation:
+            case text_kind::sparsecore:
+            case text_kind::runtime_allocation:
+            case text_kind::utilization:
+            case text_kind::rematerialization:
+            case text_kind::hlo_temporaries:
+            case text_kind::bfc_header:
+            case text_kind::bfc_bin:
+            case text_kind::bfc_heading:
+            case text_kind::bfc_chunk:
+            case text_kind::bfc_chunk_sizes:
+            case text_kind::bfc_sum:
+            case text_kind::bfc_region:
+            case text_kind::bfc_stats:
+            case text_kind::bfc_stat:
+            case text_kind::bfc_map:
+            case text_kind::bfc_pool: message_line(index); return index;
         }
         return index;
     }

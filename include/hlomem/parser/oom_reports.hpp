@@ -127,8 +127,10 @@ protected:
 
     /// The report that a piece of kind `kind` at phase `phase` belongs to: the current one, or a
     /// new one (see the order above). Returns true when it joined the current report.
-    bool enter(oom_report_kind kind, int phase, std::size_t index) {
-        bool const joins = open_ && report().kind == kind && (phase > phase_ || (phase == entries && phase_ == entries));
+    /// A piece that `repeats` (a BFC bin, a chunk line) joins a report at its own phase too.
+    bool enter(oom_report_kind kind, int phase, std::size_t index, bool repeats = false) {
+        bool const joins = open_ && report().kind == kind &&
+                           (phase > phase_ || (phase == entries && phase_ == entries) || (repeats && phase == phase_));
         if (!joins) {
             finish_report();
             basic_oom_report<P> r;
@@ -330,7 +332,11 @@ protected:
         for (; p < l.end && is_digit(*p); ++p) {
             if (!::hlomem::detail::checked_mul(v, std::int64_t{10}, &v) || !::hlomem::detail::checked_add(v, std::int64_t{*p - '0'}, &v)) return;
         }
-        if (p == digits || !starts_with(p, l.end, " bytes")) return;
+        if (p == digits || !starts_with(p, l.end, " bytes")) {
+            // Newer XLA: `Out of memory while trying to allocate 1.00GiB with allocator GPU_0_bfc on device 0.`
+            if (auto size = read_size(l.what.rest, l.end)) report().requested = reported(*size, index);
+            return;
+        }
         s.digits = s.nominal_bytes = s.min_bytes = s.max_bytes = v;
         report().requested = basic_reported_size<P>{str(std::string_view(digits, static_cast<std::size_t>(p + 6 - digits))), s,
                                                     number_of(index)};
