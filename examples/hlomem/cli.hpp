@@ -36,6 +36,8 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err);
 int run_assign(arguments const& args, std::ostream& out, std::ostream& err);
 int run_diff(arguments const& args, std::ostream& out, std::ostream& err);
 int run_snapshot(arguments const& args, std::ostream& out, std::ostream& err);
+int run_whatif(arguments const& args, std::ostream& out, std::ostream& err);
+int run_advise(arguments const& args, std::ostream& out, std::ostream& err);
 
 /// A mistake on the command line: one line that names it and where to read the options, rather
 /// than the whole usage text burying the message. Returns exit_error.

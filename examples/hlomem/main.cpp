@@ -20,13 +20,6 @@
 #include "cli.hpp"
 #include <hlomem/load/huge_page_heap.hpp>
 
-namespace hlomem_cli {
-// The what-if commands (commands/whatif.cpp, commands/advise.cpp), declared here rather than in
-// cli.hpp, which every command includes.
-int run_whatif(arguments const& args, std::ostream& out, std::ostream& err);
-int run_advise(arguments const& args, std::ostream& out, std::ostream& err);
-}  // namespace hlomem_cli
-
 namespace {
 
 constexpr char const* usage =
