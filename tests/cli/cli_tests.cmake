@@ -173,11 +173,12 @@ hlomem_timeline_page_test(data/seeds/003_3a38346822a50a7e.txt 68 "0:1210" 7
   CARD_VALUE 470 CARD_TEXTS "value 470: loop_pad_fusion" "<th>op_name</th><td>xla__update_slice</td>"
   "xla_gpu_model_runner.py:1401")
 # What holds the peak, by source line: the fft/while dump's peak (93.76MiB at 43) is held by three
-# lines of 25MiB each and 12 values without a source line (report --json: peak_by_source); hovering
-# the fourth bar must light exactly those 12 rectangles.
+# lines of 25MiB each, an output traced to line 164, the function's ten arguments (values 110-119)
+# and one 8-byte value with no source (report --json: peak_by_source, 15 rows); hovering the fifth
+# bar, argument 4 (psi_c_yr), must light exactly its one rectangle, value 114.
 hlomem_timeline_page_test(data/corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt 42 "0:98314552" 15
   CARD_VALUE 94 CARD_TEXTS "value 94: " "fft_helpers.py:343"
-  SOURCE_ROWS 4 SOURCE_ROW 0:3 HIGHLIGHT "110 111 112 113 114 115 116 117 118 119 138 139")
+  SOURCE_ROWS 15 SOURCE_ROW 0:4 HIGHLIGHT "114")
 hlomem_timeline_page_test(data/synthetic/tpu_padded-buffer-assignment.txt 4 "0:16384" 3
   CARD_VALUE 1 CARD_TEXTS "2,896 bytes (2.8KiB), 3.41x the unpadded size" "<td>jit(&lt;lambda&gt;)/exp</td>" "/src/model &amp; " ".py:12")
 # hlomem repack. XLA's arenas are reproduced exactly (the heap re-run with XLA's keys, the pointer

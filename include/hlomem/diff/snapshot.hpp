@@ -78,12 +78,14 @@ struct snapshot_color {
     std::int64_t padded_bytes = 0, unpadded_bytes = 0;
     std::int64_t temp_allocated_bytes = 0, temp_lower_bound_bytes = 0;
     /// The peak by source line, most bytes first (rows of equal bytes by file and line); `known`
-    /// false for the values with no source line.
+    /// false for the values with no source line. A row of the bytes traced to argument N of the
+    /// function (hlo/origin.hpp) has `argument` N and its label in `file` (`argument 0 (x)`).
     struct line_bytes {
         bool known = false;
         std::string file;
         std::int64_t line = 0;
         std::int64_t bytes = 0;
+        std::int64_t argument = -1;
     };
     std::vector<line_bytes> peak_by_source;
     std::vector<snapshot_value> largest_at_peak;  ///< most bytes at the peak first
@@ -166,6 +168,10 @@ memory_snapshot make_snapshot(basic_buffer_assignment<P> const& ba, basic_source
             return c_unescape(it == shown.end() ? file : it->second);
         };
         for (auto const& [key, l] : lines) {
+            if (l.argument >= 0) {
+                out.peak_by_source.push_back({true, l.relative_file, 0, l.bytes.a, l.argument});
+                continue;
+            }
             out.peak_by_source.push_back({l.known, l.known ? relative_of(std::get<1>(key)) : std::string(), l.source_line, l.bytes.a});
         }
         std::stable_sort(out.peak_by_source.begin(), out.peak_by_source.end(),
@@ -279,6 +285,10 @@ private:
         out.temp_allocated_bytes = integer(c, "temp_allocated_bytes");
         out.temp_lower_bound_bytes = integer(c, "temp_lower_bound_bytes");
         for (auto const& l : array(c, "peak_by_source")) {
+            if (l.find("argument")) {
+                out.peak_by_source.push_back({true, string(l, "label"), 0, integer(l, "bytes"), integer(l, "argument")});
+                continue;
+            }
             bool const known = !member(l, "source_file").is_null();
             out.peak_by_source.push_back({known, known ? string(l, "source_file") : std::string(), known ? integer(l, "source_line") : 0,
                                           integer(l, "bytes")});

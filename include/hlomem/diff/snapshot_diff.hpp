@@ -94,6 +94,14 @@ inline snapshot_diff diff_snapshots(memory_snapshot a, memory_snapshot b) {
             peak.instruction = it->peak_instruction;
             pick(c.peak_live_bytes) = it->peak_bytes;
             for (auto const& l : it->peak_by_source) {
+                if (l.argument >= 0) {  // keyed as measure_color keys an argument's row
+                    auto& line = lines[{true, std::string(), -1 - l.argument}];
+                    line.known = true;
+                    line.argument = l.argument;
+                    line.relative_file = l.file;
+                    pick(line.bytes) += l.bytes;
+                    continue;
+                }
                 auto& line = lines[{l.known, std::string(files.key_of(l.file, side_b)), l.line}];
                 line.known = l.known;
                 if (auto const* f = l.known ? files.find(l.file, side_b) : nullptr) {

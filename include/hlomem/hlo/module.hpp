@@ -55,6 +55,8 @@ inline constexpr computation_id no_computation = std::numeric_limits<computation
 
 template <class P>
 class basic_hlo_module_builder;
+template <class P>
+struct hlo_module_reorder;
 
 // ---------------------------------------------------------------------------------------------
 // Small views
@@ -520,6 +522,7 @@ private:
     // The builder (<hlomem/hlo/module_builder.hpp>) is the one way to make a module: it keeps the
     // invariants that the accessors above rely on (names resolved, tables built).
     friend class basic_hlo_module_builder<P>;
+    friend struct hlo_module_reorder<P>;
 
     struct span {
         std::uint32_t first = 0;

@@ -39,7 +39,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -52,6 +51,7 @@
 #include <hlomem/hlo/lexical.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/module_reorder.hpp>
 #include <hlomem/hlo/name_table.hpp>
 
 namespace hlomem {
@@ -251,11 +251,11 @@ public:
         }
         for (auto const& e : unshaped_elements_) set_element_shape(e.id, e.where);
         for (auto const& p : declared_elements_) check_operand_shape(p.name, p.where, p.declared, module_.operands_[p.slot]);
+        schedule_made_elements(c);  // before the root is picked: made instructions are never last
         if (c.root == no_instruction) {
             c.root = static_cast<instruction_id>(module_.instructions_.size() - 1);
             module_.instructions_.back().is_root = true;
         }
-        schedule_made_elements(c);
         std::sort(parameters_.begin(), parameters_.end(),
                   [](parameter_entry const& a, parameter_entry const& b) { return a.number < b.number; });
         auto& lists = module_.computation_lists_.back();
@@ -325,7 +325,9 @@ public:
         count(module_.slices_, l.slices);
         count(module_.operand_aliases_, l.operand_aliases);
         count(module_.raw_attributes_, l.attributes);
-        if (!element_operands_.empty()) materialize_element_operands();
+        // The get-tuple-elements its `x#N` operands name, made behind it (end_computation moves them).
+        for (auto const& e : element_operands_) module_.operands_[e.slot] = element_of(e.name, e.where);
+        element_operands_.clear();
     }
 
     hlo_opcode current_opcode() const { return module_.instructions_.back().opcode; }
@@ -531,13 +533,9 @@ private:
         std::size_t where;
     };
 
-    /// An operand `x#1`: element 1 of tuple-shaped `x`, as XLA's newer printer writes a use of a
-    /// get-tuple-element instead of the instruction itself (JAX 0.11's dumps; the dump's value
-    /// positions still list the instruction, `get-tuple-element.9`):
-    ///   %fusion-start = (...) async-start(%arg_tuple.1#3, %arg_tuple.1#0), calls=%async_computation
-    /// The builder makes the get-tuple-element back, named `x#1`, right before the first
-    /// instruction that uses it (end_instruction), and later uses share it. `x#1#0` is element 0
-    /// of `x#1`.
+    /// An operand `x#1`: element 1 of tuple-shaped `x` (`x#1#0`: element 0 of that), as XLA's
+    /// newer printer writes a use of a get-tuple-element (hlo/module_reorder.hpp). The builder makes
+    /// the instruction back, named `x#1`, once per computation (end_instruction, element_of).
     void add_element_operand(std::string_view name, std::size_t where, shape_id declared) {
         auto const slot = static_cast<std::uint32_t>(module_.operands_.size());
         name = keep(name);
@@ -545,28 +543,6 @@ private:
         module_.operands_.push_back(id == name_table::npos ? no_instruction : id);
         if (declared != no_shape) declared_elements_.push_back({slot, name, where, declared});
         if (id == name_table::npos) element_operands_.push_back({slot, name, where, no_shape});
-    }
-
-    /// The get-tuple-element instructions that the current instruction's `x#N` operands name,
-    /// made before it: the instruction moves after them (its id, name, root mark, calls and opcode
-    /// text move with it).
-    void materialize_element_operands() {
-        auto const old_id = static_cast<instruction_id>(module_.instructions_.size() - 1);
-        basic_hlo_instruction<P> inst = std::move(module_.instructions_.back());
-        auto const lists = module_.lists_.back();
-        module_.instructions_.pop_back();
-        module_.lists_.pop_back();
-        for (auto const& e : element_operands_) module_.operands_[e.slot] = element_of(e.name, e.where);
-        element_operands_.clear();
-        auto const id = static_cast<instruction_id>(module_.instructions_.size());
-        if (id == no_instruction) throw hlo_build_error(inst.offset, "too many instructions");
-        instruction_names_.assign(inst.name, id);
-        auto& c = module_.computations_.back();
-        if (c.root == old_id) c.root = id;
-        for (std::uint32_t k = lists.calls.first; k < lists.calls.first + lists.calls.count; ++k) module_.calls_[k].caller = id;
-        if (!module_.opcode_texts_.empty() && module_.opcode_texts_.back().first == old_id) module_.opcode_texts_.back().first = id;
-        module_.instructions_.push_back(std::move(inst));
-        module_.lists_.push_back(lists);
     }
 
     /// An instruction's lists, empty, starting at the ends of the module's lists.
@@ -585,18 +561,9 @@ private:
     /// The get-tuple-element named `name` (`x#1`), made when it is not there yet.
     instruction_id element_of(std::string_view name, std::size_t where) {
         if (std::uint32_t const found = instruction_names_.find(name); found != name_table::npos) return found;
-        std::size_t const hash = name.rfind('#');
-        std::string_view const base = name.substr(0, hash), digits = name.substr(hash + 1);
-        std::int64_t index = 0;
-        for (char ch : digits) {
-            if (ch < '0' || ch > '9' || index > (std::numeric_limits<std::int32_t>::max() - 9) / 10) {
-                throw hlo_build_error(where, "operand " + hlo_lex::quote(name) + ": expected a tuple index after '#'");
-            }
-            index = index * 10 + (ch - '0');
-        }
-        if (base.empty() || digits.empty()) {
-            throw hlo_build_error(where, "operand " + hlo_lex::quote(name) + ": expected NAME#INDEX");
-        }
+        auto const parts = split_element_name(name);
+        if (!parts) throw hlo_build_error(where, "operand " + hlo_lex::quote(name) + ": expected NAME#INDEX");
+        auto const [base, index] = *parts;
         std::uint32_t const base_id = base.find('#') != std::string_view::npos ? element_of(base, where) : instruction_names_.find(base);
         auto const id = static_cast<instruction_id>(module_.instructions_.size());
         if (id == no_instruction) throw hlo_build_error(where, "too many instructions");
@@ -624,61 +591,12 @@ private:
     }
 
     /// Moves the get-tuple-elements made for `x#N` operands right behind the tuple they read, by
-    /// tuple index, where XLA schedules them: the InstructionSequence of JAX 0.11's live-range
-    /// dumps lists `custom-call.1`, then `get-tuple-element`, and a multi-output fusion's elements
-    /// one after the other behind it. The other instructions keep their order; ids, operands,
-    /// control predecessors, the root, parameters, calls and opcode texts follow the move.
+    /// tuple index, where XLA schedules them (hlo/module_reorder.hpp).
     void schedule_made_elements(basic_hlo_computation<P>& c) {
         if (made_elements_.empty()) return;
-        instruction_id const first = c.first_instruction;
-        std::uint32_t const n = c.instruction_count;
-        auto operand_of = [&](instruction_id g) { return module_.operands_[module_.lists_[g].operands.first]; };
-        std::vector<std::vector<instruction_id>> behind(n);
-        std::vector<char> made(n, 0);
-        for (instruction_id g : made_elements_) made[g - first] = 1;
-        for (instruction_id g : made_elements_) behind[operand_of(g) - first].push_back(g);
-        for (auto& list : behind) {
-            std::stable_sort(list.begin(), list.end(), [&](instruction_id a, instruction_id b) {
-                return module_.instructions_[a].tuple_index < module_.instructions_[b].tuple_index;
-            });
-        }
-        std::vector<instruction_id> order;
-        order.reserve(n);
-        std::vector<instruction_id> stack;
-        for (instruction_id i = first; i < first + n; ++i) {
-            if (made[i - first]) continue;
-            stack.push_back(i);
-            while (!stack.empty()) {
-                instruction_id const at = stack.back();
-                stack.pop_back();
-                order.push_back(at);
-                auto const& next = behind[at - first];
-                stack.insert(stack.end(), next.rbegin(), next.rend());
-            }
-        }
-        std::vector<instruction_id> new_id(n);
-        for (std::uint32_t k = 0; k < n; ++k) new_id[order[k] - first] = first + k;
-        auto renumber = [&](instruction_id& id) {
-            if (id != no_instruction && id >= first && id < first + n) id = new_id[id - first];
-        };
-        std::vector<basic_hlo_instruction<P>> moved(std::make_move_iterator(module_.instructions_.begin() + first),
-                                                    std::make_move_iterator(module_.instructions_.begin() + first + n));
-        std::vector<typename module_type::instruction_lists> moved_lists(module_.lists_.begin() + first, module_.lists_.begin() + first + n);
-        for (std::uint32_t k = 0; k < n; ++k) {
-            module_.instructions_[first + k] = std::move(moved[order[k] - first]);
-            module_.lists_[first + k] = moved_lists[order[k] - first];
-        }
-        for (instruction_id i = first; i < first + n; ++i) {
-            auto const& l = module_.lists_[i];
-            for (std::uint32_t s = l.operands.first; s < l.operands.first + l.operands.count; ++s) renumber(module_.operands_[s]);
-            for (std::uint32_t s = l.control_predecessors.first; s < l.control_predecessors.first + l.control_predecessors.count; ++s) {
-                renumber(module_.control_predecessors_[s]);
-            }
-            for (std::uint32_t s = l.calls.first; s < l.calls.first + l.calls.count; ++s) module_.calls_[s].caller = i;
-        }
-        renumber(c.root);
-        for (auto& p : parameters_) renumber(p.id);
-        for (auto& entry : module_.opcode_texts_) renumber(entry.first);
+        auto const id = static_cast<computation_id>(module_.computations_.size() - 1);
+        auto const new_id = hlo_module_reorder<P>::apply(module_, id, elements_behind_tuples(module_, id, made_elements_));
+        for (auto& p : parameters_) p.id = new_id[p.id - c.first_instruction];
     }
 
     /// A made get-tuple-element's shape: element `tuple_index` of its operand's.

@@ -92,6 +92,13 @@ inline void write_snapshot_json(std::ostream& os, memory_snapshot const& s) {
         json.key("peak_by_source").begin_array();
         for (auto const& l : c.peak_by_source) {
             json.begin_object();
+            if (l.argument >= 0) {  // bytes traced to an argument of the function
+                json.member("argument", l.argument);
+                json.member("label", l.file);
+                json.member("bytes", l.bytes);
+                json.end_object();
+                continue;
+            }
             json.member("source_file", l.known ? std::optional<std::string>(l.file) : std::nullopt);
             json.member("source_line", l.known ? std::optional<std::int64_t>(l.line) : std::nullopt);
             json.member("bytes", l.bytes);
@@ -197,8 +204,9 @@ inline void print_snapshot_diff_json(std::ostream& os, std::string_view name_a, 
         json.key("peak_by_source").begin_array();
         for (auto const& l : c.peak_by_source) {
             json.begin_object();
-            json.member("relative_file", l.known ? std::optional<std::string>(l.relative_file) : std::nullopt);
-            json.member("source_line", l.known ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
+            json.member("relative_file", l.known && l.argument < 0 ? std::optional<std::string>(l.relative_file) : std::nullopt);
+            json.member("source_line", l.known && l.argument < 0 ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
+            json.member("argument", l.argument >= 0 ? std::optional<std::int64_t>(l.argument) : std::nullopt);
             json.member("a", l.bytes.a);
             json.member("b", l.bytes.b);
             json.member("delta", l.bytes.delta());

@@ -14,8 +14,8 @@ using hlomem_test::read_data;
 TEST_CASE("JAX 0.11's unused donation: no parameter aliases an output, and no output has a parameter's shape") {
     // tests/data/jax_0_11/unused_donation.*: a f32[4096,1024] and b f32[8,1024] donated, the
     // output f32[1024]; memory_analysis() states alias_size_in_bytes 0.
-    std::string const text = read_data("jax_0_11/unused_donation.buffer_assignment.txt") +
-                             read_data("jax_0_11/unused_donation.buffer_assignment_values.txt");
+    std::string const text = read_data("jax_0_11/unused_donation-buffer-assignment.txt") +
+                             read_data("jax_0_11/unused_donation-buffer-assignment-values.txt");
     auto const ba = hlomem::parse_buffer_assignment(text, "unused_donation");
     auto const d = hlomem::analyze_donations(ba);
     CHECK_FALSE(d.donors_known);
@@ -28,8 +28,8 @@ TEST_CASE("a module whose buffer_donor entries no output took: both are unused")
     // tests/data/hand/unused_donation.hlo: the entry signature of the JAX 0.11 dump above, with
     // the two donations as JAX marks donations it cannot pair with an output (buffer_donor).
     auto const m = hlomem::parse_hlo_module(read_data("hand/unused_donation.hlo"), "unused_donation.hlo");
-    std::string const text = read_data("jax_0_11/unused_donation.buffer_assignment.txt") +
-                             read_data("jax_0_11/unused_donation.buffer_assignment_values.txt");
+    std::string const text = read_data("jax_0_11/unused_donation-buffer-assignment.txt") +
+                             read_data("jax_0_11/unused_donation-buffer-assignment-values.txt");
     auto const ba = hlomem::parse_buffer_assignment(text, "unused_donation");
     auto const d = hlomem::analyze_donations(ba, &m);
     CHECK(d.donors_known);
