@@ -144,7 +144,7 @@ inline auto const unnamed_value_table = on_match(lit("cumulative_size;"), a::on_
                                         eol > *(on_match(slice_row_rule, a::on_slice) > eol) > -rest_values;
 struct newer_memory_usage_report_id;
 inline constexpr x3::rule<newer_memory_usage_report_id> newer_memory_usage_report{"a memory-usage report"};
-inline auto const newer_memory_usage_report_def = blank_lines >> +(memory_space_header > *(blank_lines >> unnamed_value_table)) >
+inline auto const newer_memory_usage_report_def = (blank_lines >> +(memory_space_header > *(blank_lines >> unnamed_value_table))) >
                                                   blank_lines > named("a value table, 'Memory Space:' or the end of the report", end_of_input);
 
 BOOST_SPIRIT_DEFINE(report_row_rule, slice_row_rule, memory_usage_report_rule, newer_memory_usage_report)
