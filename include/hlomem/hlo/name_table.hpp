@@ -63,18 +63,6 @@ public:
         }
     }
 
-    /// Stores `value` for `name`, replacing the index stored for it, if any.
-    void assign(std::string_view name, std::uint32_t value) {
-        if (insert(name, value) == npos) return;
-        std::size_t const mask = slots_.size() - 1;
-        for (std::size_t i = hash(name) & mask;; i = (i + 1) & mask) {
-            if (slots_[i].key == name) {
-                slots_[i].value = value;
-                return;
-            }
-        }
-    }
-
 private:
     struct slot {
         std::string_view key;
