@@ -8,6 +8,7 @@
 //   <hlomem/output/sources.hpp>            where values come from: the peak by source line, op_name, stack
 //   <hlomem/output/assignment_report.hpp>  facts_with, print_buffer_assignment_text/_json: a dump's report
 //   <hlomem/output/module_report.hpp>      report_hlo_modules: a module's report
+//   <hlomem/output/donation_report.hpp>    the donations used, unused and possible, as text and JSON
 //   <hlomem/output/report.hpp>             report_loaded: the report of whatever the loader read
 //   <hlomem/output/markup.hpp>             escaped markup, colors and numbers for SVG, HTML and traces
 //   <hlomem/output/page_assets.hpp>        the pages' style and script (from output/assets/)
@@ -24,6 +25,7 @@
 #include <hlomem/output/check_report.hpp>
 #include <hlomem/output/diff_page.hpp>
 #include <hlomem/output/diff_report.hpp>
+#include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/json_writer.hpp>
 #include <hlomem/output/markup.hpp>
 #include <hlomem/output/module_report.hpp>

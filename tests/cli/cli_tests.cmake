@@ -11,6 +11,10 @@ hlomem_cli_test("shape without arguments prints usage and exits 2" 2 - shape_usa
 hlomem_cli_test("unknown command exits 2" 2 - unknown_command.err frobnicate)
 hlomem_cli_test("report on the TPU seed dump" 0 report_tpu_seed.out -
   report data/seeds/002_b0117d631587537a.txt)
+hlomem_cli_test("report of a JAX 0.11 dump with its module beside: the eight donations it used" 0 report_mlp_donations.out -
+  report data/jax_0_11/mlp_step_1024-buffer-assignment.txt)
+hlomem_cli_test("report of a module whose two donors no output took: both unused" 0 report_unused_donation.out -
+  report data/hand/unused_donation.hlo)
 hlomem_cli_test("report --json with a memory-usage report to check against" 0 report_scan_while_phi.json -
   report --json --top 3 data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt
   --memory-usage-report data/corpus/lorrax/lorrax_scan_while_phi.memory_usage_report.txt)

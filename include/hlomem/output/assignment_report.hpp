@@ -20,6 +20,7 @@
 #include <hlomem/memory.hpp>
 #include <hlomem/memory/peak.hpp>
 
+#include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/percent.hpp>
 #include <hlomem/output/json_writer.hpp>
 #include <hlomem/output/sources.hpp>
@@ -43,6 +44,7 @@ struct buffer_assignment_facts {
     hlomem::basic_source_attribution<P> sources;  // each value's metadata
     std::vector<hlomem::peak_holdings> holdings;  // each color's peak, value by value
     std::size_t depth = 3;                        // levels of the op_name tree the text shows
+    hlomem::donation_analysis donations;          // from the dump alone, or with its module (dump_facts)
 };
 
 /// The facts of `ba`; `sources_for(colors)` gives its values' metadata (attribute_values) once
@@ -51,7 +53,7 @@ struct buffer_assignment_facts {
 template <class P, class SourcesFor>
 buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& ba, SourcesFor sources_for) {
     buffer_assignment_facts<P> f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
-                                 {}, {}, 3};
+                                 {}, {}, 3, hlomem::analyze_donations(ba)};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
     auto const soundness = hlomem::check_soundness(ba);
@@ -211,6 +213,9 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
     }
 
     print_peak_by_source(out, ba, f.holdings, f.sources, top, f.depth);
+
+    out << "\ndonations\n";
+    print_donations_text(out, f.donations, "  ");
 
     out << "\nsoundness: " << (f.violations == 0 ? std::string("no violations")
                                                   : std::to_string(f.violations) + " violations (run hlomem check)")
@@ -380,6 +385,8 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
     json.member("size_function", hlomem::to_string(f.sizing));
     json.member("soundness_violations", f.violations);
     json.member("values_with_metadata", f.sources.with_metadata());
+    json.key("donations");
+    write_donations_json(json, f.donations);
     json.key("notes").begin_array();
     for (auto const& n : f.notes) json.value(n);
     json.end_array();

@@ -37,6 +37,7 @@
 #include <hlomem/memory.hpp>
 #include <hlomem/load/derive.hpp>
 
+#include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/percent.hpp>
 #include <hlomem/output/json_writer.hpp>
 
@@ -125,6 +126,7 @@ struct module_facts {
     std::size_t must_alias = 0;
     sizes aliased;  // the parameter buffers the aliases name
     std::optional<liveness_facts> liveness;
+    std::optional<hlomem::donation_analysis> donations;  // with liveness: sized by the derived assignment
 };
 
 inline liveness_facts liveness_facts_of(module_type const& m) {
@@ -177,7 +179,10 @@ inline module_facts facts_of(module_type const& m) {
             f.aliased.known = false;
         }
     }
-    if (m.entry() != hlomem::no_computation) f.liveness = liveness_facts_of(m);
+    if (m.entry() != hlomem::no_computation) {
+        f.liveness = liveness_facts_of(m);
+        f.donations = hlomem::analyze_donations(f.liveness->derived.assignment, &m);
+    }
     return f;
 }
 
@@ -239,6 +244,10 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
     }
     row(4, "input_output_alias", alias_text);
     row(4, "buffer_donor", m.buffer_donors().size());
+    if (f.donations) {
+        out << "  donations\n";
+        print_donations_text(out, *f.donations, "    ");
+    }
     if (!f.liveness) return;
 
     auto const& live = *f.liveness;
@@ -327,6 +336,10 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
     }
     json.end_array();
     json.member("buffer_donors", m.buffer_donors().size());
+    if (f.donations) {
+        json.key("donations");
+        write_donations_json(json, *f.donations);
+    }
     if (f.liveness) {
         auto const& live = *f.liveness;
         auto const& ba = live.derived.assignment;

@@ -35,6 +35,8 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
         return sources;
     });
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
+    // The module, when at hand, lists buffer_donor: which donations went unused (hlo/donation.hpp).
+    if (auto const* m = loaded.assignment_module()) facts.donations = hlomem::analyze_donations(ba, m);
     if (loaded.module_file) {
         facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
                               std::to_string(facts.sources.from_module) + " values from it)");

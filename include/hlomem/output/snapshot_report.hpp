@@ -1,7 +1,7 @@
 // hlomem/output/snapshot_report.hpp: what `hlomem snapshot` writes (the snapshot's JSON, which
 // read_snapshot in diff/snapshot.hpp reads back), what `hlomem diff` prints when a side is a
 // snapshot (text and JSON), the Markdown of any diff for a pull-request comment
-// (`hlomem diff --format markdown`), and the donations (hlo/donation.hpp) as text.
+// (`hlomem diff --format markdown`); the donations in both are output/donation_report.hpp's.
 //
 // The snapshot's JSON is deterministic: the keys in one order, the colors by number, the rows and
 // values in the order make_snapshot gives them, integers only, paths relative; the same
@@ -25,41 +25,10 @@
 #include <hlomem/hlo/donation.hpp>
 
 #include <hlomem/output/diff_report.hpp>
+#include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/json_writer.hpp>
 
 namespace hlomem {
-
-inline void write_donations_json(json_writer& json, donation_analysis const& d) {
-    json.begin_object();
-    json.member("donors_known", d.donors_known);
-    for (auto const& [key, list] : {std::pair<char const*, std::vector<parameter_donation> const*>{"used", &d.used},
-                                    std::pair<char const*, std::vector<parameter_donation> const*>{"unused", &d.unused}}) {
-        json.key(key).begin_array();
-        for (auto const& p : *list) {
-            json.begin_object();
-            json.member("parameter", p.parameter_number);
-            json.member("parameter_index", p.parameter_index);
-            json.member("shape", p.shape);
-            json.member("bytes", p.bytes);
-            if (!p.output_index.empty()) json.member("output_index", p.output_index);
-            json.end_object();
-        }
-        json.end_array();
-    }
-    json.key("could_alias").begin_array();
-    for (auto const& c : d.could_alias) {
-        json.begin_object();
-        json.member("parameter", c.parameter_number);
-        json.member("parameter_index", c.parameter_index);
-        json.member("output_index", c.output_index);
-        json.member("shape", c.shape);
-        json.member("bytes", c.bytes);
-        json.member("donated", c.donated);
-        json.end_object();
-    }
-    json.end_array();
-    json.end_object();
-}
 
 /// The snapshot as `hlomem snapshot` writes it (see the file's comment).
 inline void write_snapshot_json(std::ostream& os, memory_snapshot const& s) {
@@ -126,25 +95,6 @@ inline void write_snapshot_json(std::ostream& os, memory_snapshot const& s) {
     write_donations_json(json, s.donations);
     json.end_object();
     json.finish();
-}
-
-/// The donations as text, one finding a line, each line starting with `indent`.
-inline void print_donations_text(std::ostream& out, donation_analysis const& d, std::string_view indent) {
-    auto param = [](std::int64_t n, std::string const& index, std::string const& shape, std::int64_t bytes) {
-        return "parameter " + std::to_string(n) + (index == "{}" ? std::string() : " " + index) + " " + shape +
-               (bytes ? " (" + human_bytes(bytes) + ")" : std::string());
-    };
-    for (auto const& p : d.used) out << indent << "used: " << param(p.parameter_number, p.parameter_index, p.shape, p.bytes) << " is output " << p.output_index << '\n';
-    for (auto const& p : d.unused) {
-        out << indent << "unused: " << param(p.parameter_number, p.parameter_index, p.shape, p.bytes)
-            << " was donated (buffer_donor) and no output took it\n";
-    }
-    for (auto const& c : d.could_alias) {
-        out << indent << "could alias: " << param(c.parameter_number, c.parameter_index, c.shape, c.bytes) << " and output " << c.output_index
-            << ", of the same shape" << (c.donated ? "" : " (donate the parameter to reuse its buffer)") << '\n';
-    }
-    if (!d.donors_known) out << indent << "donations not used: not known (the dump does not list buffer_donor; read its module with it)\n";
-    if (d.used.empty() && d.unused.empty() && d.could_alias.empty() && d.donors_known) out << indent << "no donation, and no parameter of an output's shape\n";
 }
 
 /// `hlomem diff` when a side is a snapshot, as text: the verdict, what is not compared, the
