@@ -6,6 +6,7 @@
 #include <hlomem/whatif/advise.hpp>
 #include <hlomem/whatif/apply.hpp>
 #include <hlomem/whatif/edit.hpp>
+#include <hlomem/whatif/edit_request.hpp>
 #include <hlomem/whatif/max_tree.hpp>
 #include <hlomem/whatif/what_if.hpp>
 

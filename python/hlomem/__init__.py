@@ -6,23 +6,27 @@
     dump.timeline()                            # drawn inline in Jupyter
     hlomem.diff(before, after).verdict         # why memory changed between two compilations
     hlomem.assign(compiled.as_text())          # XLA's buffer assignment, predicted
+    dump.what_if(remat=["fusion.3"]).to_dict() # an edit's peak before and after (`hlomem whatif`)
+    hlomem.advise(compiled, budget="90%")      # which edits bring it under a budget
 
 Everything is computed by the C++ library (the extension hlomem._hlomem); Dump.to_dict() is
-exactly what `hlomem report --json` prints, Diff.to_dict() what `hlomem diff --json` prints.
+exactly what `hlomem report --json` prints, Diff.to_dict() what `hlomem diff --json` prints,
+WhatIf.to_dict() and Advice.to_dict() what `hlomem whatif --json` and `hlomem advise --json` print.
 The stub __init__.pyi gives every signature.
 """
 
 import os
 
-from ._hlomem import (Allocation, BytePair, Color, Diff, DiffColor, Dump, HoldingNode, Inconsistency, KindBytes, LogicalValue,
-                      ParseError, Peak, PeakValue, Shape, ShapeError, Sides, Snapshot, SourceLine, SourceLineChange, Timeline,
-                      TimelineColor, __version__, assign, diff, load, shape)
+from ._hlomem import (Advice, Allocation, BytePair, Color, Diff, DiffColor, Dump, HoldingNode, Inconsistency, KindBytes,
+                      LogicalValue, ParseError, Peak, PeakValue, Shape, ShapeError, Sides, Snapshot, SourceLine, SourceLineChange,
+                      Timeline, TimelineColor, WhatIf, __version__, assign, diff, load, shape)
+from ._hlomem import advise as _advise
 from ._hlomem import snapshot as _snapshot
 
-__all__ = ["Allocation", "BytePair", "Color", "Diff", "DiffColor", "Dump", "HoldingNode", "Inconsistency", "KindBytes",
+__all__ = ["Advice", "Allocation", "BytePair", "Color", "Diff", "DiffColor", "Dump", "HoldingNode", "Inconsistency", "KindBytes",
            "LogicalValue", "ParseError", "Peak", "PeakValue", "Shape", "ShapeError", "Sides", "Snapshot", "SourceLine",
-           "SourceLineChange", "Timeline", "TimelineColor", "__version__", "assert_memory", "assign", "diff", "from_jax", "load",
-           "shape", "snapshot"]
+           "SourceLineChange", "Timeline", "TimelineColor", "WhatIf", "__version__", "advise", "assert_memory", "assign", "diff",
+           "from_jax", "load", "shape", "snapshot"]
 
 # The environment variable that makes assert_memory write its snapshots instead of comparing, as
 # snapshot-testing plugins (syrupy's --snapshot-update, jest's -u) do.
@@ -48,6 +52,19 @@ def snapshot(text_or_compiled, *, top=10, strip_roots=()):
     keeps; strip_roots: folders source paths are kept below.
     """
     return _snapshot(_text_of(text_or_compiled), top=top, strip_roots=list(strip_roots))
+
+
+def advise(text_or_compiled, *, budget, top=10):
+    """The edits that bring each memory space of a scheduled module under a budget (`hlomem advise`).
+
+    text_or_compiled: a jax.stages.Compiled (its compiled.as_text()), a Dump of a module or of a
+    dump read with its module, or anything hlomem.load reads (a module's text, a path; a dump's
+    path finds its module beside it, X.txt beside X-buffer-assignment.txt). budget: the budget of
+    every memory space, bytes (an int, or a str of digits) or a percent of its peak ("90%").
+    top: how many ranked candidates are listed. Returns an Advice (to_dict() is
+    `hlomem advise --json`, str() its text, fits, emit_module()).
+    """
+    return _advise(_text_of(text_or_compiled), budget=budget, top=top)
 
 
 def assert_memory(text_or_compiled, path, *, tolerance="2%", measure="peak", fail_on_unused_donation=False, update=None,

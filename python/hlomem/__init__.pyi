@@ -473,8 +473,47 @@ class Dump:
     @property
     def prediction(self) -> Optional[Dict[str, Any]]:
         """Set by assign: backend, backend_source ('given', 'inferred', 'default'), backend_reason, alignment, algorithm, module; None otherwise."""
+    def what_if(
+        self,
+        donate: Union[int, Sequence[int]] = ...,
+        remat: Union[str, Sequence[str]] = ...,
+        offload: Union[str, Sequence[str]] = ...,
+        from_time: Optional[int] = None,
+    ) -> WhatIf:
+        """Edits evaluated on the module (`hlomem whatif`): donations (parameter numbers), then
+        remats, then offloads (instruction names), each in the order given; a remat or offload
+        splits at from_time, or at XLA's peak. ValueError without a module (a dump read without
+        its module) and for a name the module lacks."""
     memory_analysis: Optional[Dict[str, Dict[str, Optional[int]]]]
     """Set by from_jax: {figure: {'jax': bytes, 'hlomem': bytes or None}}; None otherwise."""
+
+class WhatIf:
+    """Edits evaluated on a scheduled module (`hlomem whatif`): the peaks before and after, each
+    edit with its cost or XLA's reason to refuse it; str() is the tool's text."""
+
+    def to_json(self) -> str:
+        """`hlomem whatif --json`, byte for byte."""
+    def to_dict(self) -> Dict[str, Any]:
+        """`hlomem whatif --json` as a dict: module, before, edits, after."""
+    @property
+    def accepted(self) -> bool:
+        """Whether every edit was accepted (the tool exits 1 when one is refused)."""
+    def emit_module(self) -> str:
+        """The module's text with the accepted edits written in (`--emit-module`)."""
+
+class Advice:
+    """The edits that bring each memory space under a budget (`hlomem advise`): ranked candidates,
+    the smallest set found, what stands in the way; str() is the tool's text."""
+
+    def to_json(self) -> str:
+        """`hlomem advise --json`, byte for byte."""
+    def to_dict(self) -> Dict[str, Any]:
+        """`hlomem advise --json` as a dict: module, colors, set, exact_search, candidates, refused."""
+    @property
+    def fits(self) -> bool:
+        """Whether the set brings every memory space under its budget (the tool exits 1 when not)."""
+    def emit_module(self) -> str:
+        """The module's text with the set written in (`--emit-module`)."""
 
 class Diff:
     """Why memory changed between two compilations of one program (`hlomem diff A B`), the verdict first."""
@@ -552,6 +591,11 @@ def snapshot(text_or_compiled: Any, *, top: int = 10, strip_roots: Sequence[str]
     """A Snapshot (`hlomem snapshot`) of a jax.stages.Compiled (its as_text()), a Dump, or anything
     load() reads; top: how many values at each peak it keeps; strip_roots: folders source paths
     are kept below."""
+
+def advise(text_or_compiled: Any, *, budget: Union[int, str], top: int = 10) -> Advice:
+    """The edits that bring each memory space of a scheduled module under a budget (`hlomem
+    advise`): a jax.stages.Compiled, a Dump with a module, or anything load() reads; budget: bytes
+    or a percent of each color's peak ('90%'); top: candidates listed."""
 
 def assert_memory(
     text_or_compiled: Any,

@@ -4,7 +4,8 @@
 // nothing of its own. The tool prints through the same output layer, so that Dump.to_dict() is
 // `hlomem report --json`, Timeline.save() is `hlomem timeline -o`, Diff.to_json() is `hlomem diff
 // --json` and hlomem.assign(m).text is `hlomem assign` by construction: one writer for both. What the Python
-// objects hold is in state.hpp; the typed objects (Dump.values[i], Dump.colors[k], ...), each
+// objects hold is in state.hpp; Dump.what_if and hlomem.advise, which print as `hlomem whatif` and
+// `hlomem advise` do, in whatif.hpp; the typed objects (Dump.values[i], Dump.colors[k], ...), each
 // built from the model and the report's facts, in records.hpp. Here: the functions that make
 // dicts of their own (breakdown, peak_by_source, check), assign, shapes, and one function a class
 // that binds it.
@@ -28,6 +29,7 @@
 
 #include "records.hpp"
 #include "state.hpp"
+#include "whatif.hpp"
 
 namespace hlomem_python {
 
@@ -552,6 +554,14 @@ void bind_dump(py::module_& m) {
             "Memory over program order per color (`hlomem timeline`): a Timeline, drawn inline in\n"
             "Jupyter and saved with save(path). size_function 'xla' or 'tpu' (default: the dump's);\n"
             "max_rectangles values drawn one by one per color, the smallest beyond aggregated.")
+        .def("what_if", &what_if, py::arg("donate") = py::tuple(), py::arg("remat") = py::tuple(), py::arg("offload") = py::tuple(),
+            py::arg("from_time") = py::none(),
+            "Edits evaluated on the module (`hlomem whatif`), a WhatIf: donate entry parameters (their\n"
+            "numbers), rematerialize or offload to host the values of instructions (their names), in that\n"
+            "order, each in the order given. A remat or offload splits at from_time, or at XLA's peak.\n"
+            "The Dump is of one scheduled module, or of a buffer-assignment dump read with its module\n"
+            "(X.txt beside X-buffer-assignment.txt, or module=); ValueError otherwise, and for a name the\n"
+            "module lacks.")
         .def_property_readonly("text", [](dump const& d) -> py::object {
                 if (py::isinstance<py::str>(d.owner)) return d.owner;
                 PyObject* text = PyUnicode_DecodeUTF8(d.text.data(), static_cast<Py_ssize_t>(d.text.size()), "replace");
@@ -746,6 +756,11 @@ void bind_functions(py::module_& m) {
         "alignment: of temp buffers, a power of two instead of the backend's (128, 64, 512 bytes).\n"
         "time_limit: seconds per heap for improve and exact.\n"
         "Warns when the module is not scheduled (its text order then stands in for the schedule).");
+    m.def("advise", &advise, py::arg("source"), py::kw_only(), py::arg("budget"), py::arg("top") = 10,
+        "The edits that bring each memory space of a scheduled module under a budget (`hlomem advise`),\n"
+        "an Advice. source: a Dump of a module or of a dump read with its module, or anything\n"
+        "hlomem.load reads into one; budget: bytes (an int, or a str of digits) or a percent of each\n"
+        "color's peak ('90%'); top: how many candidates are listed.");
     m.def("load", &load, py::arg("source"), py::kw_only(), py::arg("name") = py::none(), py::arg("live_range") = py::none(),
         py::arg("memory_usage_report") = py::none(), py::arg("module") = py::none(),
         "Reads an XLA text, of the kind its content says (as the hlomem tool does).\n"
@@ -772,6 +787,7 @@ PYBIND11_MODULE(_hlomem, m) {
     bind_timeline(m);
     bind_diff(m);
     bind_snapshot(m);
+    bind_whatif(m);
     bind_shape(m);
     bind_functions(m);
 }

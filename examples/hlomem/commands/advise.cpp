@@ -67,20 +67,13 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!budget) return usage_error(err, "advise", "no --budget given");
-    hlomem::advise_options options;
-    bool const percent = !budget->empty() && budget->back() == '%';
-    auto const n = decimal(percent ? budget->substr(0, budget->size() - 1) : *budget);
-    if (!n || (percent && *n > 100)) return usage_error(err, "advise", "--budget needs bytes or a percent such as 90%");
-    if (percent) {
-        options.budget_fraction = static_cast<double>(*n) / 100.0;
-    } else {
-        options.budget_bytes = *n;
-    }
+    auto const options = hlomem::advise_budget_named(*budget);
+    if (!options) return usage_error(err, "advise", "--budget needs " + std::string(hlomem::advise_budget_expected));
     if (!file) return usage_error(err, "advise", "no module given");
     auto in = read_module_input(*file, "advise", err);
     if (!in) return exit_error;
     hlomem::what_if w(in->module);
-    auto const advice = hlomem::advise(w, options);
+    auto const advice = hlomem::advise(w, *options);
     hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
     if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
     for (auto const& c : advice.colors) {

@@ -37,19 +37,13 @@ constexpr char const* whatif_usage =
     "  --json              print JSON\n"
     "Exit status: 0 done, 1 an edit was refused, 2 bad usage or a module that cannot be read.\n";
 
-struct pending_edit {
-    hlomem::what_if_kind kind;
-    std::string subject;
-    std::optional<std::int64_t> from;
-};
-
 }  // namespace
 
 int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file, emit;
-    std::optional<std::int64_t> from;
-    std::vector<pending_edit> pending;
+    std::optional<hlomem::logical_time> from;
+    std::vector<hlomem::edit_request> pending;
     argument_reader a("whatif", whatif_usage, args, err);
     while (a.next()) {
         auto value = [&]() -> std::optional<std::string> {
@@ -61,15 +55,18 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (a.is_help()) {
             return a.help(out);
         } else if (a.is("--donate") || a.is("--remat") || a.is("--offload")) {
-            auto const kind = a.is("--donate") ? hlomem::what_if_kind::donate : a.is("--remat") ? hlomem::what_if_kind::remat : hlomem::what_if_kind::offload;
+            bool const donate = a.is("--donate"), remat = a.is("--remat");
             auto v = value();
             if (!v) return exit_error;
-            if (kind == hlomem::what_if_kind::donate && !decimal(*v)) return usage_error(err, "whatif", "--donate needs a parameter number");
-            pending.push_back({kind, *v, from});
+            auto const parameter = donate ? decimal(*v) : std::nullopt;
+            if (donate && !parameter) return usage_error(err, "whatif", "--donate needs a parameter number");
+            pending.push_back(donate ? hlomem::edit_request::donate(*parameter)
+                                     : remat ? hlomem::edit_request::remat(*v, from) : hlomem::edit_request::offload(*v, from));
         } else if (a.is("--from")) {
             auto v = value();
-            from = v ? decimal(*v) : std::nullopt;
-            if (!from) return usage_error(err, "whatif", "--from needs a time");
+            auto const t = v ? decimal(*v) : std::nullopt;
+            if (!t) return usage_error(err, "whatif", "--from needs a time");
+            from = static_cast<hlomem::logical_time>(*t);
         } else if (a.is("--emit-module")) {
             emit = value();
             if (!emit) return exit_error;
@@ -83,26 +80,14 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     auto const& m = in->module;
     hlomem::what_if w(m);
     auto const before = hlomem::snapshot(w);
-    hlomem::logical_time const peak = w.peak_time_original();
-    std::vector<hlomem::what_if_outcome> outcomes;
-    for (auto const& p : pending) {
-        if (p.kind == hlomem::what_if_kind::donate) {
-            outcomes.push_back(w.apply(hlomem::what_if_edit::donate(*decimal(p.subject))));
-            continue;
-        }
-        std::optional<hlomem::instruction_id> found;
-        for (hlomem::computation_id c = 0; c < m.computation_count() && !found; ++c) found = m.find_instruction(c, p.subject);
-        if (!found) {
-            err << "hlomem whatif: " << in->path << ": no instruction named '" << p.subject << "'\n";
-            return exit_error;
-        }
-        hlomem::logical_time const t = p.from ? static_cast<hlomem::logical_time>(*p.from) : peak;
-        outcomes.push_back(w.apply(p.kind == hlomem::what_if_kind::remat ? hlomem::what_if_edit::remat(*found, t)
-                                                                          : hlomem::what_if_edit::offload(*found, t)));
+    auto const outcomes = hlomem::apply_requests(w, pending);
+    if (!outcomes) {
+        err << "hlomem whatif: " << in->path << ": " << outcomes.error().message << '\n';
+        return exit_error;
     }
-    hlomem::write_what_if(out, w, before, outcomes, as_json);
+    hlomem::write_what_if(out, w, before, *outcomes, as_json);
     if (emit && !write_output("whatif", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
-    for (auto const& o : outcomes) {
+    for (auto const& o : *outcomes) {
         if (!o.accepted) return exit_findings;
     }
     return exit_ok;
