@@ -89,7 +89,7 @@ void color_candidates(basic_what_if<P>& w, std::int64_t color, advice& out) {
     std::int64_t const peak = w.color_peak(color).bytes;
     logical_time const at = w.color_peak_time_original(color);
     for (std::size_t k : w.live_at_color_peak(color)) {
-        instruction_id const i = w.liveness().dataflow().values()[k].instruction;
+        instruction_id const i = w.edit_instruction(k);
         for (what_if_kind kind : {what_if_kind::remat, what_if_kind::offload}) {
             std::optional<advice_candidate> best;
             for (logical_time from : {at, at + 1}) {

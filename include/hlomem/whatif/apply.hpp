@@ -11,11 +11,14 @@
 //   donate   an entry `{1}: (0, {}, may-alias)` in the header's `input_output_alias={ ... }`;
 //   remat    the defining instruction's line again, named NAME.remat, right before the first
 //            use it serves; those uses name the clone (HloRematerialization's clone; a fusion
-//            clone calls the same fused computation);
+//            clone calls the same fused computation); when they read the value through bitcasts
+//            or a fusion element's get-tuple-element, those lines follow, each named FORWARDER.remat
+//            and reading the clone before it;
 //   offload  `NAME.to_host = (S5, S, u32[]) copy-start(NAME)` and its copy-done right after the
 //            last read kept, `NAME.to_device = (S, S5, u32[]) copy-start(NAME.to_host_done)` and
 //            its copy-done right before the next read, which names the last copy-done; S5 is the
-//            value's shape with `S(5)` in its layout (host memory).
+//            value's shape with `S(5)` in its layout (host memory). When the later reads go
+//            through a bitcast or a get-tuple-element, NAME is that instruction's and S its shape.
 // Only lines are added and operands renamed: every other byte of the text is kept.
 #ifndef HLOMEM_WHATIF_APPLY_HPP
 #define HLOMEM_WHATIF_APPLY_HPP
@@ -136,16 +139,23 @@ std::string apply_edits(std::string_view text, basic_what_if<P> const& w) {
             aliases.push_back(output + ": (" + std::to_string(e.edit.parameter_number) + ", " + index + ", may-alias)");
             continue;
         }
-        instruction_id const x = e.edit.instruction;
+        // The instruction the later readers read: the value's, or the bitcast they read it through
+        // (the last clone, or what the copies copy).
+        instruction_id const x = e.inserted.back().source;
         std::string const name(std::string_view(m.instruction(x).name));
         std::string const shape = to_string(m.shape_of(x));
         std::string reader_name;
         if (e.edit.kind == what_if_kind::remat) {
-            reader_name = fresh(name + ".remat");
-            std::string clone = line_of(x);
-            std::size_t const at = clone.find(name);
-            clone.replace(at, name.size(), reader_name);
-            before[e.inserted[0].before].emplace_back(e.inserted[0].slot, std::move(clone));
+            std::vector<std::pair<std::string, std::string>> cloned;  // a bitcast's clone reads the clone
+            for (auto const& in : e.inserted) {
+                std::string const source(std::string_view(m.instruction(in.source).name));
+                std::string clone = line_of(in.source);
+                cloned.emplace_back(source, fresh(source + ".remat"));
+                clone.replace(clone.find(source), source.size(), cloned.back().second);
+                for (auto const& [from, to] : cloned) clone = detail::rename_operand(clone, from, to);
+                before[in.before].emplace_back(in.slot, std::move(clone));
+            }
+            reader_name = cloned.back().second;
         } else {
             auto host_shape = m.shape_of(x);
             host_shape.mutable_layout().memory_space = 5;

@@ -18,6 +18,12 @@
 //   offload  host offloading (xla/service/host_offloader.cc): copy-start/copy-done to memory
 //            space 5 (`S(5)`) right after the last use before `from`, and back right before the
 //            first use at or after it. The copies' tuples and contexts are buffers too.
+// A value's reads through a bitcast (which forwards the value, defining none) are its uses: when
+// the uses from `from` on all read one bitcast, offload's copy-start reads that bitcast and remat
+// clones the bitcasts too, right behind the clone (HloRematerialization re-creates them). An
+// element of a multi-output fusion is named by its get-tuple-element: offload copies it read
+// through that; remat re-runs the whole fusion (every element and the index table are values of
+// the clone; the bytes recomputed are all its elements') and clones the get-tuple-element behind it.
 #ifndef HLOMEM_WHATIF_EDIT_HPP
 #define HLOMEM_WHATIF_EDIT_HPP
 

@@ -70,7 +70,6 @@ public:
     static std::size_t instruction_slot(logical_time t) { return static_cast<std::size_t>(t) * per_time + per_time - 1; }
     static std::size_t time_of_slot(std::size_t s) { return s / per_time; }
     bool held(std::size_t s) const { return s % per_time == per_time - 1 || s % per_time < inserted_[s / per_time]; }
-    bool room_before(logical_time t) const { return inserted_[static_cast<std::size_t>(t)] + 1 < per_time; }
     std::size_t inserted_at(logical_time t) const { return inserted_[static_cast<std::size_t>(t)]; }
     /// The next slot held after `s` (s must be held and not the last time's instruction).
     std::size_t next_held(std::size_t s) const {
@@ -157,8 +156,12 @@ public:
     /// The edited module's schedule length (XLA's max).
     logical_time max() const { return live_->max() + static_cast<logical_time>(axis_.total_inserted()); }
 
-    /// The value defined at {} of `i` (an index into liveness().dataflow().values()), or npos.
+    /// The value defined at {} of `i` (an index into liveness().dataflow().values()); for a
+    /// get-tuple-element, the element of its operand's tuple it reads; else npos.
     std::size_t value_of(instruction_id i) const;
+    /// The instruction an edit of value k names: its defining instruction, or for an element of a
+    /// tuple a get-tuple-element reading it.
+    instruction_id edit_instruction(std::size_t k) const;
     /// Why value k cannot be rematerialized or offloaded; empty when it can.
     std::string why_not_movable(std::size_t k, bool remat) const;
     /// The hardware bytes of value k's buffer.
@@ -199,8 +202,10 @@ private:
     what_if_peak peak_of(std::size_t tree) const;
     std::string donate(what_if_edit const& e, what_if_outcome& out);
     std::string move(what_if_edit const& e, what_if_outcome& out);
-    void offload_values(std::size_t k, std::size_t last_kept, logical_time before, std::size_t last_use, what_if_outcome& out);
+    void offload_values(std::size_t k, instruction_id through, std::size_t last_kept, logical_time before, std::size_t last_use, what_if_outcome& out);
     std::vector<std::size_t> use_slots(std::size_t k) const;
+    bool fusion_element(std::size_t k) const;
+    std::int64_t remat_values(std::size_t k, std::size_t slot, std::size_t forwarding_slot, std::size_t last_use);
     std::optional<logical_time> insertion_time_before(instruction_id i) const;
     instruction_id next_in_computation(instruction_id i) const;
 

@@ -83,6 +83,29 @@ instruction_id basic_what_if<P>::next_in_computation(instruction_id i) const {
     return c.position_of(i) + 1 < c.instruction_count ? i + 1 : no_instruction;
 }
 
+// An element of a multi-output fusion: an array its get-tuple-elements read (XLA's fusion defines a
+// value at each index of its tuple; a get-tuple-element forwards one).
+template <class P>
+bool basic_what_if<P>::fusion_element(std::size_t k) const {
+    auto const& df = live_->dataflow();
+    auto const& v = df.values()[k];
+    return v.node != 0 && m_->instruction(v.instruction).opcode == hlo_opcode::fusion && df.index_of(v).size() == 1 &&
+           !df.shape_of(v).is_tuple();
+}
+
+template <class P>
+instruction_id basic_what_if<P>::edit_instruction(std::size_t k) const {
+    auto const& df = live_->dataflow();
+    auto const& v = df.values()[k];
+    if (v.node == 0) return v.instruction;
+    for (auto const& p : df.positions(v)) {
+        if (m_->instruction(p.instruction).opcode == hlo_opcode::get_tuple_element && m_->operands(p.instruction)[0] == v.instruction) {
+            return p.instruction;
+        }
+    }
+    return v.instruction;
+}
+
 // The time an instruction written right before entry instruction `i` takes: right after the
 // previous entry instruction, before the computations `i` calls are flattened (FlattenSchedule).
 template <class P>
@@ -100,10 +123,15 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
     auto const& df = live_->dataflow();
     auto const& v = df.values()[k];
     auto const& inst = m.instruction(v.instruction);
-    std::string const name(std::string_view(inst.name));
+    bool const element = fusion_element(k);
+    std::string const name = element ? df.name_of(v) : std::string(std::string_view(inst.name));
     if (values_[k].first == npos) return name + " has no live range on the schedule";
     if (edited_[k]) return "an earlier edit already moved " + name;
-    if (v.node != 0 || m.shape_of(v.instruction).is_tuple()) return name + " is a tuple; its elements are not edited one by one";
+    if (v.node != 0 && !element) {
+        return df.name_of(v) + " is an element of a " + std::string(m.opcode_name(v.instruction)) +
+               "'s tuple; of tuples only a multi-output fusion's elements are edited";
+    }
+    if (!element && m.shape_of(v.instruction).is_tuple()) return name + " is a tuple's index table; an edit moves its elements";
     if (v.live_out) return name + " is an output of the module";
     if (inst.opcode == hlo_opcode::parameter) {
         return name + (inst.computation == m.entry() ? " is a parameter: donate it instead"
@@ -113,9 +141,16 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
     if (remat && !detail::rematerializable(inst.opcode)) {
         return "HloRematerialization does not re-run " + name + ", a " + std::string(m.opcode_name(v.instruction));
     }
-    if (df.positions(v).size() != 1) {
-        auto const& p = df.positions(v)[1];
-        return name + " is forwarded by " + std::string(std::string_view(m.instruction(p.instruction).name)) + " (a " +
+    // A bitcast defines no value, it forwards its operand's (XLA's HloDataflowAnalysis with
+    // bitcast_defines_value false; hlo/dataflow.hpp): its readers are the value's uses and an edit
+    // moves them (move(): `through`). Any other forwarding position (a tuple, a parameter of a
+    // called computation, an asynchronous start) carries the value where an edit does not follow;
+    // a multi-output fusion's element is read through its get-tuple-elements.
+    for (auto const& p : df.positions(v)) {
+        auto const& forwarder = m.instruction(p.instruction);
+        if (p.instruction == v.instruction || (forwarder.opcode == hlo_opcode::bitcast && forwarder.computation == inst.computation)) continue;
+        if (element && forwarder.opcode == hlo_opcode::get_tuple_element && m.operands(p.instruction)[0] == v.instruction) continue;
+        return name + " is forwarded by " + std::string(std::string_view(forwarder.name)) + " (a " +
                std::string(m.opcode_name(p.instruction)) + "); its reads through it are not moved";
     }
     auto const buffer = live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(k)];
@@ -134,6 +169,10 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
         }
     }
     for (std::size_t s : use_slots(k)) last = std::max(last, s);
+    // HloLiveRange ends a value at its last use or position (CalculateBufferStartEndMap).
+    for (auto const& p : df.positions(v)) {
+        if (auto t = live_->time_of(p.instruction)) last = std::max(last, detail::what_if_axis::instruction_slot(*t));
+    }
     if (last != values_[k].last) return name + "'s live range follows a rule the edits do not model";
     return {};
 }
@@ -246,51 +285,95 @@ std::string basic_what_if<P>::move(what_if_edit const& e, what_if_outcome& out) 
     std::size_t const k = value_of(e.instruction);
     if (k == npos) return name + " defines no value of its own";
     if (std::string reason = why_not_movable(k, remat); !reason.empty()) return reason;
+    auto const& v = df.values()[k];
     auto const uses = use_slots(k);
     std::size_t const split = static_cast<std::size_t>(std::max<logical_time>(e.from, 0)) * detail::what_if_axis::per_time;
     std::size_t const def = values_[k].first;
-    if (split <= def) return "time " + std::to_string(e.from) + " is not after " + name + " is defined";
+    std::string const from = std::to_string(e.from);
+    if (split <= def) return "time " + from + " is not after " + name + " is defined";
     auto const first_after = std::lower_bound(uses.begin(), uses.end(), split);
-    if (first_after == uses.end()) return name + " is not read at or after time " + std::to_string(e.from);
+    if (first_after == uses.end()) return name + " is not read at or after time " + from;
     std::size_t const next_use = *first_after;
-    std::size_t const last_kept = first_after == uses.begin() ? def : *(first_after - 1);
+    std::size_t last_kept = first_after == uses.begin() ? def : *(first_after - 1);
     if (next_use % detail::what_if_axis::per_time != detail::what_if_axis::per_time - 1) {
         return name + "'s next read is an instruction an earlier edit inserted";
+    }
+    for (std::size_t s : extra_uses_[k]) {
+        if (s >= split) return name + " is read from time " + from + " on by an instruction an earlier edit inserted";
     }
     logical_time const next_time = static_cast<logical_time>(detail::what_if_axis::time_of_slot(next_use));
     instruction_id const reader = live_->sequence()[static_cast<std::size_t>(next_time)];
     std::string const reader_name(std::string_view(m.instruction(reader).name));
-    for (auto const& u : df.uses(df.values()[k])) {
+    // The original keeps its positions before `from` (HloLiveRange ends it at the last of its uses
+    // and positions). A bitcast at or after it reads the copy back or the clone and forwards it on,
+    // its readers unchanged; any other position there would keep reading the original.
+    std::vector<instruction_id> later;
+    for (auto const& p : df.positions(v)) {
+        std::size_t const at = detail::what_if_axis::instruction_slot(*live_->time_of(p.instruction));
+        if (at < split) {
+            last_kept = std::max(last_kept, at);
+        } else if (m.instruction(p.instruction).opcode == hlo_opcode::bitcast) {
+            later.push_back(p.instruction);
+        } else {
+            return name + " is forwarded by " + std::string(std::string_view(m.instruction(p.instruction).name)) + " at or after time " + from +
+                   ", which would keep reading the original";
+        }
+    }
+    // The position the later reads go through: the value itself, a bitcast of it, or a fusion
+    // element's get-tuple-element. Those readers are rewired to the copy back or the clone, so
+    // they must all read one position.
+    instruction_id through = no_instruction;
+    for (auto const& u : df.uses(v)) {
         auto const t = live_->time_of(u.instruction);
-        if (t && detail::what_if_axis::instruction_slot(*t) >= split) out.rewired.push_back(u.instruction);
+        if (!t || detail::what_if_axis::instruction_slot(*t) < split) continue;
+        instruction_id const read = m.operands(u.instruction)[u.operand_number];
+        if (std::find(later.begin(), later.end(), read) != later.end()) continue;
+        out.rewired.push_back(u.instruction);
+        if (through != no_instruction && read != through) {
+            return name + " is read from time " + from + " on through both " + std::string(std::string_view(m.instruction(through).name)) +
+                   " and " + std::string(std::string_view(m.instruction(read).name)) + "; one copy or clone serves one of them";
+        }
+        through = read;
     }
     std::sort(out.rewired.begin(), out.rewired.end());
     out.rewired.erase(std::unique(out.rewired.begin(), out.rewired.end()), out.rewired.end());
     if (!remat) {
-        offload_values(k, last_kept, next_time, uses.back(), out);
+        offload_values(k, through, last_kept, next_time, uses.back(), out);
         return out.reason;
     }
-    if (!axis_.room_before(next_time)) return "3 instructions are already inserted before " + reader_name;
+    // HloRematerialization re-creates the bitcasts (and get-tuple-element) the later reads go
+    // through behind the clone (RematerializeInstruction clones the candidate's forwarding users
+    // with it), so those readers read what they read before: the chain from the value to `through`.
+    std::vector<instruction_id> forwarders;
+    for (instruction_id f = through; f != v.instruction; f = m.operands(f)[0]) forwarders.insert(forwarders.begin(), f);
+    if (fusion_element(k)) {
+        for (auto const& part : m.shape_of(v.instruction).tuple_shapes()) {
+            if (part.is_tuple()) return name + "'s fusion has a nested tuple; its clone's values are not modelled";
+        }
+    }
+    if (axis_.inserted_at(next_time) + 1 + forwarders.size() >= detail::what_if_axis::per_time) {
+        return forwarders.empty() ? "3 instructions are already inserted before " + reader_name
+                                  : "no room for the clone and the " + std::to_string(forwarders.size()) +
+                                        " instructions it is read through: 3 instructions at most are inserted before " + reader_name;
+    }
     // The operands must be live when the clone runs (RematerializeInstruction keeps them).
     std::vector<std::size_t> operands;
-    for (instruction_id o : m.operands(e.instruction)) {
+    for (instruction_id o : m.operands(v.instruction)) {
         auto const set = df.value_set(o, 0);
-        if (set.size() != 1) return "operand " + std::string(std::string_view(m.instruction(o).name)) + " may hold several values";
+        std::string const operand = "operand " + std::string(std::string_view(m.instruction(o).name));
+        if (set.size() != 1) return operand + " may hold several values";
         std::size_t const w = df.value_index(set[0]);
-        if (values_[w].first == npos) return "operand " + std::string(std::string_view(m.instruction(o).name)) + " has no live range";
-        if (values_[w].last < next_use && edited_[w]) {
-            return "operand " + std::string(std::string_view(m.instruction(o).name)) + " was moved by an earlier edit";
-        }
+        if (values_[w].first == npos) return operand + " has no live range";
+        if (values_[w].last < next_use && edited_[w]) return operand + " was moved by an earlier edit";
         if (values_[w].last < next_use && live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(w)].size() != 1) {
-            return "operand " + std::string(std::string_view(m.instruction(o).name)) +
-                   " shares its HloBuffer with an in-place update; keeping it live would take a copy";
+            return operand + " shares its HloBuffer with an in-place update; keeping it live would take a copy";
         }
         operands.push_back(w);
     }
     std::size_t const slot = hold(next_time);
-    std::size_t const clone = add_value(values_[k].xla_bytes, values_[k].color, buffer_bytes(k));
-    set_range(clone, slot, uses.back());
-    set_segments(buffer_of_[clone], {{slot, uses.back()}});
+    std::vector<std::size_t> forwarding_slots;
+    for (std::size_t j = 0; j < forwarders.size(); ++j) forwarding_slots.push_back(hold(next_time));
+    out.bytes_recomputed = remat_values(k, slot, forwarding_slots.empty() ? npos : forwarding_slots[0], uses.back());
     set_range(k, def, last_kept);
     set_segments(buffer_of_[k], {{def, last_kept}});
     for (std::size_t w : operands) {
@@ -305,9 +388,45 @@ std::string basic_what_if<P>::move(what_if_edit const& e, what_if_outcome& out) 
     edited_[k] = true;
     log_.push_back({log_entry::flag, k, 0, 0, {}});
     out.instructions_recomputed = 1;
-    out.bytes_recomputed = buffer_bytes(k);
-    out.inserted.push_back({inserted_role::clone, e.instruction, reader, slot});
+    out.inserted.push_back({inserted_role::clone, v.instruction, reader, slot});
+    for (std::size_t j = 0; j < forwarders.size(); ++j) out.inserted.push_back({inserted_role::clone, forwarders[j], reader, forwarding_slots[j]});
     return {};
+}
+
+// The values the clone defines, on the axis; returns the bytes it writes. An array: one value, read
+// until `last_use`. A multi-output fusion (the clone of one element's fusion): every element and
+// the index table, as XLA's dataflow defines them; the get-tuple-element clone at
+// `forwarding_slot` reads the table, the element edited lives until `last_use`, the others are
+// read by nothing and live at the clone alone (HloLiveRange: a value without uses ends where it
+// starts).
+template <class P>
+std::int64_t basic_what_if<P>::remat_values(std::size_t k, std::size_t slot, std::size_t forwarding_slot, std::size_t last_use) {
+    auto add = [&](std::int64_t xla, std::int64_t color, std::int64_t hw, std::size_t last) {
+        std::size_t const c = add_value(xla, color, hw);
+        set_range(c, slot, last);
+        set_segments(buffer_of_[c], {{slot, last}});
+    };
+    if (!fusion_element(k)) {
+        add(values_[k].xla_bytes, values_[k].color, buffer_bytes(k), last_use);
+        return buffer_bytes(k);
+    }
+    auto const& df = live_->dataflow();
+    auto const& v = df.values()[k];
+    auto const& whole = m_->shape_of(v.instruction);
+    std::int64_t const edited = df.index_of(v)[0];
+    auto xla_size = [&](basic_shape<P> const& part) {
+        return byte_size_of(options_.peak_rule == peak_size_rule::instruction_shape ? whole : part, 8);
+    };
+    add(xla_size(whole), 0, value_size_of(whole, sizes_).value_or(0), forwarding_slot);
+    std::int64_t written = 0;
+    for (std::size_t j = 0; j < whole.tuple_shapes_size(); ++j) {
+        auto const& part = whole.tuple_shapes()[j];
+        std::int64_t const bytes = value_size_of(part, sizes_).value_or(0);
+        written += bytes;
+        add(xla_size(part), part.has_layout() ? part.layout().memory_space : 0, bytes,
+            static_cast<std::int64_t>(j) == edited ? last_use : slot);
+    }
+    return written;
 }
 
 // Host offloading's four instructions (xla/service/host_offloader.cc): copy-start to S(5) and its
@@ -315,12 +434,10 @@ std::string basic_what_if<P>::move(what_if_edit const& e, what_if_outcome& out) 
 // next read. Copy-done reads every buffer of its copy-start (HloValue::ComputeUses), so the
 // device value lives until the first copy-done and the host value until the second.
 template <class P>
-void basic_what_if<P>::offload_values(std::size_t k, std::size_t last_kept, logical_time before,
+void basic_what_if<P>::offload_values(std::size_t k, instruction_id x, std::size_t last_kept, logical_time before,
                                       std::size_t last_use, what_if_outcome& out) {
     auto const& m = *m_;
-    auto const& df = live_->dataflow();
-    auto const& shape = df.shape_of(df.values()[k]);
-    instruction_id const x = df.values()[k].instruction;
+    auto const& shape = m.shape_of(x);  // the position copied: the value, or a bitcast of it
     std::string const name(std::string_view(m.instruction(x).name));
     if (!shape.has_layout()) {
         out.reason = name + " has no layout to put in memory space 5";

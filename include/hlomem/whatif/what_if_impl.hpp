@@ -352,6 +352,11 @@ std::size_t basic_what_if<P>::value_of(instruction_id i) const {
         std::size_t const k = df.value_index(id);
         if (k != no_value_index && df.values()[k].instruction == i) return k;
     }
+    if (m_->instruction(i).opcode != hlo_opcode::get_tuple_element) return npos;
+    for (value_id id : df.value_set(i, 0)) {
+        std::size_t const k = df.value_index(id);
+        if (k != no_value_index && df.values()[k].instruction == m_->operands(i)[0]) return k;
+    }
     return npos;
 }
 
