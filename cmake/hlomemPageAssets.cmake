@@ -20,7 +20,9 @@ set(pairs
   page_css page.css
   page_js page.js
   diff_css diff.css
-  diff_js diff.js)
+  diff_js diff.js
+  whatif_css whatif.css
+  whatif_js whatif.js)
 set(delimiter "hlomem_text")
 set(literals "")
 while(pairs)

@@ -39,6 +39,7 @@
 #include <hlomem/output/timeline_page.hpp>
 #include <hlomem/output/timeline_summary.hpp>
 #include <hlomem/output/timeline_trace.hpp>
+#include <hlomem/output/whatif_page.hpp>
 #include <hlomem/output/whatif_report.hpp>
 
 #endif  // HLOMEM_OUTPUT_HPP

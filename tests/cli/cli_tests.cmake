@@ -350,3 +350,25 @@ hlomem_cli_test("advise at 90% of the peak: one offload fits, with its source li
 hlomem_cli_test("advise --json on a dump with its module beside it: nothing to move, what stands in the way" 1
   advise_dump_with_module.json - advise --budget 90% --json --top 3
   data/synthetic/module_0004.jit_left_ifft_after_optimizations-buffer-assignment.txt)
+
+# The page of `hlomem whatif --page` and `hlomem advise --page`: self-contained, each color's live
+# bytes before and after with their peaks (color 0 98314552 bytes before, 74230072 after the
+# offload of fft.8.0, as whatif_fft_cublas_while.out says; color 5, the host, 26214400 after) and
+# the offloaded value marked; rendered by headless Chromium with its script's checks passing.
+set(hlomem_whatif_page -DPROGRAM=$<TARGET_FILE:hlomem-cli> -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}
+  "-DEXPECTED_PEAKS=before0:98314552 after0:74230072 before5:0 after5:26214400" "-DEXPECTED_MARKS=offload fft.8.0")
+set(hlomem_fft_while data/corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo)
+add_test(NAME "whatif: the page before and after an offload is self-contained"
+  COMMAND ${CMAKE_COMMAND} ${hlomem_whatif_page} -DMODE=structure -DNAME=whatif-offload
+    "-DARGS=whatif;--offload;fft.8.0;${hlomem_fft_while}" -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/whatif/structure
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/whatif_page.cmake)
+add_test(NAME "advise: the page of the set at 90% of the peak is self-contained"
+  COMMAND ${CMAKE_COMMAND} ${hlomem_whatif_page} -DMODE=structure -DNAME=advise-90
+    "-DARGS=advise;--budget;90%;${hlomem_fft_while}" -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/whatif/structure
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/whatif_page.cmake)
+add_test(NAME "browser: the what-if page of the advice renders in headless Chromium"
+  COMMAND ${CMAKE_COMMAND} ${hlomem_whatif_page} -DMODE=browser -DCHROMIUM=${HLOMEM_CHROMIUM} -DNAME=advise-90
+    "-DARGS=advise;--budget;90%;${hlomem_fft_while}" -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/whatif/browser
+    -DSCREENSHOT=${CMAKE_CURRENT_BINARY_DIR}/whatif/advise-90.png -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/whatif_page.cmake)
+set_tests_properties("browser: the what-if page of the advice renders in headless Chromium" PROPERTIES
+  SKIP_REGULAR_EXPRESSION "SKIPPED: chromium not found" TIMEOUT 120)

@@ -42,19 +42,7 @@ endif()
 
 page_dom("file://${page}" dom body)
 message("chromium: ${body}")
-foreach(pair "data-errors;" "data-rendered;${EXPECTED_RECTANGLES}" "data-peak-bytes;${EXPECTED_PEAKS}"
-             "data-delta-rows;${EXPECTED_ROWS}")
-  list(GET pair 0 attribute)
-  list(LENGTH pair n)
-  set(expected "")
-  if(n GREATER 1)
-    list(GET pair 1 expected)
-  endif()
-  if(body MATCHES " ${attribute}=\"([^\"]*)\"")
-    expect("${attribute}" "${CMAKE_MATCH_1}" "${expected}")
-  else()
-    message(SEND_ERROR "the page's <body> has no ${attribute}")
-  endif()
-endforeach()
+expect_body_attributes("${body}" data-errors "" data-rendered "${EXPECTED_RECTANGLES}" data-peak-bytes "${EXPECTED_PEAKS}"
+  data-delta-rows "${EXPECTED_ROWS}")
 
 expect_screenshot(${page} ${SCREENSHOT})

@@ -72,6 +72,21 @@ function(expect_self_contained html)
   endforeach()
 endfunction()
 
+# expect_body_attributes(BODY ATTRIBUTE EXPECTED ...): each ATTRIBUTE of the page's <body> (BODY,
+# from page_dom) is there and equals its EXPECTED, which may be "".
+function(expect_body_attributes body)
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE 1 ${last} 2)
+    math(EXPR j "${i} + 1")
+    set(attribute "${ARGV${i}}")
+    if(body MATCHES " ${attribute}=\"([^\"]*)\"")
+      expect("${attribute}" "${CMAKE_MATCH_1}" "${ARGV${j}}")
+    else()
+      message(SEND_ERROR "the page's <body> has no ${attribute}")
+    endif()
+  endforeach()
+endfunction()
+
 # A screenshot of `page` taken by ${chromium} into `screenshot`, which must be a PNG.
 function(expect_screenshot page screenshot)
   execute_process(COMMAND ${chromium} --window-size=1150,1300 --screenshot=${screenshot} file://${page} TIMEOUT 60

@@ -1,11 +1,13 @@
 // commands/advise.cpp: `hlomem advise --budget BYTES|PERCENT% [--json] [--top N] [--emit-module OUT]
-// MODULE`: which donations, rematerializations and offloads bring each memory space of a scheduled
-// module under a budget (<hlomem/whatif/advise.hpp>), printed by output/whatif_report.hpp.
+// [--page OUT.html] MODULE`: which donations, rematerializations and offloads bring each memory
+// space of a scheduled module under a budget (<hlomem/whatif/advise.hpp>), printed by output/whatif_report.hpp.
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
 
 #include <hlomem/hlomem.hpp>
+#include <hlomem/output/whatif_page.hpp>
 #include <hlomem/output/whatif_report.hpp>
 #include <hlomem/whatif.hpp>
 
@@ -17,7 +19,8 @@ namespace hlomem_cli {
 namespace {
 
 constexpr char const* advise_usage =
-    "usage: hlomem advise --budget BYTES|PERCENT% [--top N] [--emit-module OUT] [--json] MODULE\n"
+    "usage: hlomem advise --budget BYTES|PERCENT% [--top N] [--emit-module OUT] [--page OUT.html]\n"
+    "                     [--json] MODULE\n"
     "\n"
     "Lists the edits that lower the peak of a scheduled HLO module (or a buffer-assignment dump with\n"
     "its module beside it): every entry parameter donated, every value live at a memory space's\n"
@@ -31,6 +34,8 @@ constexpr char const* advise_usage =
     "  --budget BYTES|P%   the budget of every memory space, in bytes or in percent of its peak\n"
     "  --top N             candidates listed (default 10)\n"
     "  --emit-module OUT   write the module with the set applied to OUT ('-': standard output)\n"
+    "  --page OUT.html     write a page that draws each memory space's live bytes before and after\n"
+    "                      the set, with its budget, each edited value marked\n"
     "  --json              print JSON\n"
     "Exit status: 0 the set fits, 1 it does not, 2 bad usage or a module that cannot be read.\n";
 
@@ -38,7 +43,7 @@ constexpr char const* advise_usage =
 
 int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
-    std::optional<std::string> file, emit;
+    std::optional<std::string> file, emit, page;
     std::optional<std::string> budget;
     std::int64_t top = 10;
     argument_reader a("advise", advise_usage, args, err);
@@ -59,9 +64,10 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
             auto n = v ? decimal(*v) : std::nullopt;
             if (!n) return usage_error(err, "advise", "--top needs a number");
             top = *n;
-        } else if (a.is("--emit-module")) {
-            emit = value();
-            if (!emit) return exit_error;
+        } else if (a.is("--emit-module") || a.is("--page")) {
+            auto& path = a.is("--page") ? page : emit;
+            path = value();
+            if (!path) return exit_error;
         } else if (auto status = a.take_file(file)) {
             return *status;
         }
@@ -74,8 +80,13 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
     if (!in) return exit_error;
     hlomem::what_if w(in->module);
     auto const advice = hlomem::advise(w, *options);
+    std::map<std::int64_t, std::int64_t> budgets;
+    for (auto const& c : advice.colors) budgets[c.color] = c.budget;
     hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
     if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
+    if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, budgets)); })) {
+        return exit_error;
+    }
     for (auto const& c : advice.colors) {
         if (!c.fits) return exit_findings;
     }

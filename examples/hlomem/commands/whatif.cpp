@@ -1,12 +1,14 @@
 // commands/whatif.cpp: `hlomem whatif MODULE [--donate N] [--remat NAME] [--offload NAME]
-// [--from T] [--emit-module OUT] [--json]`: edits evaluated on a scheduled module's live ranges
-// (<hlomem/whatif.hpp>), the peaks printed before and after (output/whatif_report.hpp).
+// [--from T] [--emit-module OUT] [--page OUT.html] [--json]`: edits evaluated on a scheduled
+// module's live ranges (<hlomem/whatif.hpp>), the peaks printed before and after
+// (output/whatif_report.hpp), the curves drawn before and after (output/whatif_page.hpp).
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include <hlomem/hlomem.hpp>
+#include <hlomem/output/whatif_page.hpp>
 #include <hlomem/output/whatif_report.hpp>
 #include <hlomem/whatif.hpp>
 
@@ -19,7 +21,7 @@ namespace {
 
 constexpr char const* whatif_usage =
     "usage: hlomem whatif [--donate N] [--remat NAME] [--offload NAME] [--from T] [--emit-module OUT]\n"
-    "                     [--json] MODULE\n"
+    "                     [--page OUT.html] [--json] MODULE\n"
     "\n"
     "Evaluates edits on a scheduled HLO module (or a buffer-assignment dump with its module beside\n"
     "it) and prints XLA's peak and each memory space's live peak before and after them. The edits\n"
@@ -34,6 +36,8 @@ constexpr char const* whatif_usage =
     "  --from T            the time the next --remat or --offload splits at (default: XLA's peak)\n"
     "  --emit-module OUT   write the edited module to OUT ('-': standard output): the clones, the\n"
     "                      copy-start/copy-done pairs and the input_output_alias entries added\n"
+    "  --page OUT.html     write a page that draws each memory space's live bytes before and after\n"
+    "                      the edits on the edited module's time axis, each edited value marked\n"
     "  --json              print JSON\n"
     "Exit status: 0 done, 1 an edit was refused, 2 bad usage or a module that cannot be read.\n";
 
@@ -41,7 +45,7 @@ constexpr char const* whatif_usage =
 
 int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
-    std::optional<std::string> file, emit;
+    std::optional<std::string> file, emit, page;
     std::optional<hlomem::logical_time> from;
     std::vector<hlomem::edit_request> pending;
     argument_reader a("whatif", whatif_usage, args, err);
@@ -67,9 +71,10 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
             auto const t = v ? decimal(*v) : std::nullopt;
             if (!t) return usage_error(err, "whatif", "--from needs a time");
             from = static_cast<hlomem::logical_time>(*t);
-        } else if (a.is("--emit-module")) {
-            emit = value();
-            if (!emit) return exit_error;
+        } else if (a.is("--emit-module") || a.is("--page")) {
+            auto& path = a.is("--page") ? page : emit;
+            path = value();
+            if (!path) return exit_error;
         } else if (auto status = a.take_file(file)) {
             return *status;
         }
@@ -87,6 +92,9 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     hlomem::write_what_if(out, w, before, *outcomes, as_json);
     if (emit && !write_output("whatif", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
+    if (page && !write_output("whatif", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w)); })) {
+        return exit_error;
+    }
     for (auto const& o : *outcomes) {
         if (!o.accepted) return exit_findings;
     }

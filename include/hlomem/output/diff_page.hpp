@@ -50,14 +50,8 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
     auto const& b = sb.assignment;
     auto const ta = hlomem::make_timeline(a), tb = hlomem::make_timeline(b);
     std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
-           "style-src 'unsafe-inline'\">\n"
-        << "<title>" << escape_markup("memory diff: " + std::string(sa.name) + " vs " + std::string(sb.name)) << "</title>\n"
-        << "<style>" << assets::timeline_css << assets::page_css << assets::diff_css << "</style>\n"
-        << "<script>window.hlomemErrors=[];window.onerror=function(m,s,l,c){window.hlomemErrors.push(String(m)+' (line '+l+':'+c+')');"
-           "if(document.body)document.body.setAttribute('data-errors',window.hlomemErrors.join('; '));};</script>\n"
-        << "</head>\n<body data-errors=\"\">\n";
+    write_page_head(out, "memory diff: " + std::string(sa.name) + " vs " + std::string(sb.name),
+                    std::string(assets::timeline_css) + assets::page_css + assets::diff_css);
     out << "<h1>" << escape_markup("memory diff: A " + std::string(sa.name) + ", B " + std::string(sb.name)) << "</h1>\n<div class=\"verdict\">";
     for (auto const& line : d.verdict) out << "<div>" << escape_markup(line) << "</div>";
     out << "</div>\n";

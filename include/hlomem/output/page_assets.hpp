@@ -330,6 +330,31 @@ inline constexpr char const diff_js[] = R"hlomem_text((function () {
 })();
 )hlomem_text";
 
+/// include/hlomem/output/assets/whatif.css
+inline constexpr char const whatif_css[] = R"hlomem_text(.before{fill:none;stroke:#444;stroke-width:1.2;stroke-dasharray:5 3}.budget{stroke:#b3261e;stroke-width:1.2;stroke-dasharray:8 3;fill:none}text.budget{fill:#b3261e;stroke:none}.peak-before line{stroke:#444}.peak-before circle{fill:#444}.peak-before text{fill:#444}.mark rect{fill:#59a14f;fill-opacity:.55}.mark rect.span{fill-opacity:.12}.mark-remat rect{fill:#f28e2b}.mark-offload rect{fill:#b07aa1}table.edits{border-collapse:collapse;font-size:12px;margin-top:6px}table.edits th,table.edits td{border-bottom:1px solid #e4e4e4;padding:2px 8px;text-align:left})hlomem_text";
+
+/// include/hlomem/output/assets/whatif.js
+inline constexpr char const whatif_js[] = R"hlomem_text((function () {
+  'use strict';
+  var body = document.body;
+  var peaks = [], marks = [], problems = [];
+  document.querySelectorAll('section[data-color]').forEach(function (s) {
+    ['before', 'after'].forEach(function (curve) {
+      var marker = s.querySelector('g.peak[data-curve="' + curve + '"]');
+      if (!marker) return problems.push('color ' + s.getAttribute('data-color') + ' has no ' + curve + ' peak');
+      var bytes = marker.getAttribute('data-peak-bytes');
+      peaks.push(curve + marker.getAttribute('data-color') + ':' + bytes);
+      if (bytes !== s.getAttribute('data-' + curve + '-peak')) problems.push('color ' + s.getAttribute('data-color') + ': the ' + curve + ' marker says ' + bytes);
+    });
+    s.querySelectorAll('g.mark').forEach(function (m) { marks.push(m.getAttribute('data-kind') + ' ' + m.getAttribute('data-name')); });
+  });
+  body.setAttribute('data-peak-bytes', peaks.join(' '));
+  body.setAttribute('data-marks', marks.join(' '));
+  window.hlomemErrors = window.hlomemErrors.concat(problems);
+  body.setAttribute('data-errors', window.hlomemErrors.join('; '));
+})();
+)hlomem_text";
+
 }  // namespace hlomem::assets
 
 #endif  // HLOMEM_OUTPUT_PAGE_ASSETS_HPP

@@ -133,8 +133,66 @@ struct panel_context {
 /// The top of the live-bytes chart of a color whose peak is `peak_bytes`: a tenth above it.
 inline double curve_top_bytes(std::int64_t peak_bytes) { return std::max<double>(1.0, static_cast<double>(peak_bytes) * 1.1); }
 
-inline std::string color_heading(hlomem::timeline_color const& c) {
-    return "color " + std::to_string(c.color) + (c.color == 0 ? " (device memory)" : " (memory space " + std::to_string(c.color) + ")");
+inline std::string color_heading(std::int64_t color) {
+    return "color " + std::to_string(color) + (color == 0 ? " (device memory)" : " (memory space " + std::to_string(color) + ")");
+}
+
+inline std::string color_heading(hlomem::timeline_color const& c) { return color_heading(c.color); }
+
+/// The byte scale of a chart: the `height` pixels above `bottom` hold 0..top_bytes.
+struct byte_scale {
+    double bottom = 0, height = 0, top_bytes = 1;
+    double y(double bytes) const { return bottom - height * bytes / top_bytes; }
+};
+
+/// A byte scale's grid lines across the plot, labelled in its binary unit (`256MiB`).
+inline void write_byte_grid(std::ostream& out, panel_geometry const& g, byte_scale const& s) {
+    double unit = 1;
+    char const* suffix = "B";
+    for (char const* u : {"KiB", "MiB", "GiB", "TiB", "PiB"}) {
+        if (s.top_bytes / (unit * 1024) < 1) break;
+        unit *= 1024;
+        suffix = u;
+    }
+    double const step = nice_step(s.top_bytes / unit, 4) * unit;
+    for (double b = 0; b <= s.top_bytes; b += step) {
+        out << "<line class=\"grid\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right) << "\" y1=\"" << coord(s.y(b))
+            << "\" y2=\"" << coord(s.y(b)) << "\"/><text x=\"" << coord(g.left - 4) << "\" y=\"" << coord(s.y(b) + 3)
+            << "\" text-anchor=\"end\">" << byte_tick(b, unit, suffix) << "</text>\n";
+    }
+}
+
+/// A curve (one value per time) as a path of at most two columns per pixel, each at its highest
+/// (curve_columns), so that no peak is hidden: `closed` down to the axis (an area), or a line.
+inline void write_curve_path(std::ostream& out, panel_geometry const& g, byte_scale const& s, std::vector<std::int64_t> const& curve,
+                             char const* css_class, bool closed) {
+    auto const columns = hlomem::curve_columns(curve, static_cast<std::size_t>(g.plot_width()) * 2);
+    out << "<path class=\"" << css_class << "\" d=\"";
+    char command = 'M';
+    if (closed) {
+        out << "M" << coord(g.x(0)) << ' ' << coord(s.y(0));
+        command = 'L';
+    }
+    for (auto const& col : columns) {
+        out << command << coord(g.x(static_cast<double>(col.first))) << ' ' << coord(s.y(static_cast<double>(col.high))) << "L"
+            << coord(g.x(static_cast<double>(col.last + 1))) << ' ' << coord(s.y(static_cast<double>(col.high)));
+        command = 'L';
+    }
+    if (closed) out << "L" << coord(g.x(g.steps)) << ' ' << coord(s.y(0)) << "Z";
+    out << "\"/>\n";
+}
+
+/// The time axis at `y`: its line, ticks at round logical times, and its title.
+inline void write_time_axis(std::ostream& out, panel_geometry const& g, double y) {
+    out << "<line class=\"axis\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right) << "\" y1=\"" << coord(y)
+        << "\" y2=\"" << coord(y) << "\"/>\n";
+    double const tick = nice_step(g.steps, 8);
+    for (double t = 0; t <= g.steps; t += tick) {
+        out << "<line class=\"axis\" x1=\"" << coord(g.x(t)) << "\" x2=\"" << coord(g.x(t)) << "\" y1=\"" << coord(y) << "\" y2=\""
+            << coord(y + 4) << "\"/><text x=\"" << coord(g.x(t)) << "\" y=\"" << coord(y + 14) << "\" text-anchor=\"middle\">"
+            << static_cast<std::int64_t>(t) << "</text>\n";
+    }
+    out << "<text x=\"" << coord(g.width - g.right) << "\" y=\"" << coord(y + 26) << "\" text-anchor=\"end\">program order (logical time)</text>\n";
 }
 
 inline std::string peak_label(hlomem::timeline_color const& c) {
@@ -156,38 +214,11 @@ void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::t
     }
     // --- live bytes ------------------------------------------------------------------------
     double const top_bytes = ctx.curve_bytes > 0 ? ctx.curve_bytes : curve_top_bytes(c.peak_bytes);
-    auto yc = [&](double bytes) { return g.curve_bottom() - g.curve_height * bytes / top_bytes; };
-    double unit = 1;
-    char const* suffix = "B";
-    for (char const* s : {"KiB", "MiB", "GiB", "TiB", "PiB"}) {
-        if (top_bytes / (unit * 1024) < 1) break;
-        unit *= 1024;
-        suffix = s;
-    }
-    double const step = nice_step(top_bytes / unit, 4) * unit;
-    for (double b = 0; b <= top_bytes; b += step) {
-        out << "<line class=\"grid\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right) << "\" y1=\"" << coord(yc(b))
-            << "\" y2=\"" << coord(yc(b)) << "\"/><text x=\"" << coord(g.left - 4) << "\" y=\"" << coord(yc(b) + 3)
-            << "\" text-anchor=\"end\">" << byte_tick(b, unit, suffix) << "</text>\n";
-    }
-    auto columns = hlomem::curve_columns(c.live_bytes, static_cast<std::size_t>(g.plot_width()) * 2);
-    out << "<path class=\"live\" d=\"M" << coord(g.x(0)) << ' ' << coord(yc(0));
-    for (auto const& col : columns) {
-        out << "L" << coord(g.x(static_cast<double>(col.first))) << ' ' << coord(yc(static_cast<double>(col.high))) << "L"
-            << coord(g.x(static_cast<double>(col.last + 1))) << ' ' << coord(yc(static_cast<double>(col.high)));
-    }
-    out << "L" << coord(g.x(g.steps)) << ' ' << coord(yc(0)) << "Z\"/>\n";
-    if (!c.unpadded_live_bytes.empty()) {
-        auto const unpadded = hlomem::curve_columns(c.unpadded_live_bytes, static_cast<std::size_t>(g.plot_width()) * 2);
-        out << "<path class=\"unpadded\" d=\"";
-        char command = 'M';
-        for (auto const& col : unpadded) {
-            out << command << coord(g.x(static_cast<double>(col.first))) << ' ' << coord(yc(static_cast<double>(col.high))) << "L"
-                << coord(g.x(static_cast<double>(col.last + 1))) << ' ' << coord(yc(static_cast<double>(col.high)));
-            command = 'L';
-        }
-        out << "\"/>\n";
-    }
+    byte_scale const scale{g.curve_bottom(), g.curve_height, top_bytes};
+    auto yc = [&](double bytes) { return scale.y(bytes); };
+    write_byte_grid(out, g, scale);
+    write_curve_path(out, g, scale, c.live_bytes, "live", true);
+    if (!c.unpadded_live_bytes.empty()) write_curve_path(out, g, scale, c.unpadded_live_bytes, "unpadded", false);
     if (static_cast<double>(c.allocated_bytes) <= top_bytes) {
         out << "<line class=\"alloc-line\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right) << "\" y1=\""
             << coord(yc(static_cast<double>(c.allocated_bytes))) << "\" y2=\"" << coord(yc(static_cast<double>(c.allocated_bytes)))
@@ -255,16 +286,7 @@ void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::t
         }
         if (any) out << "</g>\n";
     }
-    out << "<line class=\"axis\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right) << "\" y1=\""
-        << coord(g.map_bottom()) << "\" y2=\"" << coord(g.map_bottom()) << "\"/>\n";
-    double const tick = nice_step(g.steps, 8);
-    for (double t = 0; t <= g.steps; t += tick) {
-        out << "<line class=\"axis\" x1=\"" << coord(g.x(t)) << "\" x2=\"" << coord(g.x(t)) << "\" y1=\"" << coord(g.map_bottom())
-            << "\" y2=\"" << coord(g.map_bottom() + 4) << "\"/><text x=\"" << coord(g.x(t)) << "\" y=\"" << coord(g.map_bottom() + 14)
-            << "\" text-anchor=\"middle\">" << static_cast<std::int64_t>(t) << "</text>\n";
-    }
-    out << "<text x=\"" << coord(g.width - g.right) << "\" y=\"" << coord(g.map_bottom() + 26)
-        << "\" text-anchor=\"end\">program order (logical time)</text>\n";
+    write_time_axis(out, g, g.map_bottom());
 
     // --- the peak, across both charts --------------------------------------------------------
     double const px = g.x(static_cast<double>(c.peak_time) + 0.5);
@@ -530,6 +552,20 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
     return script_safe_json(os.str());
 }
 
+/// A page's head, up to its <body>: a Content-Security-Policy that lets it load nothing (its style
+/// and script are inline), `title`, `style`, and the script that reports errors on <body>'s
+/// data-errors.
+inline void write_page_head(std::ostream& out, std::string const& title, std::string const& style) {
+    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
+           "style-src 'unsafe-inline'\">\n"
+        << "<title>" << escape_markup(title) << "</title>\n"
+        << "<style>" << style << "</style>\n"
+        << "<script>window.hlomemErrors=[];window.onerror=function(m,s,l,c){window.hlomemErrors.push(String(m)+' (line '+l+':'+c+')');"
+           "if(document.body)document.body.setAttribute('data-errors',window.hlomemErrors.join('; '));};</script>\n"
+        << "</head>\n<body data-errors=\"\">\n";
+}
+
 /// The whole page.
 template <class P>
 void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
@@ -537,14 +573,7 @@ void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> co
     std::vector<std::size_t> data_index;
     std::string const data = timeline_data_json(ba, tl, sources, data_index);
     std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
-           "style-src 'unsafe-inline'\">\n"
-        << "<title>" << escape_markup("memory timeline: " + ba.file) << "</title>\n"
-        << "<style>" << assets::timeline_css << assets::page_css << "</style>\n"
-        << "<script>window.hlomemErrors=[];window.onerror=function(m,s,l,c){window.hlomemErrors.push(String(m)+' (line '+l+':'+c+')');"
-           "if(document.body)document.body.setAttribute('data-errors',window.hlomemErrors.join('; '));};</script>\n"
-        << "</head>\n<body data-errors=\"\">\n";
+    write_page_head(out, "memory timeline: " + ba.file, std::string(assets::timeline_css) + assets::page_css);
     out << "<h1>" << escape_markup("memory timeline of " + ba.file) << "</h1>\n";
     std::size_t drawn = 0, aggregated = 0;
     for (auto const& c : tl.colors) {

@@ -100,6 +100,7 @@ struct what_if_outcome {
     std::int64_t bytes_recomputed = 0;           ///< remat: the bytes the clone writes
     std::int64_t bytes_to_host = 0;              ///< offload: bytes copied each way
     std::int64_t bytes_to_device = 0;
+    std::size_t value = npos;                    ///< the value it moves: an index into liveness().dataflow().values()
     std::vector<std::int64_t> output_index;      ///< donate: the output that shares the buffer
     std::vector<instruction_id> rewired;         ///< remat, offload: users now reading the clone / copy
     std::vector<inserted_instruction> inserted;  ///< remat: the clone; offload: the four copies

@@ -156,6 +156,19 @@ public:
     /// The edited module's schedule length (XLA's max).
     logical_time max() const { return live_->max() + static_cast<logical_time>(axis_.total_inserted()); }
 
+    /// The time in the edited module of the original's instruction at time `t`: later by the
+    /// instructions edits inserted before it (what the page of before and after draws on).
+    logical_time edited_time(logical_time t) const { return axis_.rank(detail::what_if_axis::instruction_slot(t)); }
+    /// The time in the edited module of an inserted instruction (inserted_instruction::slot).
+    logical_time edited_time_of_slot(std::size_t slot) const { return axis_.rank(slot); }
+    /// Value k's live range in the edited module, {first, last}; nullopt when it has none.
+    std::optional<std::pair<logical_time, logical_time>> edited_range(std::size_t k) const {
+        if (values_[k].first == npos) return std::nullopt;
+        return std::make_pair(axis_.rank(values_[k].first), axis_.rank(values_[k].last));
+    }
+    /// Value k's color (its shape's memory space).
+    std::int64_t color_of(std::size_t k) const { return values_[k].color; }
+
     /// The value defined at {} of `i` (an index into liveness().dataflow().values()); for a
     /// get-tuple-element, the element of its operand's tuple it reads; else npos.
     std::size_t value_of(instruction_id i) const;

@@ -193,6 +193,7 @@ std::string basic_what_if<P>::donate(what_if_edit const& e, what_if_outcome& out
     std::size_t k = npos;
     for (value_id id : df.value_set(p, node)) k = df.value_index(id);
     if (k == npos || k == no_value_index) return label + " defines no value there";
+    out.value = k;
     for (auto const& a : m.input_output_aliases()) {
         if (a.parameter_number == e.parameter_number && std::equal(a.parameter_index.begin(), a.parameter_index.end(),
                                                                    e.parameter_index.begin(), e.parameter_index.end())) {
@@ -284,6 +285,7 @@ std::string basic_what_if<P>::move(what_if_edit const& e, what_if_outcome& out) 
     std::string const name(std::string_view(m.instruction(e.instruction).name));
     std::size_t const k = value_of(e.instruction);
     if (k == npos) return name + " defines no value of its own";
+    out.value = k;
     if (std::string reason = why_not_movable(k, remat); !reason.empty()) return reason;
     auto const& v = df.values()[k];
     auto const uses = use_slots(k);
