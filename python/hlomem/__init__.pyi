@@ -500,6 +500,11 @@ class WhatIf:
         """Whether every edit was accepted (the tool exits 1 when one is refused)."""
     def emit_module(self) -> str:
         """The module's text with the accepted edits written in (`--emit-module`)."""
+    def page(self) -> str:
+        """The self-contained HTML page of `hlomem whatif --page`: each memory space's live bytes
+        before and after the edits, the edited values marked."""
+    def save_page(self, path: str) -> None:
+        """Writes page() to path, as `hlomem whatif --page PATH` does."""
 
 class Advice:
     """The edits that bring each memory space under a budget (`hlomem advise`): ranked candidates,
@@ -514,6 +519,11 @@ class Advice:
         """Whether the set brings every memory space under its budget (the tool exits 1 when not)."""
     def emit_module(self) -> str:
         """The module's text with the set written in (`--emit-module`)."""
+    def page(self) -> str:
+        """The self-contained HTML page of `hlomem advise --page`: the set applied, each memory
+        space's live bytes before and after it and its budget, the edited values marked."""
+    def save_page(self, path: str) -> None:
+        """Writes page() to path, as `hlomem advise --page PATH` does."""
 
 class Diff:
     """Why memory changed between two compilations of one program (`hlomem diff A B`), the verdict first."""

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -20,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/output/whatif_page.hpp>
 #include <hlomem/output/whatif_report.hpp>
 #include <hlomem/whatif.hpp>
 
@@ -95,6 +98,12 @@ struct what_if_result : edited_module {
     bool accepted() const {
         return std::all_of(outcomes.begin(), outcomes.end(), [](hlomem::what_if_outcome const& o) { return o.accepted; });
     }
+    /// `hlomem whatif --page`.
+    std::string page() const {
+        std::ostringstream out;
+        hlomem::write_what_if_html(out, hlomem::what_if_page(*w));
+        return out.str();
+    }
 };
 
 /// hlomem.advise's result: `hlomem advise`'s.
@@ -111,6 +120,14 @@ struct advice_result : edited_module {
     }
     bool fits() const {
         return std::all_of(a.colors.begin(), a.colors.end(), [](hlomem::color_advice const& c) { return c.fits; });
+    }
+    /// `hlomem advise --page`: the chosen set applied, each color's budget drawn.
+    std::string page() const {
+        std::map<std::int64_t, std::int64_t> budgets;
+        for (auto const& c : a.colors) budgets[c.color] = c.budget;
+        std::ostringstream out;
+        hlomem::write_what_if_html(out, hlomem::what_if_page(*w, budgets));
+        return out.str();
     }
 };
 
@@ -183,7 +200,16 @@ py::class_<Result, std::shared_ptr<Result>> bind_edited(py::module_& m, char con
     c.def("to_json", [](Result const& r) { return r.write(true); }, ("What `" + command + " --json` prints, byte for byte (a str).").c_str())
         .def("to_dict", [](Result const& r) { return json_loads(r.write(true)); }, ("What `" + command + " --json` prints, as a dict.").c_str())
         .def("__str__", [](Result const& r) { return r.write(false); }, ("What `" + command + "` prints.").c_str())
-        .def("emit_module", [](Result const& r) { return r.emit(); }, emitted);
+        .def("emit_module", [](Result const& r) { return r.emit(); }, emitted)
+        .def("page", [](Result const& r) { return r.page(); },
+             ("The self-contained HTML page of `" + command + " --page`: each memory space's live bytes before and after "
+              "the edits, the edited values marked (a str).").c_str())
+        .def("save_page", [](Result const& r, std::string const& path) {
+                 std::ofstream f(path, std::ios::binary);
+                 if (!f) throw py::value_error("cannot write " + path);
+                 f << r.page();
+                 if (!f.flush()) throw py::value_error("cannot write " + path);
+             }, py::arg("path"), ("Writes page() to `path`, as `" + command + " --page PATH` does.").c_str());
     return c;
 }
 

@@ -146,3 +146,20 @@ def test_a_budget_that_is_not_bytes_nor_a_percent_raises(budget):
         tool = run_tool("advise", "--budget", budget, FFT, check=False)
         assert tool.returncode == 2
         assert tool.stderr.decode().startswith("hlomem advise: --budget needs bytes or a percent such as 90%\n")
+
+
+def test_the_pages_are_the_tools(tmp_path):
+    """page() is `hlomem whatif --page` / `hlomem advise --page`, byte for byte; save_page writes it."""
+    what_if = hlomem.load(DATA / FFT).what_if(offload="fft.8.0")
+    tool_page = tmp_path / "tool_whatif.html"
+    run_tool("whatif", "--offload", "fft.8.0", "--page", str(tool_page), FFT)
+    assert what_if.page() == tool_page.read_text()
+    assert "fft.8.0" in what_if.page()
+    advice = hlomem.advise(str(DATA / FFT), budget="90%")
+    saved = tmp_path / "advice.html"
+    advice.save_page(str(saved))
+    tool_page = tmp_path / "tool_advise.html"
+    run_tool("advise", "--budget", "90%", "--page", str(tool_page), FFT)
+    assert saved.read_text() == tool_page.read_text() == advice.page()
+    with pytest.raises(ValueError, match="cannot write"):
+        advice.save_page(str(tmp_path / "no" / "such" / "folder" / "page.html"))
