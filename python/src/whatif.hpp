@@ -1,7 +1,8 @@
 // python/src/whatif.hpp: Dump.what_if and hlomem.advise, what `hlomem whatif` and `hlomem advise`
 // do: edits named as the tool names them (whatif/edit_request.hpp), evaluated on the module's live
-// ranges (whatif/what_if.hpp, advise.hpp), printed by the tool's writer
-// (output/whatif_report.hpp), so that to_json() is the tool's --json and str() its text.
+// ranges (whatif/what_if.hpp, advise.hpp), printed by the library's writer
+// (output/whatif_report.hpp, output/whatif_page.hpp), which the tool prints through too: to_json()
+// is `hlomem whatif --json`, str() its text, page() its --page.
 #ifndef HLOMEM_PYTHON_WHATIF_HPP
 #define HLOMEM_PYTHON_WHATIF_HPP
 
@@ -11,7 +12,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <cstdint>
 #include <memory>
@@ -41,8 +41,8 @@ struct module_text {
 };
 
 /// The module of a Dump: the file of one module, or the module the loader read with a
-/// buffer-assignment dump (X.txt beside X-buffer-assignment.txt, or module=), as `hlomem whatif`
-/// finds it (examples/hlomem/module_input.hpp). ValueError naming what is missing otherwise.
+/// buffer-assignment dump (X.txt beside X-buffer-assignment.txt, or module=), with the text it was
+/// parsed from (basic_loaded::module_text). ValueError naming what is missing otherwise.
 inline module_text module_of(dump const& d) {
     std::string const& path = d.loaded.path;
     if (auto const* modules = std::get_if<std::vector<module_type>>(&d.loaded.model)) {
@@ -56,13 +56,7 @@ inline module_text module_of(dump const& d) {
         throw py::value_error(path + ": no module beside the dump (X.txt beside X-buffer-assignment.txt); "
                                      "give it as hlomem.load(dump, module=PATH)");
     }
-    // The loader keeps the module's text in loaded.texts; its views (the module's name among
-    // them) point into it.
-    char const* const name = std::string_view(d.loaded.module->name()).data();
-    for (auto const& t : d.loaded.texts) {
-        if (!std::less<char const*>()(name, t->data()) && std::less<char const*>()(name, t->data() + t->size())) return {&*d.loaded.module, *t};
-    }
-    throw py::value_error(path + ": the text of its module " + *d.loaded.module_file + " is not kept");
+    return {&*d.loaded.module, d.loaded.module_text};
 }
 
 /// A what-if on a Dump's module: the Dump keeps the module and its text alive.

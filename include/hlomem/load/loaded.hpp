@@ -68,6 +68,9 @@ struct basic_loaded {
     /// Buffer-assignment dumps: the module the dump was assigned from, read with it, and its file.
     std::optional<basic_hlo_module<P>> module;
     std::optional<std::string> module_file;
+    /// The text `module` was parsed from (one of `texts`): what an edit of the module rewrites
+    /// (whatif/apply.hpp); empty when no module was read.
+    std::string_view module_text;
     /// A file of one module loaded with derive_assignment: the assignment derived from it.
     std::optional<basic_derived_assignment<P>> derived;
     /// The texts the models view (kept for view policies only).
@@ -188,6 +191,7 @@ std::optional<load_error> load_dump_siblings(basic_loaded<P>& out, load_options 
         if (!m) return unparsable(*module_file, m.error());
         out.module = std::move(*m);
         out.module_file = module_file;
+        out.module_text = text;
     }
     return std::nullopt;
 }

@@ -53,9 +53,9 @@ derived_peaks derive(std::string const& text) {
     return out;
 }
 
-// The soundness findings of the assignment `hlomem assign` predicts for a module's text (the
-// bundled batched_chol modules have two XLA's own dumps also have: a called computation's
-// parameters sharing their caller's buffer), the original's counted once.
+// The soundness findings of the assignment `hlomem assign` predicts for a module's text; an edited
+// module may have no more than its original (some bundled modules' own predictions have findings
+// that XLA's dumps of them also have), the original's counted once.
 std::size_t predicted_violations(std::string const& text) {
     hlomem::assign_options options;
     return hlomem::check_soundness(hlomem::predict_assignment(hlomem::parse_hlo_module(text, "edited"), options, false).assignment).size();
