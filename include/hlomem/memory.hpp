@@ -5,6 +5,7 @@
 #include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/buffer_sharing_hints.hpp>
 #include <hlomem/memory/interval_sweep.hpp>
+#include <hlomem/memory/memory_analysis.hpp>
 #include <hlomem/memory/opcode_classes.hpp>
 #include <hlomem/memory/peak.hpp>
 #include <hlomem/memory/peak_holdings.hpp>

@@ -9,6 +9,8 @@
 //   <hlomem/output/assignment_report.hpp>  facts_with, print_buffer_assignment_text/_json: a dump's report
 //   <hlomem/output/module_report.hpp>      report_hlo_modules: a module's report
 //   <hlomem/output/donation_report.hpp>    the donations used, unused and possible, as text and JSON
+//   <hlomem/output/dump_directory_report.hpp>  `report DIR`: every compilation of a dump folder, by peak
+//   <hlomem/output/memory_analysis_report.hpp> what compiled.memory_analysis() would report
 //   <hlomem/output/report.hpp>             report_loaded: the report of whatever the loader read
 //   <hlomem/output/markup.hpp>             escaped markup, colors and numbers for SVG, HTML and traces
 //   <hlomem/output/page_assets.hpp>        the pages' style and script (from output/assets/)
@@ -26,8 +28,10 @@
 #include <hlomem/output/diff_page.hpp>
 #include <hlomem/output/diff_report.hpp>
 #include <hlomem/output/donation_report.hpp>
+#include <hlomem/output/dump_directory_report.hpp>
 #include <hlomem/output/json_writer.hpp>
 #include <hlomem/output/markup.hpp>
+#include <hlomem/output/memory_analysis_report.hpp>
 #include <hlomem/output/module_report.hpp>
 #include <hlomem/output/page_assets.hpp>
 #include <hlomem/output/percent.hpp>

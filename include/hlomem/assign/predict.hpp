@@ -10,6 +10,7 @@
 #include <hlomem/assign/buffer_assigner.hpp>
 #include <hlomem/assign/module_assignment.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/memory/memory_analysis.hpp>
 
 namespace hlomem {
 
@@ -19,6 +20,16 @@ namespace hlomem {
 /// Throws error when the module cannot be assigned.
 inline predicted_assignment predict_assignment(hlo_module const& m, assign_options const& options, bool print_text = true) {
     return std::move(*assign_module(m, detail::predicted_only(print_text), options).predicted);
+}
+
+/// What JAX's compiled.memory_analysis() would report for module `m`: compute_memory_analysis on
+/// the buffer assignment XLA would make of it (predict_assignment), with the backend it was
+/// predicted for named in its notes. Throws error when the module cannot be assigned.
+inline memory_analysis predicted_memory_analysis(hlo_module const& m, assign_options const& options = {}) {
+    auto const predicted = predict_assignment(m, options, false);
+    memory_analysis out = compute_memory_analysis(predicted.assignment);
+    out.notes.push_back("computed on the buffer assignment predicted from the module: " + predicted.backend_note());
+    return out;
 }
 
 }  // namespace hlomem

@@ -62,6 +62,9 @@ struct basic_loaded {
     basic_loaded_model<P> model;
     /// Buffer-assignment dumps: the separate live-range file attached, when one was.
     std::optional<std::string> live_range_file;
+    /// Buffer-assignment dumps that state no live ranges (JAX 0.11's split dumps, when XLA wrote
+    /// no -live-range.txt): the live ranges were derived from `module` (hlo/liveness.hpp).
+    bool live_ranges_from_module = false;
     /// Buffer-assignment dumps: the memory-usage report read with it, and its file.
     std::optional<basic_memory_usage_report<P>> memory_usage_report;
     std::optional<std::string> memory_usage_report_file;
@@ -69,7 +72,8 @@ struct basic_loaded {
     std::optional<basic_hlo_module<P>> module;
     std::optional<std::string> module_file;
     /// The text `module` was parsed from (one of `texts`): what an edit of the module rewrites
-    /// (whatif/apply.hpp); empty when no module was read.
+    /// (whatif/apply.hpp); for a file of modules read with a policy that views its text, that
+    /// text; empty otherwise.
     std::string_view module_text;
     /// A file of one module loaded with derive_assignment: the assignment derived from it.
     std::optional<basic_derived_assignment<P>> derived;
@@ -111,6 +115,10 @@ struct load_options {
     bool find_memory_usage_report = false;
     /// A dump's module (its `*after_optimizations.txt`), read with it for the metadata of its values.
     std::optional<std::string> module_file;
+    /// A dump with no live ranges of its own or from a live-range text: derive them from the
+    /// module read with it (XLA's HloLiveRange on the scheduled module, hlo/liveness.hpp), so
+    /// that its peaks and memory_analysis() can be computed.
+    bool live_ranges_from_module = true;
     /// Without module_file: read X.txt beside X-buffer-assignment.txt when it is an HLO module
     /// (XLA's --xla_dump_to names them `..._after_optimizations.txt` and
     /// `..._after_optimizations-buffer-assignment.txt`).
@@ -192,6 +200,18 @@ std::optional<load_error> load_dump_siblings(basic_loaded<P>& out, load_options 
         out.module = std::move(*m);
         out.module_file = module_file;
         out.module_text = text;
+        if (!ba.live_range && options.live_ranges_from_module) {
+            // The dump's values are XLA's HloValues of this module: the derived BufferLiveRange
+            // lines (`name{index}:start-end`) name them as XLA's -live-range.txt would. The peak
+            // the derivation states is hlomem's, not the dump's: it is not kept as stated.
+            auto derived = derive_assignment(*out.module, false);
+            if (derived.assignment.live_range) {
+                auto lr = std::move(*derived.assignment.live_range);
+                lr.stated_peak.reset();
+                attach_live_range(ba, std::move(lr));
+                out.live_ranges_from_module = true;
+            }
+        }
     }
     return std::nullopt;
 }
@@ -296,6 +316,9 @@ std::optional<load_error> load_into(basic_loaded<P>& out, std::string_view text,
                 std::get<std::vector<basic_hlo_module<P>>>(out.model).push_back(std::move(*m));
                 return std::nullopt;
             }
+            // A view of the text stays valid as long as `out` (load and load_view keep or borrow
+            // it): the module report reads it again to predict each module's assignment.
+            if constexpr (!std::is_same_v<typename P::string_type, std::string>) out.module_text = text;
             return parsed(try_parse_hlo_modules<P>(text, name), name);
         case dump_kind::oom_log: return parsed(try_parse_oom_reports<P>(text, name), name);
         case dump_kind::minimalloc_csv: return parsed(try_parse_minimalloc_csv(text, out.path), out.path);

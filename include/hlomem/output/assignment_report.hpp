@@ -23,6 +23,7 @@
 #include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/percent.hpp>
 #include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/memory_analysis_report.hpp>
 #include <hlomem/output/sources.hpp>
 
 namespace hlomem {
@@ -45,6 +46,7 @@ struct buffer_assignment_facts {
     std::vector<hlomem::peak_holdings> holdings;  // each color's peak, value by value
     std::size_t depth = 3;                        // levels of the op_name tree the text shows
     hlomem::donation_analysis donations;          // from the dump alone, or with its module (dump_facts)
+    hlomem::memory_analysis memory;               // what compiled.memory_analysis() reports
 };
 
 /// The facts of `ba`; `sources_for(colors)` gives its values' metadata (attribute_values) once
@@ -53,7 +55,7 @@ struct buffer_assignment_facts {
 template <class P, class SourcesFor>
 buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& ba, SourcesFor sources_for) {
     buffer_assignment_facts<P> f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
-                                 {}, {}, 3, hlomem::analyze_donations(ba)};
+                                 {}, {}, 3, hlomem::analyze_donations(ba), {}};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
     auto const soundness = hlomem::check_soundness(ba);
@@ -70,6 +72,7 @@ buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& 
     f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing, f.colors);  // the live bytes measured once
     f.sources = sources_for(f.colors);
     f.holdings = hlomem::peak_holdings_by_color(ba, f.colors, f.sources);
+    f.memory = hlomem::compute_memory_analysis(ba);
     return f;
 }
 
@@ -109,6 +112,7 @@ template <class P>
 void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> const& f, std::size_t top) {
     auto const& ba = f.ba;
     out << "buffer assignment " << ba.file << '\n';
+    print_memory_analysis_text(out, f.memory, 2);
     out << "  " << ba.allocations.size() << " allocations, " << ba.values.size() << " values, " << ba.shapes.size()
         << " distinct shapes\n";
     std::int64_t const total = ba.total_bytes();
@@ -283,6 +287,8 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
     json.begin_object();
     json.member("kind", "buffer_assignment");
     json.member("file", ba.file);
+    json.key("memory_analysis");
+    write_memory_analysis_json(json, f.memory);
     json.key("allocations").begin_array();
     for (auto const& a : ba.allocations) {
         json.begin_object();

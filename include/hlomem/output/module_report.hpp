@@ -40,6 +40,7 @@
 #include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/percent.hpp>
 #include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/memory_analysis_report.hpp>
 
 namespace hlomem {
 
@@ -127,7 +128,32 @@ struct module_facts {
     sizes aliased;  // the parameter buffers the aliases name
     std::optional<liveness_facts> liveness;
     std::optional<hlomem::donation_analysis> donations;  // with liveness: sized by the derived assignment
+    // What compiled.memory_analysis() would report: on the predicted assignment (nullopt and why
+    // when the module cannot be assigned, or its text was not at hand).
+    std::optional<hlomem::memory_analysis> memory;
+    std::string memory_error;
 };
+
+/// memory_analysis() of each module of `text` (the file `modules` were read from): predicted on a
+/// reading of the text that owns its strings (the predicted assignment writes text of its own).
+inline void add_memory_analyses(std::vector<module_facts>& facts, std::string_view text, std::string const& file) {
+    if (text.empty()) {
+        for (auto& f : facts) f.memory_error = "the module's text was not kept";
+        return;
+    }
+    auto owned = hlomem::try_parse_hlo_modules<hlomem::default_policy>(text, file);
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+        if (!owned || i >= owned->size()) {
+            facts[i].memory_error = "the module could not be read again";
+            continue;
+        }
+        try {
+            facts[i].memory = hlomem::predicted_memory_analysis((*owned)[i]);
+        } catch (hlomem::error const& e) {
+            facts[i].memory_error = e.what();
+        }
+    }
+}
 
 inline liveness_facts liveness_facts_of(module_type const& m) {
     // The report reads sizes, live ranges and peaks: the values' positions and uses are not derived.
@@ -213,6 +239,11 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
         out << std::string(indent, ' ') << label << std::string(used < 24 ? 24 - used : 1, ' ') << value << '\n';
     };
     out << "HLO module " << (m.name().empty() ? "(unnamed)" : std::string(m.name())) << " (" << file << ")\n";
+    if (f.memory) {
+        print_memory_analysis_text(out, *f.memory, 2);
+    } else {
+        out << "  memory_analysis() cannot be predicted: " << f.memory_error << '\n';
+    }
     row(2, "scheduled", m.is_scheduled() ? "yes" : "no");
     if (m.num_partitions() != 1) row(2, "partitions", m.num_partitions());
     if (m.replica_count() != 1) row(2, "replicas", m.replica_count());
@@ -294,6 +325,13 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
     json.begin_object();
     json.member("kind", "hlo_module");
     json.member("name", std::string_view(m.name()));
+    json.key("memory_analysis");
+    if (f.memory) {
+        write_memory_analysis_json(json, *f.memory);
+    } else {
+        json.null();
+    }
+    json.member("memory_analysis_error", f.memory ? std::nullopt : std::optional<std::string_view>(f.memory_error));
     json.member("is_scheduled", m.is_scheduled());
     json.member("num_partitions", m.num_partitions());
     json.member("replica_count", m.replica_count());
@@ -393,19 +431,24 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
 }  // namespace report_detail
 
 /// Reports `modules` (read from `file`) on `out`, as text or JSON.
+/// Reports `modules` (read from `file`, whose `text` they were parsed from: what each module's
+/// memory_analysis() is predicted from) on `out`, as text or JSON.
 inline void report_hlo_modules(std::vector<report_detail::module_type> const& modules, std::string const& file, bool as_json,
-                               std::ostream& out) {
+                               std::ostream& out, std::string_view text) {
+    std::vector<report_detail::module_facts> facts;
+    for (auto const& m : modules) facts.push_back(report_detail::facts_of(m));
+    report_detail::add_memory_analyses(facts, text, file);
     if (as_json) {
         json_writer json(out);
         if (modules.size() > 1) json.begin_array();
-        for (auto const& m : modules) report_detail::print_json(m, report_detail::facts_of(m), json);
+        for (std::size_t i = 0; i < modules.size(); ++i) report_detail::print_json(modules[i], facts[i], json);
         if (modules.size() > 1) json.end_array();
         json.finish();
         return;
     }
     for (std::size_t i = 0; i < modules.size(); ++i) {
         if (i > 0) out << '\n';
-        report_detail::print_text(modules[i], report_detail::facts_of(modules[i]), file, out);
+        report_detail::print_text(modules[i], facts[i], file, out);
     }
 }
 

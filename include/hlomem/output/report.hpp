@@ -35,6 +35,9 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
         return sources;
     });
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
+    if (loaded.live_ranges_from_module && loaded.module_file) {
+        facts.notes.push_back("live ranges derived from the module " + *loaded.module_file + " (the dump states none)");
+    }
     // The module, when at hand, lists buffer_donor: which donations went unused (hlo/donation.hpp).
     if (auto const* m = loaded.assignment_module()) facts.donations = hlomem::analyze_donations(ba, m);
     if (loaded.module_file) {
@@ -82,7 +85,8 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
                    std::size_t depth = 3, std::vector<std::string> const& roots = {}) {
     if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<P>>>(&loaded.model)) {
         if constexpr (std::is_same_v<P, hlomem::view_policy>) {
-            report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out);
+            report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out,
+                               loaded.module_text);
             return true;
         }
         return false;

@@ -1,0 +1,342 @@
+// hlomem/memory/memory_analysis.hpp: what JAX's `compiled.memory_analysis()` reports for a
+// compilation, computed from its buffer assignment as XLA computes it.
+//
+//   hlomem::memory_analysis m = hlomem::compute_memory_analysis(ba);
+//   m.peak_memory_in_bytes;   // 67108896 for tests/data/jax_0_11/grad_ckpt, as XLA states
+//
+// JAX's figures are XLA's CompiledMemoryStats (xla/pjrt/compiled_memory_stats.h), filled on GPU by
+// GetCompiledMemoryStats from the executable's BufferAssignmentProto. Each field follows one XLA
+// function, read from XLA's source (xla/pjrt/compiled_memory_stats.cc and the end of
+// xla/service/buffer_assignment.cc):
+//
+//   argument_size_in_bytes, output_size_in_bytes, alias_size_in_bytes, temp_size_in_bytes and
+//   their host_ twins         CompiledMemoryStats::PopulateBufferStatsFromAllocations: each
+//                             allocation's size where it is an entry parameter (argument; also
+//                             alias when the parameter aliases an output), maybe-live-out
+//                             (output) and a preallocated temp (temp: not a parameter, not
+//                             live-out, not thread-local, not a constant; tuple tables count);
+//                             host_ when the defining shapes of its values live in memory space
+//                             S(5) (Layout::kHostMemorySpace), else the allocation's color is 5
+//   total_allocation_bytes    ComputeTotalAllocationBytes(proto, color 0): every allocation of
+//                             color 0
+//   indefinite_allocations    ComputeIndefiniteAllocationsInBytes(proto, color 0): the color-0
+//                             allocations that live for the whole program: thread-local, entry
+//                             parameters, constants, maybe-live-out
+//   peak_memory_in_bytes      ComputePeakMemorySizes -> ComputePeakMemoryImpl: the static part
+//   peak_unpadded_heap_bytes  (AllocateStaticBuffers: every allocation that is an entry parameter,
+//                             a constant or maybe-live-out and not thread-local, of every color,
+//                             adds its largest logical buffer) plus the highest point of a replay
+//                             of the heap simulator's traces (below), with each logical buffer's
+//                             padded size (the size function's) and unpadded size
+//                             (ComputeLogicalBufferUnpaddedSizes, below)
+//   generated_code_size_in_bytes, host_generated_code_size_in_bytes
+//                             the size of the compiled code: in no text XLA dumps (nullopt)
+//
+// The heap simulator's traces (HeapSimulator::RunComputation, xla/service/heap_simulator/
+// heap_simulator.cc), rebuilt from the assignment: one trace per color, holding the values that
+// buffer assignment delayed to the sequential heap simulation, which are the values of the
+// preallocated temp allocations less the tuple-shaped ones (BufferAssigner::AssignSpecialHloBuffer
+// gives every HloBuffer holding a tuple-shaped value an allocation of its own, `is_tuple`, which
+// CombineTempAllocations merges into the temp allocation afterwards, with no trace). At each time
+// step the values defined there are allocated (ALLOC, or SHARE_WITH the buffer of a value whose
+// place they take) before the values whose live range ends there are freed: a value counts at both
+// ends of its inclusive live range. A value that shares (an in-place operand's buffer, or an
+// earlier value of its own HloBuffer) sits at the same offset of the same allocation as the value
+// it shares with, while that one is still live (the best-fit heap never gives two interfering
+// values one chunk); ComputePeakMemoryImpl counts such a chain once, with the size of its first
+// value (the root's). The replay walks the traces one after another, so the peak is the static
+// part plus the highest of the colors' own peaks.
+//
+// A logical buffer's unpadded size (ComputeLogicalBufferUnpaddedSizes): the defining instruction's
+// shape, or for a non-empty shape index the tuple element its LAST index names (one level only, as
+// XLA digs: `{1,0}` takes element 0 of the instruction's top-level tuple), with the default layout
+// (no tiles, no element packing, no memory space), by ShapeUtil::ByteSizeOf with 8-byte pointers.
+#ifndef HLOMEM_MEMORY_MEMORY_ANALYSIS_HPP
+#define HLOMEM_MEMORY_MEMORY_ANALYSIS_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <hlomem/core/shape_size.hpp>
+#include <hlomem/core/size_function.hpp>
+#include <hlomem/detail/checked.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
+
+namespace hlomem {
+
+/// XLA's Layout::kHostMemorySpace: `S(5)`, host memory (pinned_host in JAX).
+inline constexpr std::int64_t host_memory_space = 5;
+
+/// The fields of JAX's `compiled.memory_analysis()` (XLA's CompiledMemoryStats), under JAX's
+/// names, and how the peak was reached.
+struct memory_analysis {
+    std::int64_t argument_size_in_bytes = 0;
+    std::int64_t output_size_in_bytes = 0;
+    std::int64_t alias_size_in_bytes = 0;
+    std::int64_t temp_size_in_bytes = 0;
+    std::int64_t host_argument_size_in_bytes = 0;
+    std::int64_t host_output_size_in_bytes = 0;
+    std::int64_t host_alias_size_in_bytes = 0;
+    std::int64_t host_temp_size_in_bytes = 0;
+    std::int64_t total_allocation_bytes = 0;
+    std::int64_t indefinite_allocations = 0;
+    /// nullopt when the values have no live ranges (a dump read without its live-range text or
+    /// its module): the replay of the heap traces needs them.
+    std::optional<std::int64_t> peak_memory_in_bytes;
+    std::optional<std::int64_t> peak_unpadded_heap_bytes;
+    /// The size of the compiled code: no text XLA dumps states it.
+    std::optional<std::int64_t> generated_code_size_in_bytes;
+    std::optional<std::int64_t> host_generated_code_size_in_bytes;
+
+    // How the peak was reached.
+    std::int64_t static_bytes = 0;           ///< AllocateStaticBuffers, padded
+    std::int64_t static_unpadded_bytes = 0;  ///< AllocateStaticBuffers, unpadded
+    std::int64_t heap_peak_bytes = 0;        ///< the highest point of the traces above the static part
+    std::optional<std::int64_t> peak_color;  ///< the color whose trace reaches it
+    std::optional<logical_time> peak_time;   ///< the first time step it is reached at
+    std::string peak_instruction;            ///< the instruction scheduled at peak_time, when known
+    std::vector<std::size_t> peak_values;    ///< the traced values live then (chains by their root), by id
+    std::vector<std::string> peak_value_names;  ///< their names, `custom-call.3{1}` (display_name)
+    /// What a field could not be computed from, and the assumptions made.
+    std::vector<std::string> notes;
+};
+
+/// One field of memory_analysis under JAX's name, with its value (nullopt: not computable).
+struct memory_analysis_field {
+    std::string_view name;
+    std::optional<std::int64_t> value;
+};
+
+/// The fields of JAX's CompiledMemoryStats in one fixed order (code, device, host, peaks): what every
+/// writer of memory_analysis (text, JSON, Python) iterates, so that each names them once.
+inline std::vector<memory_analysis_field> memory_analysis_fields(memory_analysis const& m) {
+    return {{"generated_code_size_in_bytes", m.generated_code_size_in_bytes},
+            {"argument_size_in_bytes", m.argument_size_in_bytes},
+            {"output_size_in_bytes", m.output_size_in_bytes},
+            {"alias_size_in_bytes", m.alias_size_in_bytes},
+            {"temp_size_in_bytes", m.temp_size_in_bytes},
+            {"host_generated_code_size_in_bytes", m.host_generated_code_size_in_bytes},
+            {"host_argument_size_in_bytes", m.host_argument_size_in_bytes},
+            {"host_output_size_in_bytes", m.host_output_size_in_bytes},
+            {"host_alias_size_in_bytes", m.host_alias_size_in_bytes},
+            {"host_temp_size_in_bytes", m.host_temp_size_in_bytes},
+            {"peak_memory_in_bytes", m.peak_memory_in_bytes},
+            {"total_allocation_bytes", m.total_allocation_bytes},
+            {"indefinite_allocations", m.indefinite_allocations},
+            {"peak_unpadded_heap_bytes", m.peak_unpadded_heap_bytes}};
+}
+
+namespace detail {
+
+/// Whether an allocation is a preallocated temp as BufferAllocation::IsPreallocatedTempBuffer
+/// says: not an entry parameter, not maybe-live-out, not thread-local, not a constant.
+template <class P>
+bool is_preallocated_temp_buffer(basic_allocation<P> const& a) noexcept {
+    return !a.is_entry_computation_parameter() && !a.maybe_live_out && !a.is_thread_local && !a.is_constant;
+}
+
+/// Whether PopulateBufferStatsFromAllocations counts `a` as host memory: the memory space of the
+/// defining shape of its values (`{1,0:S(5)}`), or its color when it has no value listed.
+template <class P>
+bool is_host_allocation(basic_buffer_assignment<P> const& ba, basic_allocation<P> const& a) {
+    for (std::size_t i : a.values) {
+        auto const* s = ba.shape_of(ba.values[i]);
+        if (!s) continue;
+        return s->has_layout() && s->layout().memory_space == host_memory_space;
+    }
+    return a.color == host_memory_space;
+}
+
+/// The sub-shape ComputeLogicalBufferUnpaddedSizes sizes for a value of an instruction of shape
+/// `whole` at `index`: the top-level element the last index names, when there is one.
+template <class P, class Index>
+basic_shape<P> const& unpadded_subshape(basic_shape<P> const& whole, Index const& index) {
+    if (index.empty() || !whole.is_tuple()) return whole;
+    auto const i = static_cast<std::size_t>(index[index.size() - 1]);
+    return i < whole.tuple_shapes().size() ? whole.tuple_shapes()[i] : whole;
+}
+
+/// ShapeUtil::ByteSizeOf(shape, 8) after LayoutUtil::SetToDefaultLayout: no tiling, no packing.
+template <class P>
+std::int64_t default_layout_byte_size(basic_shape<P> const& s) {
+    if (s.is_tuple()) return byte_size_of(s, 8);
+    if (!s.has_layout()) return byte_size_of(s, 8);
+    basic_shape<P> plain = s;
+    plain.clear_layout();
+    return byte_size_of(plain, 8);
+}
+
+}  // namespace detail
+
+/// A logical buffer's sizes as XLA's peak computation reads them: the size function's (the
+/// BufferAssignmentProto's LogicalBufferProto::size) and the unpadded one.
+struct logical_buffer_sizes {
+    std::int64_t padded = 0;
+    std::int64_t unpadded = 0;
+};
+
+/// The sizes of value `v` of `ba`, its size function `sizes` (size_function_of(ba.shapes)).
+template <class P>
+logical_buffer_sizes logical_buffer_sizes_of(basic_buffer_assignment<P> const& ba, basic_logical_value<P> const& v,
+                                             size_function_kind sizes) {
+    // A shape with no byte size (an unbounded dynamic dimension) keeps the size the dump gives
+    // its value: the size function's answer XLA assigned by.
+    logical_buffer_sizes out{v.size, v.size};
+    auto const* own = ba.shape_of(v);
+    try {
+        if (own) out.padded = bytes_under(*own, sizes);
+        if (auto const* whole = ba.instruction_shape_of(v)) {
+            out.unpadded = detail::default_layout_byte_size(detail::unpadded_subshape(*whole, v.index));
+        } else if (own) {
+            out.unpadded = detail::default_layout_byte_size(*own);
+        }
+    } catch (shape_error const&) {
+    }
+    return out;
+}
+
+/// compiled.memory_analysis() of the compilation whose buffer assignment is `ba`.
+template <class P>
+memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
+    memory_analysis m;
+    auto add = [](std::int64_t& total, std::int64_t bytes) {
+        if (!detail::checked_add(total, bytes, &total)) throw error("memory_analysis: a total overflows int64");
+    };
+    // PopulateBufferStatsFromAllocations, ComputeTotalAllocationBytes and
+    // ComputeIndefiniteAllocationsInBytes: one pass over the allocations.
+    for (auto const& a : ba.allocations) {
+        bool const host = detail::is_host_allocation(ba, a);
+        if (a.is_entry_computation_parameter()) {
+            add(host ? m.host_argument_size_in_bytes : m.argument_size_in_bytes, a.size);
+            if (a.is_parameter_aliased_with_output()) add(host ? m.host_alias_size_in_bytes : m.alias_size_in_bytes, a.size);
+        }
+        if (a.maybe_live_out) add(host ? m.host_output_size_in_bytes : m.output_size_in_bytes, a.size);
+        if (detail::is_preallocated_temp_buffer(a)) add(host ? m.host_temp_size_in_bytes : m.temp_size_in_bytes, a.size);
+        if (a.color != 0) continue;
+        add(m.total_allocation_bytes, a.size);
+        if (a.is_thread_local || a.is_entry_computation_parameter() || a.is_constant || a.maybe_live_out) {
+            add(m.indefinite_allocations, a.size);
+        }
+    }
+    m.notes.push_back("generated_code_size_in_bytes: the size of the compiled code is in no text XLA dumps");
+
+    size_function_kind const sizes = size_function_of(ba.shapes);
+    if (sizes == size_function_kind::tpu) {
+        m.notes.push_back("a TPU dump: these are the rules of XLA's CompiledMemoryStats as the GPU and CPU clients fill it; "
+                          "the TPU client computes its own figures, in code that is not public");
+    }
+    // AllocateStaticBuffers: the largest logical buffer of each parameter, constant or live-out
+    // allocation that is not thread-local (the first of equal ones, in value-id order).
+    for (auto const& a : ba.allocations) {
+        if (a.is_thread_local || (!a.is_entry_computation_parameter() && !a.is_constant && !a.maybe_live_out)) continue;
+        std::optional<logical_buffer_sizes> largest;
+        for (std::size_t i : a.values) {
+            auto const s = logical_buffer_sizes_of(ba, ba.values[i], sizes);
+            if (!largest || s.padded > largest->padded) largest = s;
+        }
+        if (largest && largest->padded > 0) {
+            add(m.static_bytes, largest->padded);
+            add(m.static_unpadded_bytes, largest->unpadded);
+        }
+    }
+
+    // The traces: per color, the chains of traced values (a root and the values that share its
+    // buffer), each live from its root's start to its last value's end.
+    struct traced {
+        std::size_t allocation;
+        std::int64_t offset;
+        live_interval range;
+        std::size_t value;
+    };
+    std::map<std::int64_t, std::vector<traced>> by_color;
+    std::size_t without_range = 0;
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        auto const& v = ba.values[i];
+        if (v.allocation == npos) continue;
+        auto const& a = ba.allocations[v.allocation];
+        if (!detail::is_preallocated_temp_buffer(a)) continue;
+        auto const* own = ba.shape_of(v);
+        if (own && own->is_tuple()) continue;  // an `is_tuple` allocation of its own: no trace
+        if (!v.live_range) {
+            ++without_range;
+            continue;
+        }
+        by_color[a.color].push_back({v.allocation, v.offset, *v.live_range, i});
+    }
+    if (without_range > 0) {
+        m.notes.push_back("peak_memory_in_bytes: " + std::to_string(without_range) +
+                          " temp values have no live range (the dump was read without its live ranges or its module)");
+        return m;
+    }
+    struct chain {
+        live_interval range;
+        logical_buffer_sizes sizes;
+        std::size_t root;
+    };
+    std::int64_t best = 0, best_unpadded = 0;
+    for (auto& [color, values] : by_color) {
+        // HeapSimulator's order: by (start, end, id) within one chunk of one allocation.
+        std::sort(values.begin(), values.end(), [](traced const& a, traced const& b) {
+            return std::tie(a.allocation, a.offset, a.range.start, a.range.end, a.value) <
+                   std::tie(b.allocation, b.offset, b.range.start, b.range.end, b.value);
+        });
+        std::vector<chain> chains;
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            auto const& t = values[k];
+            bool const same_chunk = k > 0 && values[k - 1].allocation == t.allocation && values[k - 1].offset == t.offset;
+            if (same_chunk && t.range.start <= chains.back().range.end) {
+                chains.back().range.end = std::max(chains.back().range.end, t.range.end);  // SHARE_WITH
+                continue;
+            }
+            chains.push_back({t.range, logical_buffer_sizes_of(ba, ba.values[t.value], sizes), t.value});
+        }
+        // The replay: at each time, the chains that start there are added before the ones that
+        // ended at the time before are taken off (+ at start, - at end + 1).
+        std::map<logical_time, std::pair<std::int64_t, std::int64_t>> delta;
+        for (auto const& c : chains) {
+            auto& up = delta[c.range.start];
+            add(up.first, c.sizes.padded);
+            add(up.second, c.sizes.unpadded);
+            auto& down = delta[c.range.end + 1];
+            add(down.first, -c.sizes.padded);
+            add(down.second, -c.sizes.unpadded);
+        }
+        std::int64_t live = 0, live_unpadded = 0;
+        for (auto const& [time, d] : delta) {
+            add(live, d.first);
+            add(live_unpadded, d.second);
+            if (live > best) {
+                best = live;
+                m.peak_color = color;
+                m.peak_time = time;
+                m.peak_values.clear();
+                for (auto const& c : chains) {
+                    if (c.range.contains(time)) m.peak_values.push_back(c.root);
+                }
+            }
+            best_unpadded = std::max(best_unpadded, live_unpadded);
+        }
+    }
+    std::sort(m.peak_values.begin(), m.peak_values.end());
+    for (std::size_t v : m.peak_values) m.peak_value_names.push_back(ba.values[v].display_name());
+    if (m.peak_time && ba.live_range) m.peak_instruction = std::string(ba.live_range->instruction_at(*m.peak_time));
+    m.heap_peak_bytes = best;
+    std::int64_t peak = m.static_bytes, peak_unpadded = m.static_unpadded_bytes;
+    add(peak, best);
+    add(peak_unpadded, best_unpadded);
+    m.peak_memory_in_bytes = peak;
+    m.peak_unpadded_heap_bytes = peak_unpadded;
+    return m;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_MEMORY_MEMORY_ANALYSIS_HPP
