@@ -27,6 +27,14 @@ hlomem_cli_test("report --strip-root shows source files below the root" 0 report
   report --top 2 --depth 2 --strip-root /global/u2/j/jackm/software/lorrax_A data/corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt)
 hlomem_cli_test("report with a separate live-range file in the newest format" 0 report_newest_simple.out -
   report data/synthetic/newest_simple-buffer-assignment.txt --live-range data/synthetic/newest_simple-live-range.txt)
+# A folder XLA dumped into: the five JAX 0.11 compilations, each with the peak_memory_in_bytes JAX's
+# compiled.memory_analysis() reported for it (data/jax_0_11/*.memory_analysis.json: 67108896 twice,
+# 60833856, 24117336, 16814080), largest first; three without a -live-range.txt, whose live ranges
+# come from the module beside the dump.
+hlomem_cli_test("report of a dump folder lists every compilation by its memory_analysis() peak" 0 report_jax_0_11_dir.out -
+  report data/jax_0_11)
+hlomem_cli_test("report --json of a dump folder" 0 report_jax_0_11_dir.json -
+  report --json data/jax_0_11)
 hlomem_cli_test("report on a live-range file alone" 0 report_live_range_only.out -
   report data/synthetic/newest_simple-live-range.txt)
 hlomem_cli_test("report on a memory-usage report" 0 report_memory_usage.out -

@@ -1,9 +1,11 @@
 // commands/report.cpp: `hlomem report [--json] [FILE]` — tells what kind of XLA text FILE holds
 // from its content (the loader, <hlomem/load.hpp>) and prints its report.
+#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,10 @@ constexpr char const* report_usage =
     "                            contradicts itself\n"
     "  *-live-range.txt          the live-range text on its own\n"
     "  *-memory-usage-report.txt the older text memory-usage report\n"
+    "  a folder                  every compilation XLA dumped into it (--xla_dump_to, subfolders\n"
+    "                            too), the largest memory_analysis() peak first\n"
+    "Dumps and modules begin with what JAX's compiled.memory_analysis() would report, computed by\n"
+    "XLA's rules (from a module alone: on the buffer assignment hlomem predicts for it).\n"
     "Without FILE, the bundled TPU seed dump (" HLOMEM_DEFAULT_DUMP ").\n"
     "\n"
     "  --json                    one JSON object instead of text\n"
@@ -105,6 +111,20 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     std::string const path = file.value_or(HLOMEM_DEFAULT_DUMP);
+    if (std::error_code ec; std::filesystem::is_directory(path, ec)) {
+        try {
+            auto const list = hlomem::dump_directory_memory(path);
+            if (as_json) {
+                hlomem::print_dump_directory_json(out, path, list);
+            } else {
+                hlomem::print_dump_directory_text(out, path, list);
+            }
+        } catch (hlomem::error const& e) {
+            err << "hlomem report: " << e.what() << '\n';
+            return exit_error;
+        }
+        return exit_ok;
+    }
     auto in = open_input(path, err);
     if (!in) return exit_error;
     if (!hlomem::reports(in->kind)) {
