@@ -99,34 +99,24 @@ def assert_memory(text_or_compiled, path, *, tolerance="2%", measure="peak", fai
     return result
 
 # The figures of jax's CompiledMemoryStats (XLA's xla::CompiledMemoryStats, as
-# compiled.memory_analysis() returns it), each with the figure of hlomem's report it compares with:
-# a path into Dump.to_dict() of the module, or None where hlomem has no counterpart.
+# compiled.memory_analysis() returns it), each compared with hlomem's MemoryAnalysis of the same name.
 _MEMORY_FIGURES = (
-    ("argument_size_in_bytes", ("entry_signature", "parameters", "padded_bytes")),
-    ("output_size_in_bytes", ("entry_signature", "result", "padded_bytes")),
-    ("alias_size_in_bytes", None),
-    ("temp_size_in_bytes", None),
-    ("generated_code_size_in_bytes", None),
+    "generated_code_size_in_bytes", "argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes",
+    "temp_size_in_bytes", "host_generated_code_size_in_bytes", "host_argument_size_in_bytes",
+    "host_output_size_in_bytes", "host_alias_size_in_bytes", "host_temp_size_in_bytes", "peak_memory_in_bytes",
+    "total_allocation_bytes", "indefinite_allocations", "peak_unpadded_heap_bytes",
 )
-
-
-def _figure(report, path):
-    for key in path:
-        if not isinstance(report, dict) or report.get(key) is None:
-            return None
-        report = report[key]
-    return report
 
 
 def from_jax(compiled, *, name="<jax>"):
     """Loads what a jax.stages.Compiled holds: its optimized module, compiled.as_text().
 
-    Any object with as_text() will do (jax is not imported). When it also has memory_analysis()
-    and that returns figures, Dump.memory_analysis holds them next to hlomem's:
-    {figure: {"jax": bytes, "hlomem": bytes or None}} for argument_size_in_bytes,
-    output_size_in_bytes, alias_size_in_bytes, temp_size_in_bytes, generated_code_size_in_bytes,
-    and "peak_bytes": jax's argument + output + temp - alias against XLA's peak (HloLiveRange)
-    that hlomem derives from the module. Raises TypeError when compiled has no as_text().
+    Any object with as_text() will do (jax is not imported). Dump.memory_analysis is what
+    compiled.memory_analysis() would report, computed by XLA's rules on the assignment hlomem
+    predicts for the module. When compiled also has memory_analysis() and that returns figures,
+    Dump.jax_memory_analysis holds them next to hlomem's, {figure: {"jax": bytes or None,
+    "hlomem": bytes or None}} for every figure of CompiledMemoryStats. Raises TypeError when
+    compiled has no as_text().
     """
     as_text = getattr(compiled, "as_text", None)
     if not callable(as_text):
@@ -139,22 +129,13 @@ def from_jax(compiled, *, name="<jax>"):
     stats = analyze() if callable(analyze) else None
     if stats is None:
         return dump
-    report = dump.to_dict() if dump.kind == "hlo_module" else None
-    if isinstance(report, list):
-        report = None  # several modules: no one entry to compare with
+    ours = dump.memory_analysis
     figures = {}
-    for figure, path in _MEMORY_FIGURES:
+    for figure in _MEMORY_FIGURES:
         value = getattr(stats, figure, None)
         figures[figure] = {
             "jax": None if value is None else int(value),
-            "hlomem": None if report is None or path is None else _figure(report, path),
+            "hlomem": None if ours is None else getattr(ours, figure),
         }
-    jax_total = [figures[f]["jax"] for f in ("argument_size_in_bytes", "output_size_in_bytes", "temp_size_in_bytes",
-                                             "alias_size_in_bytes")]
-    peak = dump.peak if report is not None else None
-    figures["peak_bytes"] = {
-        "jax": None if None in jax_total else jax_total[0] + jax_total[1] + jax_total[2] - jax_total[3],
-        "hlomem": None if peak is None else peak.bytes,
-    }
-    dump.memory_analysis = figures
+    dump.jax_memory_analysis = figures
     return dump

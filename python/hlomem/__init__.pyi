@@ -234,6 +234,46 @@ class PeakValue:
     def bytes(self) -> int: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+class MemoryAnalysis:
+    """What jax's compiled.memory_analysis() reports (XLA's CompiledMemoryStats), computed by XLA's
+    rules; each figure None where no text states it (the code size, a peak without live ranges)."""
+
+    @property
+    def generated_code_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def argument_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def output_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def alias_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def temp_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def host_generated_code_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def host_argument_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def host_output_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def host_alias_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def host_temp_size_in_bytes(self) -> Optional[int]: ...
+    @property
+    def peak_memory_in_bytes(self) -> Optional[int]: ...
+    @property
+    def total_allocation_bytes(self) -> Optional[int]: ...
+    @property
+    def indefinite_allocations(self) -> Optional[int]: ...
+    @property
+    def peak_unpadded_heap_bytes(self) -> Optional[int]: ...
+    @property
+    def peak(self) -> Dict[str, Any]:
+        """How the peak was reached: static_bytes, static_unpadded_bytes, heap_bytes, color, time, instruction, values."""
+    @property
+    def notes(self) -> List[str]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The report's 'memory_analysis' object."""
+
 class Peak:
     """XLA's peak (HloLiveRange's) recomputed: the report's live_range.peak_* keys."""
 
@@ -484,8 +524,12 @@ class Dump:
         remats, then offloads (instruction names), each in the order given; a remat or offload
         splits at from_time, or at XLA's peak. ValueError without a module (a dump read without
         its module) and for a name the module lacks."""
-    memory_analysis: Optional[Dict[str, Dict[str, Optional[int]]]]
-    """Set by from_jax: {figure: {'jax': bytes, 'hlomem': bytes or None}}; None otherwise."""
+    @property
+    def memory_analysis(self) -> Optional[MemoryAnalysis]:
+        """What compiled.memory_analysis() would report, by XLA's rules (a dump's assignment, or the
+        assignment predicted for a file of one module); None for other kinds of text."""
+    jax_memory_analysis: Optional[Dict[str, Dict[str, Optional[int]]]]
+    """Set by from_jax: {figure: {'jax': bytes or None, 'hlomem': bytes or None}} for every figure; None otherwise."""
 
 class WhatIf:
     """Edits evaluated on a scheduled module (`hlomem whatif`): the peaks before and after, each
@@ -664,4 +708,4 @@ def shape(text: str) -> Shape:
 
 def from_jax(compiled: Any, *, name: str = "<jax>") -> Dump:
     """Loads compiled.as_text() (a jax.stages.Compiled, duck-typed; jax is not imported), with
-    compiled.memory_analysis()'s figures next to hlomem's in Dump.memory_analysis."""
+    compiled.memory_analysis()'s figures next to hlomem's in Dump.jax_memory_analysis."""

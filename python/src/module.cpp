@@ -444,6 +444,10 @@ void bind_records(py::module_& m) {
                 source_line_change_fields(), "source_file source_line a b delta");
     bind_record(m, "DiffColor", "A color of a diff, as `hlomem diff --json` lists it in 'colors'.", diff_color_fields(),
                 "color allocated_bytes peak_live_bytes");
+    bind_record(m, "MemoryAnalysis", "What jax's compiled.memory_analysis() reports, computed by XLA's rules: each figure of\n"
+                "XLA's CompiledMemoryStats under its name (None where no text states it: the code size), peak\n"
+                "(how the peak was reached: static_bytes, heap_bytes, time, instruction, values) and notes.",
+                memory_analysis_record_fields(), "peak_memory_in_bytes temp_size_in_bytes argument_size_in_bytes");
 }
 
 /// hlomem.Dump.
@@ -573,9 +577,13 @@ void bind_dump(py::module_& m) {
             "Set by hlomem.assign: how the assignment was predicted, a dict: backend ('gpu', 'cpu' or\n"
             "'tpu'), backend_source ('given', 'inferred' from the module, or 'default'), backend_reason,\n"
             "alignment (of temp buffers), algorithm (of the temp heaps) and module (its name); None otherwise.")
-        .def_readwrite("memory_analysis", &dump::memory_analysis,
-            "Set by hlomem.from_jax: jax's compiled.memory_analysis() figures next to hlomem's, a dict\n"
-            "{figure: {'jax': bytes, 'hlomem': bytes or None}}; None otherwise.")
+        .def_property_readonly("memory_analysis", [](dump& d) { return optional_object(d.memory_analysis()); },
+            "What jax's compiled.memory_analysis() would report, a MemoryAnalysis computed by XLA's rules:\n"
+            "from a dump's assignment, or for a file of one module on the assignment hlomem predicts for it;\n"
+            "None for other kinds of text. Its to_dict() is the report's 'memory_analysis'.")
+        .def_readwrite("jax_memory_analysis", &dump::jax_memory_analysis,
+            "Set by hlomem.from_jax: every figure of jax's compiled.memory_analysis() next to hlomem's, a\n"
+            "dict {figure: {'jax': bytes or None, 'hlomem': bytes or None}}; None otherwise.")
         .def("__repr__", [](dump const& d) {
             return "<hlomem.Dump " + std::string(hlomem::to_string(d.loaded.kind())) + " '" + d.loaded.path + "'>";
         });

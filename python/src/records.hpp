@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -388,6 +389,44 @@ inline std::array<field<peak>, 8> const& peak_fields() {
         {"stated_time", member<peak, &peak::stated_time>},
         {"matches_stated", member<peak, &peak::matches_stated>},
         {"values", [](R p) -> py::object { return py::list(p.values); }, [](R p) -> py::object { return to_dicts(p.values); }},
+    }};
+    return fields;
+}
+
+/// MemoryAnalysis: the fields of compiled.memory_analysis() under JAX's names (an int, None when
+/// no text states it), `peak` (how it was reached) and `notes`, as `hlomem report --json` writes
+/// its 'memory_analysis' (output/memory_analysis_report.hpp, whose object to_dict() is read from).
+template <std::size_t I>
+py::object memory_analysis_field(hlomem::memory_analysis const& m) {
+    return optional_object(hlomem::memory_analysis_fields(m)[I].value);
+}
+inline py::dict memory_analysis_json(hlomem::memory_analysis const& m) {
+    std::ostringstream out;
+    hlomem::json_writer json(out);
+    hlomem::write_memory_analysis_json(json, m);
+    json.finish();
+    return py::module_::import("json").attr("loads")(out.str());
+}
+inline std::array<field<hlomem::memory_analysis>, 16> const& memory_analysis_record_fields() {
+    using R = hlomem::memory_analysis const&;
+    static auto const names = hlomem::memory_analysis_fields(hlomem::memory_analysis{});
+    static std::array<field<hlomem::memory_analysis>, 16> const fields{{
+        {names[0].name.data(), memory_analysis_field<0>},
+        {names[1].name.data(), memory_analysis_field<1>},
+        {names[2].name.data(), memory_analysis_field<2>},
+        {names[3].name.data(), memory_analysis_field<3>},
+        {names[4].name.data(), memory_analysis_field<4>},
+        {names[5].name.data(), memory_analysis_field<5>},
+        {names[6].name.data(), memory_analysis_field<6>},
+        {names[7].name.data(), memory_analysis_field<7>},
+        {names[8].name.data(), memory_analysis_field<8>},
+        {names[9].name.data(), memory_analysis_field<9>},
+        {names[10].name.data(), memory_analysis_field<10>},
+        {names[11].name.data(), memory_analysis_field<11>},
+        {names[12].name.data(), memory_analysis_field<12>},
+        {names[13].name.data(), memory_analysis_field<13>},
+        {"peak", [](R m) -> py::object { return memory_analysis_json(m)["peak"]; }},
+        {"notes", [](R m) -> py::object { return py::list(py::cast(m.notes)); }},
     }};
     return fields;
 }

@@ -93,8 +93,8 @@ struct dump {
     std::optional<hlomem::basic_derived_assignment<policy>> derived;
     /// The text the models view: the str's or bytes' buffer, or the file's text in loaded.texts.
     std::string_view text;
-    /// Set by hlomem.from_jax: jax's figures next to hlomem's.
-    py::object memory_analysis = py::none();
+    /// Set by hlomem.from_jax: jax's compiled.memory_analysis() figures next to hlomem's.
+    py::object jax_memory_analysis = py::none();
     /// Set by hlomem.assign: how the assignment was predicted.
     py::object prediction = py::none();
     /// The JSON texts, made on first use.
@@ -211,8 +211,28 @@ struct dump {
         return *assignment_json;
     }
 
+    /// What compiled.memory_analysis() would report (memory/memory_analysis.hpp): a dump's, from
+    /// its assignment; a file of one module's, on the assignment hlomem predicts for it (a reading
+    /// of the text that owns its strings, as the predicted assignment needs); nullopt for other
+    /// kinds. Made once.
+    std::optional<hlomem::memory_analysis> const& memory_analysis() {
+        if (!memory_done_) {
+            if (std::holds_alternative<assignment_type>(loaded.model)) {
+                memory_ = facts().memory;
+            } else if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<policy>>>(&loaded.model);
+                       modules && modules->size() == 1) {
+                py::gil_scoped_release unlocked;
+                memory_ = hlomem::predicted_memory_analysis(hlomem::parse_hlo_module<hlomem::default_policy>(text, loaded.path));
+            }
+            memory_done_ = true;
+        }
+        return memory_;
+    }
+
 private:
     std::optional<facts_type> facts_;
+    std::optional<hlomem::memory_analysis> memory_;
+    bool memory_done_ = false;
     std::vector<py::object> shape_texts_;
 
     /// The facts of a dump as `hlomem report --json` gathers them (output/report.hpp, dump_facts:
