@@ -398,7 +398,7 @@ inline std::array<field<peak>, 8> const& peak_fields() {
 /// its 'memory_analysis' (output/memory_analysis_report.hpp, whose object to_dict() is read from).
 template <std::size_t I>
 py::object memory_analysis_field(hlomem::memory_analysis const& m) {
-    return optional_object(hlomem::memory_analysis_fields(m)[I].value);
+    return optional_object(hlomem::value_of(m, hlomem::memory_analysis_members[I]));
 }
 inline py::dict memory_analysis_json(hlomem::memory_analysis const& m) {
     std::ostringstream out;
@@ -409,7 +409,8 @@ inline py::dict memory_analysis_json(hlomem::memory_analysis const& m) {
 }
 inline std::array<field<hlomem::memory_analysis>, 16> const& memory_analysis_record_fields() {
     using R = hlomem::memory_analysis const&;
-    static auto const names = hlomem::memory_analysis_fields(hlomem::memory_analysis{});
+    static_assert(hlomem::memory_analysis_field_count == 14);
+    auto const& names = hlomem::memory_analysis_members;
     static std::array<field<hlomem::memory_analysis>, 16> const fields{{
         {names[0].name.data(), memory_analysis_field<0>},
         {names[1].name.data(), memory_analysis_field<1>},

@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/memory/memory_analysis.hpp>
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/core/shape_text.hpp>
 #include <hlomem/core/size_function.hpp>
@@ -136,6 +137,9 @@ struct diff_options {
 struct assignment_diff {
     byte_pair total_bytes;  ///< Σ allocation sizes
     side_xla_peak xla_peak_a, xla_peak_b;
+    /// What compiled.memory_analysis() would report for each side (memory/memory_analysis.hpp);
+    /// nullopt for a snapshot written before it was kept.
+    std::optional<memory_analysis> memory_a, memory_b;
     std::vector<color_diff> colors;  ///< by color number, every color of either side
     value_matching matching;
     std::vector<value_change> changes;  ///< by A's value index
@@ -503,6 +507,8 @@ assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_sour
     d.largest_shrunk = largest(shrunk, [&](std::size_t k) { return -d.changes[k].size.delta(); });
     d.xla_peak_a = detail::xla_peak_of(a);
     d.xla_peak_b = detail::xla_peak_of(b);
+    d.memory_a = compute_memory_analysis(a);
+    d.memory_b = compute_memory_analysis(b);
     d.verdict = detail::verdict_of(d, [&](color_diff const& c) { return detail::explain_peak(d, c, sa, sb); });
     return d;
 }

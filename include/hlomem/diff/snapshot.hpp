@@ -42,6 +42,7 @@
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
 #include <hlomem/hlo/source_path.hpp>
+#include <hlomem/memory/memory_analysis.hpp>
 
 namespace hlomem {
 
@@ -98,6 +99,9 @@ struct memory_snapshot {
     std::int64_t xla_peak_bytes = 0;
     std::vector<snapshot_color> colors;  ///< by color number
     donation_analysis donations;
+    /// What compiled.memory_analysis() would report (memory/memory_analysis.hpp); nullopt in a
+    /// snapshot written before it was kept.
+    std::optional<memory_analysis> memory;
 };
 
 /// Each path of `files` shown relative (the file's comment): below the folder every absolute path
@@ -135,6 +139,7 @@ memory_snapshot make_snapshot(basic_buffer_assignment<P> const& ba, basic_source
     s.xla_peak_measured = xla.measured;
     s.xla_peak_bytes = xla.bytes;
     s.donations = analyze_donations(ba, m);
+    s.memory = compute_memory_analysis(ba);
     auto const files = source_files(sources);
     auto const relative = relative_source_paths(files);
     std::map<std::string_view, std::string_view> shown;
@@ -233,6 +238,9 @@ public:
             s.donations.could_alias.push_back({r.integer(e, "parameter"), r.string(e, "parameter_index"), r.string(e, "output_index"),
                                                r.string(e, "shape"), r.integer(e, "bytes"), r.boolean(e, "donated")});
         }
+        // Kept since memory_analysis() was: absent from older snapshots, null when not computed.
+        r.path_ = "memory_analysis.";
+        if (auto const* m = root.find("memory_analysis"); m && !m->is_null()) s.memory = r.memory(*m);
         return s;
     }
 
@@ -258,6 +266,35 @@ private:
     std::string string(json_value const& o, char const* key) const { return typed(o, key, [](json_value const& v) { return v.string(); }); }
     std::vector<json_value> const& array(json_value const& o, char const* key) const {
         return typed(o, key, [](json_value const& v) -> std::vector<json_value> const& { return v.array(); });
+    }
+
+    std::optional<std::int64_t> optional_integer(json_value const& o, char const* key) const {
+        auto const& v = member(o, key);
+        if (v.is_null()) return std::nullopt;
+        return integer(o, key);
+    }
+
+    /// The object output/memory_analysis_report.hpp writes (write_memory_analysis_json).
+    memory_analysis memory(json_value const& o) const {
+        memory_analysis out;
+        for (auto const& f : memory_analysis_members) set_value(out, f, optional_integer(o, std::string(f.name).c_str()));
+        auto const& peak = member(o, "peak");
+        out.static_bytes = integer(peak, "static_bytes");
+        out.static_unpadded_bytes = integer(peak, "static_unpadded_bytes");
+        out.heap_peak_bytes = integer(peak, "heap_bytes");
+        out.peak_color = optional_integer(peak, "color");
+        out.peak_time = optional_integer(peak, "time");
+        if (out.peak_time) out.peak_instruction = string(peak, "instruction");
+        for (auto const& v : array(peak, "values")) out.peak_value_names.push_back(item_string(v, "peak.values"));
+        for (auto const& n : array(o, "notes")) out.notes.push_back(item_string(n, "notes"));
+        return out;
+    }
+    std::string item_string(json_value const& v, char const* where) const {
+        try {
+            return v.string();
+        } catch (json_error const& e) {
+            throw snapshot_error(path_ + where + ": " + e.what());
+        }
     }
 
     snapshot_color color(json_value const& c) {

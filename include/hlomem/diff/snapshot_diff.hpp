@@ -53,6 +53,8 @@ inline snapshot_diff diff_snapshots(memory_snapshot a, memory_snapshot b) {
     d.xla_peak_a.bytes = a.xla_peak_bytes;
     d.xla_peak_b.measured = b.xla_peak_measured;
     d.xla_peak_b.bytes = b.xla_peak_bytes;
+    d.memory_a = a.memory;
+    d.memory_b = b.memory;
     std::vector<std::string_view> files_a, files_b;
     auto gather = [](memory_snapshot const& s, std::vector<std::string_view>& files) {
         for (auto const& c : s.colors) {

@@ -115,23 +115,52 @@ struct memory_analysis_field {
     std::optional<std::int64_t> value;
 };
 
-/// The fields of JAX's CompiledMemoryStats in one fixed order (code, device, host, peaks): what every
-/// writer of memory_analysis (text, JSON, Python) iterates, so that each names them once.
+/// Where each field of JAX's CompiledMemoryStats lives in memory_analysis, in one fixed order
+/// (code, device, host, peaks): the one list every writer and reader of the fields (text, JSON,
+/// snapshots, Python) goes through, so that each name is spelled once. A field is `exact` (always
+/// computed) or `maybe` (nullopt where no text states it).
+struct memory_analysis_member {
+    std::string_view name;
+    std::int64_t memory_analysis::*exact;
+    std::optional<std::int64_t> memory_analysis::*maybe;
+};
+inline constexpr memory_analysis_member memory_analysis_members[] = {
+    {"generated_code_size_in_bytes", nullptr, &memory_analysis::generated_code_size_in_bytes},
+    {"argument_size_in_bytes", &memory_analysis::argument_size_in_bytes, nullptr},
+    {"output_size_in_bytes", &memory_analysis::output_size_in_bytes, nullptr},
+    {"alias_size_in_bytes", &memory_analysis::alias_size_in_bytes, nullptr},
+    {"temp_size_in_bytes", &memory_analysis::temp_size_in_bytes, nullptr},
+    {"host_generated_code_size_in_bytes", nullptr, &memory_analysis::host_generated_code_size_in_bytes},
+    {"host_argument_size_in_bytes", &memory_analysis::host_argument_size_in_bytes, nullptr},
+    {"host_output_size_in_bytes", &memory_analysis::host_output_size_in_bytes, nullptr},
+    {"host_alias_size_in_bytes", &memory_analysis::host_alias_size_in_bytes, nullptr},
+    {"host_temp_size_in_bytes", &memory_analysis::host_temp_size_in_bytes, nullptr},
+    {"peak_memory_in_bytes", nullptr, &memory_analysis::peak_memory_in_bytes},
+    {"total_allocation_bytes", &memory_analysis::total_allocation_bytes, nullptr},
+    {"indefinite_allocations", &memory_analysis::indefinite_allocations, nullptr},
+    {"peak_unpadded_heap_bytes", nullptr, &memory_analysis::peak_unpadded_heap_bytes},
+};
+inline constexpr std::size_t memory_analysis_field_count = sizeof(memory_analysis_members) / sizeof(memory_analysis_members[0]);
+
+/// The value of field `f` of `m`.
+inline std::optional<std::int64_t> value_of(memory_analysis const& m, memory_analysis_member const& f) {
+    return f.exact ? std::optional<std::int64_t>(m.*(f.exact)) : m.*(f.maybe);
+}
+
+/// Sets field `f` of `m` (an exact field to 0 when `v` is nullopt).
+inline void set_value(memory_analysis& m, memory_analysis_member const& f, std::optional<std::int64_t> v) {
+    if (f.exact) {
+        m.*(f.exact) = v.value_or(0);
+    } else {
+        m.*(f.maybe) = v;
+    }
+}
+
+/// Every field of `m`, in memory_analysis_members' order.
 inline std::vector<memory_analysis_field> memory_analysis_fields(memory_analysis const& m) {
-    return {{"generated_code_size_in_bytes", m.generated_code_size_in_bytes},
-            {"argument_size_in_bytes", m.argument_size_in_bytes},
-            {"output_size_in_bytes", m.output_size_in_bytes},
-            {"alias_size_in_bytes", m.alias_size_in_bytes},
-            {"temp_size_in_bytes", m.temp_size_in_bytes},
-            {"host_generated_code_size_in_bytes", m.host_generated_code_size_in_bytes},
-            {"host_argument_size_in_bytes", m.host_argument_size_in_bytes},
-            {"host_output_size_in_bytes", m.host_output_size_in_bytes},
-            {"host_alias_size_in_bytes", m.host_alias_size_in_bytes},
-            {"host_temp_size_in_bytes", m.host_temp_size_in_bytes},
-            {"peak_memory_in_bytes", m.peak_memory_in_bytes},
-            {"total_allocation_bytes", m.total_allocation_bytes},
-            {"indefinite_allocations", m.indefinite_allocations},
-            {"peak_unpadded_heap_bytes", m.peak_unpadded_heap_bytes}};
+    std::vector<memory_analysis_field> out;
+    for (auto const& f : memory_analysis_members) out.push_back({f.name, value_of(m, f)});
+    return out;
 }
 
 namespace detail {

@@ -38,6 +38,33 @@ inline std::string pair_text(hlomem::byte_pair const& p) {
     return s;
 }
 
+/// The line of memory_analysis()'s peak in a diff's table, when both sides have one.
+inline void print_memory_analysis_diff_text(std::ostream& out, hlomem::assignment_diff const& d) {
+    if (!d.memory_a || !d.memory_b || !d.memory_a->peak_memory_in_bytes || !d.memory_b->peak_memory_in_bytes) return;
+    out << "  " << pad_right("memory_analysis() peak", 32)
+        << pair_text({*d.memory_a->peak_memory_in_bytes, *d.memory_b->peak_memory_in_bytes}) << '\n';
+}
+
+/// `memory_analysis` of a diff's JSON: every figure of compiled.memory_analysis() as {a, b, delta}
+/// (null where a side does not state it), or null when a side has none (an older snapshot).
+inline void write_memory_analysis_diff_json(json_writer& json, hlomem::assignment_diff const& d) {
+    json.key("memory_analysis");
+    if (!d.memory_a || !d.memory_b) {
+        json.null();
+        return;
+    }
+    json.begin_object();
+    for (auto const& f : hlomem::memory_analysis_members) {
+        auto const a = hlomem::value_of(*d.memory_a, f), b = hlomem::value_of(*d.memory_b, f);
+        json.key(f.name).begin_object();
+        json.member("a", a);
+        json.member("b", b);
+        json.member("delta", a && b ? std::optional<std::int64_t>(*b - *a) : std::nullopt);
+        json.end_object();
+    }
+    json.end_object();
+}
+
 /// One color of `hlomem diff`'s text: allocated bytes by kind, the peak and its moment, padding,
 /// the temp arena, the peak by source line. A diff with a snapshot side prints it too.
 /// `values_known`: false when a side is a snapshot, which does not count the values live at its peak.
@@ -93,6 +120,7 @@ void print_diff_text(std::ostream& out, diff_report_side<P, Q> const& sa, diff_r
         };
         out << "    at time: A " << moment(d.xla_peak_a) << "; B " << moment(d.xla_peak_b) << '\n';
     }
+    print_memory_analysis_diff_text(out, d);
     for (auto const& c : d.colors) print_color_diff_text(out, c);
     auto value_text = [](hlomem::basic_buffer_assignment<P> const& ba, std::size_t i) {
         auto const& v = ba.values[i];
@@ -123,6 +151,7 @@ inline void write_pair(json_writer& json, std::string_view key, hlomem::byte_pai
     json.member("delta", p.delta());
     json.end_object();
 }
+
 
 /// A color's `allocated_by_kind` in `diff --json`: each kind with A's and B's bytes and the change.
 inline void write_allocated_by_kind(json_writer& json, hlomem::color_diff const& c) {
@@ -169,6 +198,7 @@ void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
     }
     write_pair(json, "bytes", {d.xla_peak_a.bytes, d.xla_peak_b.bytes});
     json.end_object();
+    write_memory_analysis_diff_json(json, d);
     json.key("colors").begin_array();
     for (auto const& c : d.colors) {
         json.begin_object();

@@ -27,6 +27,7 @@
 #include <hlomem/output/diff_report.hpp>
 #include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/json_writer.hpp>
+#include <hlomem/output/memory_analysis_report.hpp>
 
 namespace hlomem {
 
@@ -93,6 +94,12 @@ inline void write_snapshot_json(std::ostream& os, memory_snapshot const& s) {
     json.end_array();
     json.key("donations");
     write_donations_json(json, s.donations);
+    json.key("memory_analysis");
+    if (s.memory) {
+        write_memory_analysis_json(json, *s.memory);
+    } else {
+        json.null();
+    }
     json.end_object();
     json.finish();
 }
@@ -110,6 +117,7 @@ inline void print_snapshot_diff_text(std::ostream& out, std::string_view name_a,
     if (d.xla_peak_a.measured || d.xla_peak_b.measured) {
         out << "  " << pad_right("XLA's peak (HloLiveRange)", 32) << pair_text({d.xla_peak_a.bytes, d.xla_peak_b.bytes}) << '\n';
     }
+    print_memory_analysis_diff_text(out, d);
     for (auto const& c : d.colors) print_color_diff_text(out, c, false);
     for (bool side_b : {false, true}) {
         memory_snapshot const& s = side_b ? sd.b : sd.a;
@@ -144,6 +152,7 @@ inline void print_snapshot_diff_json(std::ostream& os, std::string_view name_a, 
     json.end_array();
     write_pair(json, "total_bytes", d.total_bytes);
     write_pair(json, "xla_peak_bytes", {d.xla_peak_a.bytes, d.xla_peak_b.bytes});
+    write_memory_analysis_diff_json(json, d);
     json.key("colors").begin_array();
     for (auto const& c : d.colors) {
         json.begin_object();
@@ -234,6 +243,9 @@ inline void print_diff_markdown(std::ostream& out, std::string_view name_a, std:
     for (auto const& line : d.verdict) out << "> " << line << "  \n";
     out << "\n| | A | B | change |\n|---|---:|---:|---:|\n";
     out << detail::markdown_row("total bytes", d.total_bytes);
+    if (d.memory_a && d.memory_b && d.memory_a->peak_memory_in_bytes && d.memory_b->peak_memory_in_bytes) {
+        out << detail::markdown_row("memory_analysis() peak", {*d.memory_a->peak_memory_in_bytes, *d.memory_b->peak_memory_in_bytes});
+    }
     for (auto const& c : d.colors) {
         out << detail::markdown_row("color " + std::to_string(c.color) + ": peak", c.peak_live_bytes);
         out << detail::markdown_row("color " + std::to_string(c.color) + ": total", c.allocated_bytes);

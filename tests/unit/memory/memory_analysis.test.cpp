@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "test_data.hpp"
@@ -207,4 +208,52 @@ TEST_CASE("memory_analysis: XLA's rules on assignments made by hand", "[memory_a
         // The default layout: no tiling padding.
         CHECK(hlomem::detail::default_layout_byte_size(hlomem::parse_shape("f32[3,5]{1,0:T(8,128)}")) == 60);
     }
+}
+
+TEST_CASE("memory_analysis: kept by snapshots and compared by diffs", "[memory_analysis][snapshot][diff][jax_0_11]") {
+    hlomem::load_options options;
+    options.find_live_range = true;
+    auto plain = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/jax_0_11/grad_plain-buffer-assignment.txt", options);
+    auto ckpt = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/jax_0_11/grad_ckpt-buffer-assignment.txt", options);
+    REQUIRE(plain);
+    REQUIRE(ckpt);
+    auto const& a = *plain->assignment();
+    auto const& b = *ckpt->assignment();
+
+    // A snapshot keeps every figure, and reads them back as written.
+    auto const snapshot = hlomem::make_snapshot(b, hlomem::attribute_values(b));
+    REQUIRE(snapshot.memory);
+    CHECK(snapshot.memory->peak_memory_in_bytes == 67108896);
+    std::ostringstream json;
+    hlomem::write_snapshot_json(json, snapshot);
+    auto const back = hlomem::read_snapshot(json.str());
+    REQUIRE(back.memory);
+    for (auto const& f : hlomem::memory_analysis_members) {
+        CAPTURE(f.name);
+        CHECK(hlomem::value_of(*back.memory, f) == hlomem::value_of(*snapshot.memory, f));
+    }
+    CHECK(back.memory->peak_time == 22);
+    CHECK(back.memory->peak_value_names == snapshot.memory->peak_value_names);
+    // A snapshot written before memory_analysis was kept reads without it.
+    std::string older = json.str();
+    older.erase(older.find(",\n  \"memory_analysis\""), older.rfind('}') - older.find(",\n  \"memory_analysis\""));
+    CHECK_FALSE(hlomem::read_snapshot(older).memory);
+
+    // The diff of the two compilations: checkpointing keeps the peak JAX reports (67108896 both)
+    // and grows the temp arena by 4196360 bytes (58723864 against 54527504, jax's figures).
+    auto const sources_a = hlomem::attribute_values(a), sources_b = hlomem::attribute_values(b);
+    auto const d = hlomem::diff_assignments(a, sources_a, b, sources_b);
+    REQUIRE(d.memory_a);
+    REQUIRE(d.memory_b);
+    CHECK(d.memory_a->temp_size_in_bytes == 54527504);
+    CHECK(d.memory_b->temp_size_in_bytes == 58723864);
+    std::ostringstream text;
+    hlomem::print_memory_analysis_diff_text(text, d);
+    CHECK(text.str().find("memory_analysis() peak") != std::string::npos);
+    CHECK(text.str().find("67108896      67108896") != std::string::npos);
+    auto const sd = hlomem::diff_snapshots(hlomem::make_snapshot(a, hlomem::attribute_values(a)), snapshot);
+    std::ostringstream out;
+    hlomem::print_snapshot_diff_json(out, "a", "b", sd);
+    CHECK(out.str().find("\"temp_size_in_bytes\": {\n      \"a\": 54527504,\n      \"b\": 58723864,\n      \"delta\": 4196360") !=
+          std::string::npos);
 }
