@@ -7,7 +7,9 @@ import hlomem
 from conftest import DATA
 
 # A module with XLA's stack tables (HloModule::PrintStackFrameIndex), written by hand in their
-# format: dot.2 is `dense` (layers.py:41) called from `forward` (model.py:12) from `<module>`.
+# format (each parent_frame_id printed one higher than the frame it names): dot.2 is `dense`
+# (layers.py:41) called from `forward` (model.py:12) from `<module>`; tanh.3 states only
+# stack_frame_id=4, `forward` at model.py:13 called from `<module>`.
 MODULE = (DATA / "hand" / "stack_frames.hlo").read_text()
 
 
@@ -25,7 +27,7 @@ def test_a_module_with_stack_tables():
     assert by_line["bytes"] == peak and by_line["color"] == 0
     assert sum(g["bytes"] for g in by_line["groups"]) == peak
     lines = {(g["source_file"], g["source_line"]): g for g in by_line["groups"]}
-    assert ("/src/layers.py", 41) in lines and ("/src/model.py", 12) in lines
+    assert ("/src/layers.py", 41) in lines and ("/src/model.py", 13) in lines
     assert [v["name"] for v in lines[("/src/layers.py", 41)]["values"]] == ["dot.2"]
     assert lines[("/src/layers.py", 41)]["bytes"] == 64 * 64 * 4
 
@@ -33,7 +35,7 @@ def test_a_module_with_stack_tables():
     tree = by_stack["tree"]
     assert tree["name"] == "" and tree_total(tree) == peak
     top = next(c for c in tree["children"] if c["name"] == "<module> (/src/train.py:30)")
-    assert [c["name"] for c in top["children"]] == ["forward (/src/model.py:12)"]
+    assert [c["name"] for c in top["children"]] == ["forward (/src/model.py:12)", "forward (/src/model.py:13)"]
     assert top["children"][0]["children"][0]["name"] == "dense (/src/layers.py:41)"
 
     (by_op,) = dump.peak_by_source(by="op_name")

@@ -15,6 +15,12 @@ hlomem_cli_test("report of a JAX 0.11 dump with its module beside: the eight don
   report data/jax_0_11/mlp_step_1024-buffer-assignment.txt)
 hlomem_cli_test("report of a module whose two donors no output took: both unused" 0 report_unused_donation.out -
   report data/hand/unused_donation.hlo)
+# JAX 0.11 writes `stack_frame_id=N` and no source_file: with the module beside the dump, each value
+# gets frame N's line. At the peak (60.00MiB at 22) make_pairs.py:18 holds the 32MiB cuBLAS
+# workspace custom-call.3{1} (frame 7), custom-call.3{0} and its table and the tanh activations
+# wrapped_tanh, .1, .2 (frame 3): 48.00MiB; line 26 (frame 5) gemm_fusion_dot_general.18.
+hlomem_cli_test("report of a JAX 0.11 dump gives its values the lines of their stack frames" 0 report_grad_ckpt_sources.out -
+  report data/jax_0_11/grad_ckpt-buffer-assignment.txt)
 hlomem_cli_test("report --json with a memory-usage report to check against" 0 report_scan_while_phi.json -
   report --json --top 3 data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt
   --memory-usage-report data/corpus/lorrax/lorrax_scan_while_phi.memory_usage_report.txt)

@@ -38,8 +38,12 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
     // The module, when at hand, lists buffer_donor: which donations went unused (hlo/donation.hpp).
     if (auto const* m = loaded.assignment_module()) facts.donations = hlomem::analyze_donations(ba, m);
     if (loaded.module_file) {
-        facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
-                              std::to_string(facts.sources.from_module) + " values from it)");
+        std::string note = "metadata joined with the module " + *loaded.module_file + " (" +
+                           std::to_string(facts.sources.from_module) + " values from it";
+        if (facts.sources.lines_from_frames > 0) {
+            note += ", " + std::to_string(facts.sources.lines_from_frames) + " source lines from its stack frames";
+        }
+        facts.notes.push_back(note + ")");
     }
     if (loaded.memory_usage_report) {
         auto const& file = *loaded.memory_usage_report_file;
