@@ -21,6 +21,9 @@ hlomem_cli_test("report of a module whose two donors no output took: both unused
 # wrapped_tanh, .1, .2 (frame 3): 48.00MiB; line 26 (frame 5) gemm_fusion_dot_general.18.
 hlomem_cli_test("report of a JAX 0.11 dump gives its values the lines of their stack frames" 0 report_grad_ckpt_sources.out -
   report data/jax_0_11/grad_ckpt-buffer-assignment.txt)
+# The module alone: the same peak, by source line, from the assignment derived from it.
+hlomem_cli_test("report of a JAX 0.11 module: what holds its peak, by source line" 0 report_grad_ckpt_module.out -
+  report data/jax_0_11/grad_ckpt.txt)
 hlomem_cli_test("report --json with a memory-usage report to check against" 0 report_scan_while_phi.json -
   report --json --top 3 data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt
   --memory-usage-report data/corpus/lorrax/lorrax_scan_while_phi.memory_usage_report.txt)
