@@ -80,6 +80,11 @@ hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
 # input_transpose_fusion at isdf_fitting.py:335), and the derived peak by source line.
 hlomem_cli_test("liveness --json gives each value its source and the peak by source line" 0 liveness_donated_sources.json -
   liveness --json data/corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo)
+# Each value's origin with its Python stack, outermost first, from the StackFrames table as XLA
+# prints it (parent_frame_id one higher): dot.2 <module> -> forward:12 -> dense:41; tanh.3, which
+# states only stack_frame_id=4, <module> -> forward:13, its line model.py:13.
+hlomem_cli_test("liveness --json gives each value the Python stack of its source" 0 liveness_stack_frames.json -
+  liveness --json data/hand/stack_frames.hlo)
 hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_module.err
   liveness data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)
