@@ -19,6 +19,7 @@
 #include <hlomem/hlo/phi_graph.hpp>
 #include <hlomem/hlo/shape_tree.hpp>
 #include <hlomem/hlo/source_path.hpp>
+#include <hlomem/hlo/stack_frames.hpp>
 #include <hlomem/hlo/value.hpp>
 #include <hlomem/hlo/value_set.hpp>
 

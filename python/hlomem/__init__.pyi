@@ -98,7 +98,7 @@ class LogicalValue:
     def source_line(self) -> Optional[int]: ...
     @property
     def origin(self) -> Dict[str, Any]:
-        """Where its bytes come from (docs/TOOL.md, `origin`): kind ('own', 'argument', 'output', 'inherited', 'none'), how, the source traced to, argument, argument_name, argument_shape, donated, output, through."""
+        """Where its bytes come from (docs/TOOL.md, `origin`): kind ('own', 'argument', 'output', 'inherited', 'none'), how, the source traced to, argument, argument_name, argument_shape, donated, output, through, stack (the Python stack of that source, outermost frame first: a list of dicts with file_name, function_name, line, column; None without the module's stack tables)."""
     def to_dict(self) -> Dict[str, Any]:
         """Exactly its entry of to_dict()['values']."""
 

@@ -35,14 +35,15 @@ namespace hlomem_python {
 
 /// A value's metadata as `check --json` lists it (output/sources.hpp, write_value_source): the
 /// texts unescaped, null where absent.
-py::dict source_dict(assignment_type const& ba, std::int64_t id, hlomem::value_source const& s, hlomem::value_origin const& o) {
+py::dict source_dict(assignment_type const& ba, std::int64_t id, hlomem::value_source const& s, hlomem::value_origin const& o,
+                     std::vector<hlomem::python_frame> const& stack) {
     py::dict out;
     out["id"] = id;
     out["op_type"] = metadata(s.op_type);
     out["op_name"] = metadata(s.op_name);
     out["source_file"] = metadata(s.source_file);
     out["source_line"] = s.has_source_line() ? py::object(py::int_(s.source_line)) : py::object(py::none());
-    out["origin"] = origin_dict(ba, o);
+    out["origin"] = origin_dict(ba, o, stack);
     return out;
 }
 
@@ -60,7 +61,7 @@ py::dict diagnostic_dict(assignment_type const& ba, hlomem::diagnostic const& d,
         for (std::size_t i : {d.first, d.second}) {
             if (i == hlomem::npos) continue;
             values.append(ba.values[i].id);
-            if (sources) value_sources.append(source_dict(ba, ba.values[i].id, (*sources)[i], sources->origin_of(i)));
+            if (sources) value_sources.append(source_dict(ba, ba.values[i].id, (*sources)[i], sources->origin_of(i), sources->stack_of(i)));
         }
     }
     out["values"] = values;

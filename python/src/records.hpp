@@ -113,8 +113,26 @@ py::class_<T> bind_record(py::module_& m, char const* name, char const* doc, std
 // Dump: LogicalValue, Allocation, Color (with SourceLine and HoldingNode), Inconsistency, Peak
 // ---------------------------------------------------------------------------------------------
 
-/// A value's `origin` as `report --json` writes it (output/sources.hpp, write_value_origin).
-inline py::dict origin_dict(assignment_type const& ba, hlomem::value_origin const& o) {
+/// A Python stack as `report --json` writes it (output/sources.hpp, write_python_stack): a list of
+/// {file_name, function_name, line, column}, outermost frame first; None when empty.
+inline py::object stack_list(std::vector<hlomem::python_frame> const& stack) {
+    if (stack.empty()) return py::none();
+    py::list out;
+    for (auto const& f : stack) {
+        py::dict frame;
+        frame["file_name"] = metadata(f.file_name);
+        frame["function_name"] = metadata(f.function_name);
+        frame["line"] = f.line;
+        frame["column"] = f.column;
+        out.append(frame);
+    }
+    return out;
+}
+
+/// A value's `origin` as `report --json` writes it (output/sources.hpp, write_value_origin), with
+/// the Python stack of its source (`stack`, basic_source_attribution::stack_of).
+inline py::dict origin_dict(assignment_type const& ba, hlomem::value_origin const& o,
+                            std::vector<hlomem::python_frame> const& stack) {
     py::dict out;
     auto const& s = o.source;
     auto optional_int = [](bool has, std::int64_t v) { return has ? py::object(py::int_(v)) : py::object(py::none()); };
@@ -131,6 +149,7 @@ inline py::dict origin_dict(assignment_type const& ba, hlomem::value_origin cons
     out["donated"] = o.is_argument() ? py::object(py::bool_(o.donated)) : py::object(py::none());
     out["output"] = optional_int(o.output >= 0, o.output);
     out["through"] = o.through.empty() ? py::object(py::none()) : py::object(py::str(o.through));
+    out["stack"] = stack_list(stack);
     return out;
 }
 
@@ -175,7 +194,7 @@ inline std::array<field<value_ref>, 16> const& value_fields() {
              auto const& s = r.source();
              return s.has_source_line() ? py::object(py::int_(s.source_line)) : py::object(py::none());
          }},
-        {"origin", [](R r) -> py::object { return origin_dict(r.ba(), r.origin()); }},
+        {"origin", [](R r) -> py::object { return origin_dict(r.ba(), r.origin(), r.d->facts().sources.stack_of(r.i)); }},
     }};
     return fields;
 }

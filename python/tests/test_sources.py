@@ -1,13 +1,17 @@
 """Dump.peak_by_source: which lines of the program hold each color's peak (hlo/attribution.hpp).
 Every byte live at the peak goes to one value, so each breakdown adds up to the peak exactly."""
 
+import json
+
 import pytest
 
 import hlomem
-from conftest import DATA
+from conftest import DATA, run_tool
 
 # A module with XLA's stack tables (HloModule::PrintStackFrameIndex), written by hand in their
-# format: dot.2 is `dense` (layers.py:41) called from `forward` (model.py:12) from `<module>`.
+# format (each parent_frame_id printed one higher than the frame it names): dot.2 is `dense`
+# (layers.py:41) called from `forward` (model.py:12) from `<module>`; tanh.3 states only
+# stack_frame_id=4, `forward` at model.py:13 called from `<module>`.
 MODULE = (DATA / "hand" / "stack_frames.hlo").read_text()
 
 
@@ -25,7 +29,7 @@ def test_a_module_with_stack_tables():
     assert by_line["bytes"] == peak and by_line["color"] == 0
     assert sum(g["bytes"] for g in by_line["groups"]) == peak
     lines = {(g["source_file"], g["source_line"]): g for g in by_line["groups"]}
-    assert ("/src/layers.py", 41) in lines and ("/src/model.py", 12) in lines
+    assert ("/src/layers.py", 41) in lines and ("/src/model.py", 13) in lines
     assert [v["name"] for v in lines[("/src/layers.py", 41)]["values"]] == ["dot.2"]
     assert lines[("/src/layers.py", 41)]["bytes"] == 64 * 64 * 4
 
@@ -33,7 +37,7 @@ def test_a_module_with_stack_tables():
     tree = by_stack["tree"]
     assert tree["name"] == "" and tree_total(tree) == peak
     top = next(c for c in tree["children"] if c["name"] == "<module> (/src/train.py:30)")
-    assert [c["name"] for c in top["children"]] == ["forward (/src/model.py:12)"]
+    assert [c["name"] for c in top["children"]] == ["forward (/src/model.py:12)", "forward (/src/model.py:13)"]
     assert top["children"][0]["children"][0]["name"] == "dense (/src/layers.py:41)"
 
     (by_op,) = dump.peak_by_source(by="op_name")
@@ -61,3 +65,25 @@ def test_real_dumps_with_their_modules_add_up_to_each_peak(in_data, pair):
 def test_peak_by_source_refuses_an_unknown_grouping():
     with pytest.raises(ValueError, match="'source_line', 'op_name' or 'stack_frame'"):
         hlomem.load(MODULE).peak_by_source(by="file")
+
+
+def test_jax_0_11_values_take_the_lines_of_their_stack_frames(in_data):
+    # JAX 0.11.2 writes `stack_frame_id=N` and no source_file; the module beside the dump holds the
+    # tables. custom-call.3{1}, the 32 MiB cuBLAS workspace, is frame 7: layer (make_pairs.py:18)
+    # called from loss_ckpt (:25), grad_ckpt (:35) and <module> (:46).
+    dump = hlomem.load("jax_0_11/grad_ckpt-buffer-assignment.txt")
+    assert dump.module_file == "jax_0_11/grad_ckpt.txt"
+    workspace = next(v for v in dump.values if v.name == "custom-call.3" and v.index == "{1}")
+    assert (workspace.source_file, workspace.source_line) == ("/work/main/devcheck/make_pairs.py", 18)
+    origin = workspace.origin
+    assert origin["kind"] == "own" and origin["source_line"] == 18
+    assert [(f["function_name"], f["line"]) for f in origin["stack"]] == [
+        ("<module>", 46), ("grad_ckpt", 35), ("loss_ckpt", 25), ("layer", 18)]
+    (by_line,) = dump.peak_by_source()
+    top = by_line["groups"][0]
+    assert (top["source_file"], top["source_line"], top["origin"]) == ("/work/main/devcheck/make_pairs.py", 18, "own")
+    assert top["bytes"] == 33554432 + 4 * 4194304 + 16
+    # The same key, key for key, as the tool's `report --json`.
+    tool = json.loads(run_tool("report", "--json", "jax_0_11/grad_ckpt-buffer-assignment.txt").stdout)
+    listed = next(v for v in tool["values"] if v["name"] == "custom-call.3" and v["index"] == "{1}")
+    assert listed["origin"] == origin

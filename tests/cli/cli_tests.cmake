@@ -15,6 +15,15 @@ hlomem_cli_test("report of a JAX 0.11 dump with its module beside: the eight don
   report data/jax_0_11/mlp_step_1024-buffer-assignment.txt)
 hlomem_cli_test("report of a module whose two donors no output took: both unused" 0 report_unused_donation.out -
   report data/hand/unused_donation.hlo)
+# JAX 0.11 writes `stack_frame_id=N` and no source_file: with the module beside the dump, each value
+# gets frame N's line. At the peak (60.00MiB at 22) make_pairs.py:18 holds the 32MiB cuBLAS
+# workspace custom-call.3{1} (frame 7), custom-call.3{0} and its table and the tanh activations
+# wrapped_tanh, .1, .2 (frame 3): 48.00MiB; line 26 (frame 5) gemm_fusion_dot_general.18.
+hlomem_cli_test("report of a JAX 0.11 dump gives its values the lines of their stack frames" 0 report_grad_ckpt_sources.out -
+  report data/jax_0_11/grad_ckpt-buffer-assignment.txt)
+# The module alone: the same peak, by source line, from the assignment derived from it.
+hlomem_cli_test("report of a JAX 0.11 module: what holds its peak, by source line" 0 report_grad_ckpt_module.out -
+  report data/jax_0_11/grad_ckpt.txt)
 hlomem_cli_test("report --json with a memory-usage report to check against" 0 report_scan_while_phi.json -
   report --json --top 3 data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt
   --memory-usage-report data/corpus/lorrax/lorrax_scan_while_phi.memory_usage_report.txt)
@@ -79,6 +88,11 @@ hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
 # input_transpose_fusion at isdf_fitting.py:335), and the derived peak by source line.
 hlomem_cli_test("liveness --json gives each value its source and the peak by source line" 0 liveness_donated_sources.json -
   liveness --json data/corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo)
+# Each value's origin with its Python stack, outermost first, from the StackFrames table as XLA
+# prints it (parent_frame_id one higher): dot.2 <module> -> forward:12 -> dense:41; tanh.3, which
+# states only stack_frame_id=4, <module> -> forward:13, its line model.py:13.
+hlomem_cli_test("liveness --json gives each value the Python stack of its source" 0 liveness_stack_frames.json -
+  liveness --json data/hand/stack_frames.hlo)
 hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_module.err
   liveness data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)

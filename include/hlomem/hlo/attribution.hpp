@@ -15,7 +15,8 @@
 // attribute_values reads the dump's text (hlo/metadata.hpp, instruction_metadata) and, given the
 // module (a separate `*after_optimizations.txt`, or the module an assignment was derived from),
 // takes from it what the dump lacks, joining by instruction name; the Python stack comes from
-// the module's tables.
+// the module's tables, and so does the source line of every value whose metadata names only a
+// `stack_frame_id` (hlo/stack_frames.hpp, metadata_position: the line of that frame).
 //
 // Each value also gets its origin (hlo/origin.hpp, trace_origins): its own source, an argument of
 // the function, or the source a copy, a loop's state or a fusion without metadata inherits. The
@@ -42,49 +43,13 @@
 #include <hlomem/hlo/module.hpp>
 #include <hlomem/hlo/origin.hpp>
 #include <hlomem/hlo/source_path.hpp>
+#include <hlomem/hlo/stack_frames.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
 
 namespace hlomem {
 
 /// The name of the group of values without metadata in every breakdown.
 inline constexpr std::string_view no_source_group = "no source";
-
-/// One frame of a Python stack, from the module's tables.
-struct python_frame {
-    std::int64_t frame_id = 0;       ///< its id in StackFrames (1-based)
-    std::string_view file_name;      ///< FileNames, as written (C escapes kept)
-    std::string_view function_name;  ///< FunctionNames; empty when the location names none
-    std::int64_t line = 0;
-    std::int64_t column = 0;
-};
-
-/// The stack of frame `frame_id`, outermost frame first: the frame and its parent_frame_id chain
-/// (StackFrameIndexBuilder::AddCallStackAndLocation in XLA's mhlo_to_hlo adds a call stack from
-/// its outermost frame, parent 0, to the op's own, whose id the op's stack_frame_id names). Ids
-/// outside the tables end the chain, and so does a cycle: a damaged table gives a shorter stack,
-/// never a crash. Empty for 0 or an unknown id.
-template <class P>
-std::vector<python_frame> python_stack(basic_stack_frame_index<P> const& index, std::int64_t frame_id) {
-    std::vector<python_frame> out;
-    auto in = [](std::int64_t id, std::size_t n) { return id >= 1 && static_cast<std::uint64_t>(id) <= n; };
-    while (in(frame_id, index.stack_frames.size()) && out.size() < index.stack_frames.size()) {
-        auto const& f = index.stack_frames[static_cast<std::size_t>(frame_id - 1)];
-        python_frame pf;
-        pf.frame_id = frame_id;
-        if (in(f.file_location_id, index.file_locations.size())) {
-            auto const& l = index.file_locations[static_cast<std::size_t>(f.file_location_id - 1)];
-            if (in(l.file_name_id, index.file_names.size())) pf.file_name = index.file_names[static_cast<std::size_t>(l.file_name_id - 1)];
-            if (in(l.function_name_id, index.function_names.size())) {
-                pf.function_name = index.function_names[static_cast<std::size_t>(l.function_name_id - 1)];
-            }
-            pf.line = l.line;
-            pf.column = l.column;
-        }
-        out.push_back(pf);
-        frame_id = f.parent_frame_id;
-    }
-    return {out.rbegin(), out.rend()};
-}
 
 /// The metadata of every value of a buffer assignment, and the stack tables to resolve its
 /// stack_frame_ids (from the module it was joined with; null without one, or when the module
@@ -98,6 +63,10 @@ struct basic_source_attribution {
     basic_stack_frame_index<Q> const* frames = nullptr;
     std::size_t from_dump = 0;    ///< values whose metadata the dump states
     std::size_t from_module = 0;  ///< values whose metadata only the module states
+    /// Values whose source line only their stack_frame_id gives, resolved in the module's tables
+    /// (hlo/stack_frames.hpp, metadata_position): the metadata newest XLA prints names no
+    /// source_file.
+    std::size_t lines_from_frames = 0;
     /// The roots every path is shown below (strip_source_roots); empty: paths as XLA wrote them.
     std::vector<std::string> roots;
 
@@ -154,23 +123,32 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
                                       std::vector<char> const* wanted = nullptr) {
     basic_source_attribution<Q> out;
     out.values.resize(ba.values.size());
+    // The dump repeats each instruction's stack_frame_id but not the tables: they are the module's.
+    basic_stack_frame_index<Q> const* const frames = m ? &m->stack_frame_index() : nullptr;
+    if (frames && !frames->stack_frames.empty()) out.frames = frames;
+    std::vector<char> line_from_frame(ba.values.size(), 0);
     // The values of one instruction (its tuple elements) follow each other by id in most dumps:
     // read each instruction's text once.
     std::string_view last_text;
     value_source last;
+    bool last_from_frame = false;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         if (wanted && !(*wanted)[i]) continue;
         std::string_view const text(ba.values[i].instruction_text);
         if (text.empty()) continue;
         if (text.data() != last_text.data() || text.size() != last_text.size()) {
             last = value_source{};
-            if (auto md = instruction_metadata(text)) last = origin_source_from(*md, metadata_origin::dump);
+            last_from_frame = false;
+            if (auto md = instruction_metadata(text)) {
+                last = origin_source_from(*md, metadata_origin::dump, frames);
+                last_from_frame = md->source_file.empty() && last.has_source_line();
+            }
             last_text = text;
         }
         out.values[i] = last;
+        line_from_frame[i] = last_from_frame;
     }
     if (m) {
-        if (!m->stack_frame_index().stack_frames.empty()) out.frames = &m->stack_frame_index();
         // Each instruction of the module that has metadata, to the values it defines: XLA names
         // instructions uniquely within a module (NameUniquer), and the dump names each value by
         // its defining instruction. The lookup is the assignment's own index (values_of_instruction),
@@ -186,13 +164,23 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
             for (instruction_id k : m->computation(c).instructions()) {
                 auto const* md = m->metadata(k);
                 if (!md) continue;
+                auto const from_module = origin_source_from(*md, metadata_origin::module, frames);
+                bool const from_frame = std::string_view(md->source_file).empty() && from_module.has_source_line();
                 for (std::size_t i : ba.values_of_instruction(std::string_view(m->instruction(k).name))) {
                     if (wanted && !(*wanted)[i]) continue;
                     auto& s = out.values[i];
                     if (!s.has_metadata()) {
-                        s = origin_source_from(*md, metadata_origin::module);
-                    } else if (s.stack_frame_id == 0) {
-                        s.stack_frame_id = md->stack_frame_id;  // an older dump's text may lack what its module states
+                        s = from_module;
+                        line_from_frame[i] = from_frame;
+                        continue;
+                    }
+                    // An older dump's text may lack what its module states: its stack frame, and
+                    // the line that frame names.
+                    if (s.stack_frame_id == 0) s.stack_frame_id = md->stack_frame_id;
+                    if (!s.has_source_line() && from_module.has_source_line()) {
+                        s.source_file = from_module.source_file;
+                        s.source_line = from_module.source_line;
+                        line_from_frame[i] = from_frame;
                     }
                 }
             }
@@ -202,6 +190,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
         if (s.origin == metadata_origin::dump) ++out.from_dump;
         if (s.origin == metadata_origin::module) ++out.from_module;
     }
+    for (char f : line_from_frame) out.lines_from_frames += f != 0;
     out.origins = trace_origins(ba, m, out.values, wanted);
     return out;
 }
@@ -232,6 +221,15 @@ basic_source_attribution<P> attribute_values(basic_buffer_assignment<P> const& b
 template <class P, class Q>
 basic_source_attribution<Q> attribute_values(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m) {
     return detail::attribute(ba, &m);
+}
+
+/// attribute_values with the module for the values `wanted` (indices into ba.values) alone.
+template <class P, class Q>
+basic_source_attribution<Q> attribute_values(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m,
+                                             std::vector<std::size_t> const& wanted) {
+    std::vector<char> flags(ba.values.size(), 0);
+    for (std::size_t i : wanted) flags[i] = 1;
+    return detail::attribute(ba, &m, &flags);
 }
 
 /// For the holdings of shared bytes: values whose origin has a source line first, then those

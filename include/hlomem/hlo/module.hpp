@@ -266,7 +266,9 @@ struct basic_buffer_donor {
 
 /// The tables newer XLA prints between the module header and the first computation
 /// (`FileNames`, `FunctionNames`, `FileLocations`, `StackFrames`). Ids in the text are 1-based
-/// positions: file_names[id - 1]. A frame's parent_frame_id is 0 for an outermost frame.
+/// positions: file_names[id - 1]. A frame's parent_frame_id is its parent's id, 0 for an
+/// outermost frame, as XLA's StackFrameIndexProto holds it: the text prints it plus one, which the
+/// builder takes off (module_builder.hpp, set_frame_field).
 template <class P = default_policy>
 struct basic_stack_frame_index {
     struct file_location {

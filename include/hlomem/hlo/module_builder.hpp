@@ -167,7 +167,10 @@ public:
         if (frame_table_ == frame_table::stack_frames) {
             auto& f = index.stack_frames.back();
             if (key == "file_location_id") f.file_location_id = v;
-            else if (key == "parent_frame_id") f.parent_frame_id = v;
+            // The parent is printed one higher than the proto's 1-based id (0: none): HloModule's printer
+            // (xla/hlo/ir/hlo_module.cc) writes `frame.parent_frame_id() + 1`, so `7 {file_location_id=2
+            // parent_frame_id=7}` is called from frame 6. A printed 0 (-1) or a parent past the table ends a stack.
+            else if (key == "parent_frame_id") f.parent_frame_id = v - 1;
             return;
         }
         auto& l = index.file_locations.back();

@@ -8,7 +8,9 @@
 // without metadata. Their bytes still come from a line of the program or from an argument; the
 // origin of a value says which, and how it was traced:
 //
-//   own        its instruction states a source (metadata={op_name=... source_file=... source_line=N})
+//   own        its instruction states a source (metadata={op_name=... source_file=... source_line=N},
+//              or metadata={op_name=... stack_frame_id=N} with the module's stack tables at hand:
+//              the line of frame N, hlo/stack_frames.hpp, metadata_position)
 //   argument   it is entry parameter N: "argument N" of the function (the parameter's op_name is
 //              the name JAX gave it: `op_name="args[0]"`, `op_name="psi"`)
 //   output     it is (an element of) the entry root: "output N", with its source, own or traced
@@ -49,6 +51,7 @@
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/stack_frames.hpp>
 
 namespace hlomem {
 
@@ -80,7 +83,8 @@ struct value_source {
     metadata_origin origin = metadata_origin::none;
 
     bool has_metadata() const noexcept { return origin != metadata_origin::none; }
-    /// Whether it names a source file (XLA prints source_line only with a source_file).
+    /// Whether it names a source file (XLA prints source_line only with a source_file; a
+    /// stack_frame_id resolved in the module's tables gives both, origin_source_from).
     bool has_source_line() const noexcept { return !source_file.empty(); }
 };
 
@@ -246,10 +250,13 @@ inline bool takes_operand_source(std::string_view op) {
            op == "recv" || op == "send-done" || op == "recv-done";
 }
 
-template <class Q>
-value_source origin_source_from(basic_hlo_metadata<Q> const& m, metadata_origin origin) {
-    return {std::string_view(m.op_type), std::string_view(m.op_name), std::string_view(m.source_file), m.source_line,
-            m.stack_frame_id, origin};
+/// A value's source from its instruction's metadata `m`: the file and line are metadata_position's
+/// (its own source_file and source_line, else the frame its stack_frame_id names in `frames`, the
+/// module's tables; null: none at hand).
+template <class Q, class F>
+value_source origin_source_from(basic_hlo_metadata<Q> const& m, metadata_origin origin, basic_stack_frame_index<F> const* frames) {
+    auto const at = metadata_position(m, frames);
+    return {std::string_view(m.op_type), std::string_view(m.op_name), at.file, at.line, m.stack_frame_id, origin};
 }
 
 inline std::string index_suffix(std::vector<std::int64_t> const& index) {
@@ -398,7 +405,7 @@ struct module_origin_graph {
 
     value_source source(node const& n) const {
         auto const* md = m.metadata(n.k);
-        return md ? origin_source_from(*md, metadata_origin::module) : value_source{};
+        return md ? origin_source_from(*md, metadata_origin::module, &m.stack_frame_index()) : value_source{};
     }
     std::string_view opcode(node const& n) const { return origin_opcode(m.opcode_name(n.k)); }
     std::vector<std::int64_t> const& index(node const& n) const { return n.index; }
@@ -463,9 +470,9 @@ struct module_origin_graph {
             }
             std::map<std::pair<std::string_view, std::int64_t>, std::pair<std::size_t, instruction_id>> lines;
             for (instruction_id i : comp.instructions()) {
-                auto const* md = m.metadata(i);
-                if (!md || std::string_view(md->source_file).empty()) continue;
-                auto& e = lines.try_emplace({std::string_view(md->source_file), md->source_line}, 0, i).first->second;
+                auto const s = source(node{i, {}});
+                if (!s.has_source_line()) continue;
+                auto& e = lines.try_emplace({s.source_file, s.source_line}, 0, i).first->second;
                 ++e.first;
             }
             std::pair<std::size_t, instruction_id> best{0, no_instruction};
@@ -487,18 +494,20 @@ struct module_origin_graph {
 };
 
 /// The walk's graph over a dump alone: a node is a value; its instruction's operands are read
-/// from its `from instruction:` text.
-template <class P>
+/// from its `from instruction:` text, its stack_frame_id resolved in `frames` (the module's
+/// tables, when the dump was joined with its module; null: none).
+template <class P, class Q = P>
 struct dump_origin_graph {
     using node = std::size_t;
     basic_buffer_assignment<P> const& ba;
+    basic_stack_frame_index<Q> const* frames = nullptr;
     /// Every `positions:` entry's instruction name, to the values listed there; built when first needed.
     mutable std::unordered_multimap<std::string_view, std::size_t> positions;
     mutable bool positions_built = false;
 
     std::string_view text(node v) const { return ba.values[v].instruction_text; }
     value_source source(node v) const {
-        if (auto md = instruction_metadata(text(v))) return origin_source_from(*md, metadata_origin::dump);
+        if (auto md = instruction_metadata(text(v))) return origin_source_from(*md, metadata_origin::dump, frames);
         return {};
     }
     std::string_view opcode(node v) const { return origin_opcode(ba.values[v].instruction_opcode); }
@@ -644,8 +653,8 @@ template <class P, class Q>
 std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
                                         std::vector<value_source> const& own, std::vector<char> const* wanted = nullptr) {
     std::vector<value_origin> out(ba.values.size());
-    detail::dump_origin_graph<P> const dump_graph{ba, {}, false};
-    detail::origin_walk<detail::dump_origin_graph<P>> const dump_walk(dump_graph);
+    detail::dump_origin_graph<P, Q> const dump_graph{ba, m ? &m->stack_frame_index() : nullptr, {}, false};
+    detail::origin_walk<detail::dump_origin_graph<P, Q>> const dump_walk(dump_graph);
     std::unordered_map<std::string_view, instruction_id> names;
     std::optional<detail::module_origin_graph<P, Q>> module_graph;
     if (m) {

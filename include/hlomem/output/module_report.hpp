@@ -14,6 +14,10 @@
 //       parameters          76: unpadded 7815516172 bytes (7.28GiB), padded 7815516172 bytes (7.28GiB)
 //       ...
 //
+// Then, from the assignment derived from the module (load/derive.hpp), the peak of each memory
+// space and what holds it by source line and op_name (output/sources.hpp, print_peak_by_source,
+// as the dump report prints it), the values' lines from the module's metadata and stack frames.
+//
 // Sizes are exact byte counts next to XLA's human-readable form. "Padded" is what the layouts
 // take (XLA's ShapeUtil::ArraySize, tiles included); "unpadded" is what XProf calls the
 // unpadded size. Tuples count their arrays; their pointer tables are listed separately.
@@ -37,6 +41,7 @@
 #include <hlomem/memory.hpp>
 #include <hlomem/load/derive.hpp>
 
+#include <hlomem/output/assignment_report.hpp>
 #include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/percent.hpp>
 #include <hlomem/output/json_writer.hpp>
@@ -109,12 +114,17 @@ struct ranked_instruction {
     sizes bytes;
 };
 
-/// What the module's own live ranges say (hlomem/hlo/liveness.hpp).
+/// What the module's own live ranges say (hlomem/hlo/liveness.hpp), and what holds each peak.
 struct liveness_facts {
     hlomem::basic_derived_assignment<hlomem::view_policy> derived;
     std::size_t ranged_values = 0;
     std::size_t buffers = 0;  // HloBuffers holding a value with a live range
     std::vector<hlomem::color_live_bytes> colors;
+    /// The metadata and origin of the values live at the peaks (attribute_values with the
+    /// module: its instructions' source lines, stack_frame_ids resolved in its tables); they view
+    /// the module.
+    hlomem::basic_source_attribution<hlomem::view_policy> sources;
+    std::vector<hlomem::peak_holdings> holdings;  // each color's peak, value by value
 };
 
 inline constexpr std::size_t largest_at_peak_count = 5;
@@ -155,21 +165,26 @@ inline void add_memory_analyses(std::vector<module_facts>& facts, std::string_vi
     }
 }
 
-inline liveness_facts liveness_facts_of(module_type const& m) {
+/// The liveness facts of `m`, its source files shown below the longest of `roots` they lie
+/// under (strip_source_roots).
+inline liveness_facts liveness_facts_of(module_type const& m, std::vector<std::string> const& roots) {
     // The report reads sizes, live ranges and peaks: the values' positions and uses are not derived.
-    liveness_facts f{hlomem::derive_assignment(m, /*positions_and_uses=*/false), 0, 0, {}};
+    liveness_facts f{hlomem::derive_assignment(m, /*positions_and_uses=*/false), 0, 0, {}, {}, {}};
     auto const& ba = f.derived.assignment;
     for (auto const& v : ba.values) f.ranged_values += v.live_range ? 1 : 0;
     for (auto const& a : ba.allocations) {
         f.buffers += std::any_of(a.values.begin(), a.values.end(), [&](std::size_t k) { return ba.values[k].live_range.has_value(); });
     }
     f.colors = hlomem::whole_allocation_live_bytes(ba);  // each value fills its allocation
+    f.sources = hlomem::attribute_values(ba, m, values_at_peaks(ba, f.colors));
+    hlomem::strip_source_roots(f.sources, roots);
+    f.holdings = hlomem::peak_holdings_by_color(ba, f.colors, f.sources);
     return f;
 }
 
 inline constexpr std::size_t largest_count = 10;
 
-inline module_facts facts_of(module_type const& m) {
+inline module_facts facts_of(module_type const& m, std::vector<std::string> const& roots = {}) {
     module_facts f;
     std::map<std::string, std::size_t> kinds;
     for (hlomem::computation_id c = 0; c < m.computation_count(); ++c) ++kinds[kind_of(m, c)];
@@ -206,7 +221,7 @@ inline module_facts facts_of(module_type const& m) {
         }
     }
     if (m.entry() != hlomem::no_computation) {
-        f.liveness = liveness_facts_of(m);
+        f.liveness = liveness_facts_of(m, roots);
         f.donations = hlomem::analyze_donations(f.liveness->derived.assignment, &m);
     }
     return f;
@@ -232,7 +247,9 @@ inline std::string sizes_text(sizes const& s) {
     return out;
 }
 
-inline void print_text(module_type const& m, module_facts const& f, std::string const& file, std::ostream& out) {
+/// The text report; `top` source lines of each peak, the op_name tree `depth` levels deep.
+inline void print_text(module_type const& m, module_facts const& f, std::string const& file, std::size_t top, std::size_t depth,
+                       std::ostream& out) {
     // Labels indented by `indent`, values from column 25.
     auto row = [&](std::size_t indent, std::string_view label, auto const& value) {
         std::size_t const used = indent + label.size();
@@ -304,6 +321,7 @@ inline void print_text(module_type const& m, module_facts const& f, std::string 
             out << "      " << (k + 1) << ". " << v.display_name() << ": " << bytes_text(v.size) << '\n';
         }
     }
+    print_peak_by_source(out, ba, live.holdings, live.sources, top, depth);
 }
 
 inline void write_sizes(json_writer& json, sizes const& s) {
@@ -417,6 +435,7 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
                 json.end_object();
             }
             json.end_array();
+            write_peak_breakdowns(json, holdings_of(live.holdings, c.color), ba, live.sources);
             json.end_object();
         }
         json.end_array();
@@ -430,13 +449,15 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
 
 }  // namespace report_detail
 
-/// Reports `modules` (read from `file`) on `out`, as text or JSON.
 /// Reports `modules` (read from `file`, whose `text` they were parsed from: what each module's
-/// memory_analysis() is predicted from) on `out`, as text or JSON.
+/// memory_analysis() is predicted from) on `out`, as text or JSON: what holds each peak by source
+/// line (print_peak_by_source, the dump report's writer), `top` lines and the op_name tree `depth`
+/// levels deep in the text, source files below the longest of `roots` they lie under.
 inline void report_hlo_modules(std::vector<report_detail::module_type> const& modules, std::string const& file, bool as_json,
-                               std::ostream& out, std::string_view text) {
+                               std::ostream& out, std::string_view text, std::size_t top = 20, std::size_t depth = 3,
+                               std::vector<std::string> const& roots = {}) {
     std::vector<report_detail::module_facts> facts;
-    for (auto const& m : modules) facts.push_back(report_detail::facts_of(m));
+    for (auto const& m : modules) facts.push_back(report_detail::facts_of(m, roots));
     report_detail::add_memory_analyses(facts, text, file);
     if (as_json) {
         json_writer json(out);
@@ -448,7 +469,7 @@ inline void report_hlo_modules(std::vector<report_detail::module_type> const& mo
     }
     for (std::size_t i = 0; i < modules.size(); ++i) {
         if (i > 0) out << '\n';
-        report_detail::print_text(modules[i], facts[i], file, out);
+        report_detail::print_text(modules[i], facts[i], file, top, depth, out);
     }
 }
 

@@ -53,17 +53,11 @@ oom_module_index index_module(basic_hlo_module<P> const& m) {
         s.opcode = std::string(to_string(in.opcode));
         if (auto const* md = m.metadata(i)) {
             s.op_name = c_unescape(std::string_view(md->op_name));
-            s.source_file = c_unescape(std::string_view(md->source_file));
-            s.source_line = md->source_line;
             // JAX 0.5 and later print a stack_frame_id into the module's StackFrames instead of
-            // source_file and source_line: the innermost frame is the op's own line.
-            if (s.source_file.empty() && md->stack_frame_id != 0) {
-                auto const stack = python_stack(m.stack_frame_index(), md->stack_frame_id);
-                if (!stack.empty()) {
-                    s.source_file = c_unescape(stack.back().file_name);
-                    s.source_line = stack.back().line;
-                }
-            }
+            // source_file and source_line (hlo/stack_frames.hpp).
+            auto const at = metadata_position(*md, &m.stack_frame_index());
+            s.source_file = c_unescape(at.file);
+            s.source_line = at.line;
         }
         // An op_name names the instructions of a fusion and the fusion itself: the one in the
         // entry computation (the fusion, whose buffer a report lists) is kept.

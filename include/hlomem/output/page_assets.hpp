@@ -47,6 +47,12 @@ inline constexpr char const page_js[] = R"hlomem_text((function () {
     var note = document.createElement('div'); note.className = 'card-note';
     note.textContent = pinned ? 'pinned: click anywhere else to release' : 'click to pin'; card.appendChild(note);
   }
+  // A value's Python stack, outermost frame first, from its innermost frame in data.frames.
+  function stackText(f) {
+    var labels = [];
+    for (var n = 0; f !== null && f !== undefined && n < data.frames.length; ++n) { labels.unshift(data.frames[f].label); f = data.frames[f].parent; }
+    return labels.join(' \u203a ');
+  }
   function valueCard(k) {
     var v = data.values[k];
     var padding = v.padded !== null && v.unpadded !== null ? v.padded - v.unpadded : null;
@@ -61,7 +67,9 @@ inline constexpr char const page_js[] = R"hlomem_text((function () {
       ['instruction', v.opcode || null],
       ['op_name', v.op_name || null],
       ['op_type', v.op_type || null],
-      ['source', v.source_file ? v.source_file + (v.source_line ? ':' + v.source_line : '') : null]
+      ['source', v.source_file ? v.source_file + (v.source_line ? ':' + v.source_line : '') : null],
+      ['origin', v.origin || null],
+      ['stack', v.frame === undefined ? null : stackText(v.frame)]
     ]);
   }
   function bandCard(k) {

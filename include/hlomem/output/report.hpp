@@ -41,8 +41,12 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
     // The module, when at hand, lists buffer_donor: which donations went unused (hlo/donation.hpp).
     if (auto const* m = loaded.assignment_module()) facts.donations = hlomem::analyze_donations(ba, m);
     if (loaded.module_file) {
-        facts.notes.push_back("metadata joined with the module " + *loaded.module_file + " (" +
-                              std::to_string(facts.sources.from_module) + " values from it)");
+        std::string note = "metadata joined with the module " + *loaded.module_file + " (" +
+                           std::to_string(facts.sources.from_module) + " values from it";
+        if (facts.sources.lines_from_frames > 0) {
+            note += ", " + std::to_string(facts.sources.lines_from_frames) + " source lines from its stack frames";
+        }
+        facts.notes.push_back(note + ")");
     }
     if (loaded.memory_usage_report) {
         auto const& file = *loaded.memory_usage_report_file;
@@ -86,7 +90,7 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
     if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<P>>>(&loaded.model)) {
         if constexpr (std::is_same_v<P, hlomem::view_policy>) {
             report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out,
-                               loaded.module_text);
+                               loaded.module_text, top, depth, roots);
             return true;
         }
         return false;

@@ -81,12 +81,34 @@ inline void write_value_source(json_writer& json, hlomem::value_source const& s)
     }
 }
 
+/// A Python stack (hlo/stack_frames.hpp, python_stack), outermost frame first, as an array of
+/// {"file_name", "function_name", "line", "column"} (C escapes read back; function_name null when
+/// the location names none); null when empty (no stack tables, or no stack_frame_id).
+inline void write_python_stack(json_writer& json, std::vector<hlomem::python_frame> const& stack) {
+    if (stack.empty()) {
+        json.null();
+        return;
+    }
+    json.begin_array();
+    for (auto const& f : stack) {
+        json.begin_object();
+        metadata_member(json, "file_name", f.file_name);
+        metadata_member(json, "function_name", f.function_name);
+        json.member("line", f.line);
+        json.member("column", f.column);
+        json.end_object();
+    }
+    json.end_array();
+}
+
 /// The key `origin` of a value: {"kind", "how", "op_type", "op_name", "source_file",
-/// "source_line", "argument", "argument_name", "argument_shape", "donated", "output", "through"}
-/// (hlo/origin.hpp; null where it has none): the source its bytes are traced to, which its own
-/// keys op_type ... source_line do not change.
+/// "source_line", "argument", "argument_name", "argument_shape", "donated", "output", "through",
+/// "stack"} (hlo/origin.hpp; null where it has none): the source its bytes are traced to, which
+/// its own keys op_type ... source_line do not change; `stack` the Python stack of that source
+/// (basic_source_attribution::stack_of, write_python_stack).
 template <class P>
-void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba) {
+void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba,
+                        std::vector<hlomem::python_frame> const& stack = {}) {
     json.key("origin").begin_object();
     json.member("kind", hlomem::to_string(o.kind));
     json.key("how");
@@ -104,6 +126,8 @@ void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem
     if (o.output >= 0) json.value(o.output); else json.null();
     json.key("through");
     if (o.through.empty()) json.null(); else json.value(o.through);
+    json.key("stack");
+    write_python_stack(json, stack);
     json.end_object();
 }
 
@@ -112,7 +136,8 @@ template <class P, class Q>
 void write_value_source(json_writer& json, hlomem::basic_source_attribution<Q> const& sources, std::size_t value,
                         hlomem::basic_buffer_assignment<P> const& ba) {
     write_value_source(json, sources[value]);
-    write_value_origin(json, value < sources.origins.size() ? sources.origin_of(value) : hlomem::value_origin{}, ba);
+    write_value_origin(json, value < sources.origins.size() ? sources.origin_of(value) : hlomem::value_origin{}, ba,
+                       sources.stack_of(value));
 }
 
 /// A breakdown tree as nested {"name", "bytes", "values": [ids held there], "children": [...]}.

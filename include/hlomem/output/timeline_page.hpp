@@ -435,7 +435,8 @@ inline void write_timeline_colors(json_writer& json, hlomem::timeline const& tl,
 
 /// The page's JSON: allocations, the values drawn or listed at a peak, bands, and each color's
 /// peak and table. Values are referred to by their position in `values`. The page's data: every drawn value (with `src`, the index of its source line in `sources`, the
-/// page's list of lines), and for each color its peak by source line (`by_source`: the line's
+/// page's list of lines, and `frame`, its innermost Python frame in `frames`, when the module's
+/// stack tables give it one), and for each color its peak by source line (`by_source`: the line's
 /// index, bytes, and the data indices of its values; sums to the color's peak).
 template <class P>
 std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
@@ -515,6 +516,18 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
     // Values: "first" (the instruction at the start of the live range) only when it is not the
     // value's own defining instruction, as it mostly is.
     auto const& lr = *ba.live_range;
+    // The Python stacks of the values (basic_source_attribution::stack_of), their frames by id.
+    std::vector<std::pair<std::string, std::size_t>> frames;  // label (frame_label), parent's position
+    std::map<std::int64_t, std::size_t> frame_index;           // StackFrames id -> position in `frames`
+    auto frame_of = [&](std::vector<hlomem::python_frame> const& stack) {
+        std::size_t parent = hlomem::npos;
+        for (auto const& f : stack) {  // outermost first: each frame's parent is already there
+            auto [it, fresh] = frame_index.emplace(f.frame_id, frames.size());
+            if (fresh) frames.emplace_back(hlomem::c_unescape(hlomem::frame_label(f)), parent);
+            parent = it->second;
+        }
+        return parent;
+    };
     json.key("values").begin_array();
     for (auto const* b : listed) {
         auto const& v = ba.values[b->value];
@@ -540,6 +553,18 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
         json.member("last", lr.instruction_at(b->range.end));
         write_instruction_members(json, v, sources[b->value], sources.origin_of(b->value));
         json.member("src", line_index[key_of(b->value)]);
+        if (auto const stack = sources.stack_of(b->value); !stack.empty()) json.member("frame", frame_of(stack));
+        json.end_object();
+    }
+    json.end_array();
+    // The Python frames the values' stacks pass through, each once: `frame` of a value is its
+    // innermost, and each frame's `parent` the frame that called it (null: outermost).
+    json.key("frames").begin_array();
+    for (auto const& [label, parent] : frames) {
+        json.begin_object();
+        json.member("label", label);
+        json.key("parent");
+        if (parent == hlomem::npos) json.null(); else json.value(parent);
         json.end_object();
     }
     json.end_array();

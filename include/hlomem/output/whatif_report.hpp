@@ -52,12 +52,13 @@ instruction_source source_of(basic_hlo_module<P> const& m, instruction_id i) {
     instruction_source s;
     auto const* md = m.metadata(i);
     if (!md) return s;
-    if (!std::string_view(md->source_file).empty()) s.source = std::string(std::string_view(md->source_file)) + ":" + std::to_string(md->source_line);
+    if (auto const at = metadata_position(*md, &m.stack_frame_index()); at.has_line()) {
+        s.source = std::string(at.file) + ":" + std::to_string(at.line);
+    }
     s.op_name = std::string(std::string_view(md->op_name));
     for (auto const& f : python_stack(m.stack_frame_index(), md->stack_frame_id)) {
         s.stack.push_back(std::string(f.file_name) + ":" + std::to_string(f.line) + (f.function_name.empty() ? "" : " " + std::string(f.function_name)));
     }
-    if (s.source.empty() && !s.stack.empty()) s.source = s.stack.back().substr(0, s.stack.back().find(' '));
     return s;
 }
 

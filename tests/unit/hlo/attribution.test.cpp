@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -340,45 +341,27 @@ TEST_CASE("an assignment derived from a module takes the module's metadata", "[a
 }
 
 TEST_CASE("a Python stack from the StackFrames tables, checked by hand", "[attribution]") {
-    // Tables as HloModule::PrintStackFrameIndex writes them: frame 3 is `dense` (layers.py:41)
-    // called from `forward` (model.py:12) called from `<module>` (train.py:30).
-    auto const m = hlomem::parse_hlo_module(R"(HloModule jit_forward, is_scheduled=true, entry_computation_layout={(f32[64,64]{1,0})->f32[64,64]{1,0}}
-
-FileNames
-1 "/src/train.py"
-2 "/src/model.py"
-3 "/src/layers.py"
-
-FunctionNames
-1 "<module>"
-2 "forward"
-3 "dense"
-
-FileLocations
-1 {file_name_id=1 function_name_id=1 line=30 end_line=30 column=4 end_column=20}
-2 {file_name_id=2 function_name_id=2 line=12 end_line=12 column=8 end_column=30}
-3 {file_name_id=3 function_name_id=3 line=41 end_line=41 column=11 end_column=25}
-
-StackFrames
-1 {file_location_id=1 parent_frame_id=0}
-2 {file_location_id=2 parent_frame_id=1}
-3 {file_location_id=3 parent_frame_id=2}
-4 {file_location_id=2 parent_frame_id=1}
-
-
-ENTRY %main.4 (x: f32[64,64]) -> f32[64,64] {
-  %x = f32[64,64]{1,0} parameter(0), metadata={op_name="x"}
-  %dot.2 = f32[64,64]{1,0} dot(f32[64,64]{1,0} %x, f32[64,64]{1,0} %x), lhs_contracting_dims={1}, rhs_contracting_dims={0}, metadata={op_type="dot_general" op_name="jit(forward)/dot_general" source_file="/src/layers.py" source_line=41 stack_frame_id=3}
-  ROOT %tanh.3 = f32[64,64]{1,0} tanh(f32[64,64]{1,0} %dot.2), metadata={op_name="jit(forward)/tanh" source_file="/src/model.py" source_line=12 stack_frame_id=4}
-}
-)");
-    auto const stack = hlomem::python_stack(m.stack_frame_index(), 3);
+    // tests/data/hand/stack_frames.hlo, its tables as HloModule's printer writes them, each
+    // parent_frame_id one higher than the frame it names: frame 3 is `dense` (layers.py:41)
+    // called from frame 2, `forward` (model.py:12), called from frame 1, `<module>` (train.py:30,
+    // printed parent 1: none); frame 4 is `forward` at model.py:13 (printed parent 2: frame 1).
+    // dot.2 states its line and its frame; tanh.3, as the newest XLA prints, only its frame.
+    std::string const text = read_data("hand/stack_frames.hlo");
+    auto const m = hlomem::parse_hlo_module(text);
+    auto const& index = m.stack_frame_index();
+    REQUIRE(index.stack_frames.size() == 4);
+    CHECK(index.stack_frames[0].parent_frame_id == 0);
+    CHECK(index.stack_frames[1].parent_frame_id == 1);
+    CHECK(index.stack_frames[2].parent_frame_id == 2);
+    CHECK(index.stack_frames[3].parent_frame_id == 1);
+    auto const stack = hlomem::python_stack(index, 3);
     REQUIRE(stack.size() == 3);
     CHECK(stack[0].frame_id == 1);
     CHECK(stack[0].file_name == "/src/train.py");
     CHECK(stack[0].function_name == "<module>");
     CHECK(stack[0].line == 30);
     CHECK(stack[0].column == 4);
+    CHECK(stack[1].frame_id == 2);
     CHECK(stack[1].function_name == "forward");
     CHECK(stack[1].line == 12);
     CHECK(stack[2].frame_id == 3);
@@ -386,8 +369,12 @@ ENTRY %main.4 (x: f32[64,64]) -> f32[64,64] {
     CHECK(stack[2].function_name == "dense");
     CHECK(stack[2].line == 41);
     CHECK(hlomem::frame_label(stack[2]) == "dense (/src/layers.py:41)");
-    CHECK(hlomem::python_stack(m.stack_frame_index(), 0).empty());
-    CHECK(hlomem::python_stack(m.stack_frame_index(), 9).empty());
+    auto const four = hlomem::python_stack(index, 4);
+    REQUIRE(four.size() == 2);
+    CHECK(four[0].frame_id == 1);
+    CHECK(four[1].line == 13);
+    CHECK(hlomem::python_stack(index, 0).empty());
+    CHECK(hlomem::python_stack(index, 9).empty());
 
     auto const derived = hlomem::derive_assignment(m);
     auto const& ba = derived.assignment;
@@ -396,11 +383,20 @@ ENTRY %main.4 (x: f32[64,64]) -> f32[64,64] {
     std::size_t const dot = ba.values_of_instruction("dot.2").at(0);
     std::size_t const tanh = ba.values_of_instruction("tanh.3").at(0);
     CHECK(sources.stack_of(dot).size() == 3);
-    CHECK(sources.stack_of(tanh).size() == 2);
+    REQUIRE(sources.stack_of(tanh).size() == 2);
     CHECK(sources.stack_of(tanh)[1].function_name == "forward");
+    // tanh.3's line is its frame's: model.py:13, its own (not dot.2's, which it would inherit).
+    CHECK(sources[tanh].source_file == "/src/model.py");
+    CHECK(sources[tanh].source_line == 13);
+    CHECK(sources.origin_of(tanh).kind == hlomem::origin_kind::output);
+    CHECK(sources.origin_of(tanh).through.empty());
+    CHECK(sources.origin_of(tanh).source.source_line == 13);
+    CHECK(sources[dot].source_file == "/src/layers.py");
+    CHECK(sources[dot].source_line == 41);
+    CHECK(sources.lines_from_frames == 1);
 
-    // The stack tree: <module> -> forward -> dense; dot.2 and tanh.3 are both 16 KiB, live
-    // together at tanh.3 (the peak, with the parameter).
+    // The stack tree: <module> -> forward (12) -> dense, and <module> -> forward (13); dot.2 and
+    // tanh.3 are both 16 KiB, live together at tanh.3 (the peak, with the parameter).
     auto const colors = hlomem::assigned_live_bytes(ba);
     REQUIRE(colors.size() == 1);
     auto const h = hlomem::peak_holdings_by_color(ba, colors, sources)[0];
@@ -411,9 +407,20 @@ ENTRY %main.4 (x: f32[64,64]) -> f32[64,64] {
     auto const top = std::find_if(tree.children.begin(), tree.children.end(),
                                   [](auto const& n) { return n.name == "<module> (/src/train.py:30)"; });
     REQUIRE(top != tree.children.end());
-    REQUIRE(top->children.size() == 1);
+    REQUIRE(top->children.size() == 2);
     CHECK(top->children[0].name == "forward (/src/model.py:12)");
     CHECK(top->children[0].children.at(0).name == "dense (/src/layers.py:41)");
+    CHECK(top->children[0].bytes == 64 * 64 * 4);
+    CHECK(top->children[1].name == "forward (/src/model.py:13)");
+    CHECK(top->children[1].bytes == 64 * 64 * 4);
+
+    // Without the tables (the dump's text alone) a stack_frame_id names no line.
+    hlomem::hlo_metadata md;
+    md.stack_frame_id = 4;
+    CHECK_FALSE(hlomem::metadata_position(md, &index).file.empty());
+    CHECK(hlomem::metadata_position(md, static_cast<decltype(&index)>(nullptr)).file.empty());
+    md.stack_frame_id = 5;  // past the table
+    CHECK(hlomem::metadata_position(md, &index).file.empty());
 }
 
 TEST_CASE("a damaged stack table ends the stack, never loops", "[attribution]") {
@@ -428,6 +435,44 @@ TEST_CASE("a damaged stack table ends the stack, never loops", "[attribution]") 
     CHECK(stack[1].function_name.empty());
     CHECK(stack[0].file_name.empty());
     CHECK(hlomem::frame_label(stack[1]) == "a.py:3");
+}
+
+TEST_CASE("a printed parent_frame_id of 0 or past the table ends the stack there", "[attribution]") {
+    // XLA prints each parent one higher than it is, so it never prints 0, nor a parent past the
+    // table; such a frame is the last of its stack.
+    auto const m = hlomem::parse_hlo_module(R"(HloModule bad_frames, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+
+FileNames
+1 "a.py"
+
+FunctionNames
+1 "f"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=3 end_line=3 column=0 end_column=4}
+2 {file_name_id=1 function_name_id=1 line=7 end_line=7 column=0 end_column=4}
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=0}
+2 {file_location_id=2 parent_frame_id=2}
+3 {file_location_id=2 parent_frame_id=9}
+
+
+ENTRY %main (p: f32[4]) -> f32[4] {
+  ROOT %p = f32[4]{0} parameter(0)
+}
+)");
+    auto const& index = m.stack_frame_index();
+    REQUIRE(index.stack_frames.size() == 3);
+    CHECK(index.stack_frames[0].parent_frame_id == -1);
+    CHECK(index.stack_frames[2].parent_frame_id == 8);
+    auto const two = hlomem::python_stack(index, 2);
+    REQUIRE(two.size() == 2);  // frame 1's printed 0 ends the chain after it
+    CHECK(two[0].line == 3);
+    CHECK(two[1].line == 7);
+    auto const three = hlomem::python_stack(index, 3);
+    REQUIRE(three.size() == 1);
+    CHECK(three[0].frame_id == 3);
 }
 
 TEST_CASE("the loader reads a dump's module with it and attributes its values", "[attribution][load]") {
@@ -467,4 +512,201 @@ TEST_CASE("the loader reads a dump's module with it and attributes its values", 
 
     options.module_file = dir + "missing.hlo";
     CHECK_FALSE(hlomem::load(dir + "scan_window_b.buffer_assignment.txt", options));
+}
+
+namespace {
+
+/// The line of each frame of a module's StackFrames table, read with regular expressions from
+/// its text (not with the parser under test): frame id -> FileLocations line.
+std::map<std::int64_t, std::int64_t> frame_lines(std::string const& module_text) {
+    std::map<std::int64_t, std::int64_t> location_line, out;
+    std::regex const location(R"(\n([0-9]+) \{file_name_id=[0-9]+ function_name_id=[0-9]+ line=([0-9]+) )");
+    for (std::sregex_iterator it(module_text.begin(), module_text.end(), location), end; it != end; ++it) {
+        location_line[std::stoll((*it)[1])] = std::stoll((*it)[2]);
+    }
+    std::regex const frame(R"(\n([0-9]+) \{file_location_id=([0-9]+) parent_frame_id=[0-9]+\})");
+    for (std::sregex_iterator it(module_text.begin(), module_text.end(), frame), end; it != end; ++it) {
+        out[std::stoll((*it)[1])] = location_line.at(std::stoll((*it)[2]));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("JAX 0.11: a value whose instruction names only a stack frame gets that frame's line", "[attribution][jax_0_11]") {
+    // tests/data/jax_0_11: the dump's ` from instruction:` texts and the module state
+    // `metadata={op_name=... scheduling_name=... stack_frame_id=N}` and no source_file; the
+    // module's tables give frame N's line. With the module (beside the dump), every such value has
+    // make_pairs.py and that line as its own source.
+    struct expected {
+        char const* name;
+        std::size_t with_frames;  // values whose ` from instruction:` text names a stack_frame_id
+    };
+    for (auto const& e : {expected{"grad_ckpt", 57}, expected{"grad_plain", 37}}) {
+        INFO(e.name);
+        std::string const base = std::string(HLOMEM_TEST_DATA_DIR) + "/jax_0_11/" + e.name;
+        hlomem::load_options options;
+        options.find_module = true;
+        auto const loaded = hlomem::load(base + "-buffer-assignment.txt", options);
+        REQUIRE(loaded);
+        REQUIRE(loaded->module);
+        auto const lines = frame_lines(read_data(std::string("jax_0_11/") + e.name + ".txt"));
+        REQUIRE(lines.size() == 9);
+        auto const& ba = *loaded->assignment();
+        auto const sources = hlomem::attribute_values(*loaded);
+        std::size_t with_frames = 0;
+        for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            std::string const text(ba.values[i].instruction_text);
+            std::string const id = field(text, "stack_frame_id");
+            if (id.empty()) continue;
+            ++with_frames;
+            INFO(ba.values[i].display_name());
+            CHECK(field(text, "source_file").empty());
+            CHECK(sources[i].source_file == "/work/main/devcheck/make_pairs.py");
+            CHECK(sources[i].source_line == lines.at(std::stoll(id)));
+            CHECK(sources[i].stack_frame_id == std::stoll(id));
+            // Its own line, not one inherited from an operand or an argument.
+            CHECK(sources.origin_of(i).through.empty());
+            CHECK(sources.origin_of(i).source.source_line == lines.at(std::stoll(id)));
+        }
+        CHECK(with_frames == e.with_frames);
+        CHECK(sources.lines_from_frames == e.with_frames);
+        CHECK(sources.from_module == 0);  // the dump states every instruction's metadata itself
+
+        // Without the module the same ids name no line.
+        auto const alone = hlomem::attribute_values(ba);
+        CHECK(alone.lines_from_frames == 0);
+        for (std::size_t i = 0; i < ba.values.size(); ++i) CHECK_FALSE(alone[i].has_source_line());
+    }
+}
+
+TEST_CASE("JAX 0.11 grad_ckpt: the cuBLAS workspace and the tanh activations hold the peak at make_pairs.py:18",
+          "[attribution][jax_0_11]") {
+    hlomem::load_options options;
+    options.find_module = true;
+    options.find_live_range = true;  // the dump in two files states no live ranges: X-live-range.txt does
+    auto const loaded = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/jax_0_11/grad_ckpt-buffer-assignment.txt", options);
+    REQUIRE(loaded);
+    REQUIRE(loaded->module);
+    auto const& ba = *loaded->assignment();
+    auto const sources = hlomem::attribute_values(*loaded);
+
+    // Frame 7 (custom-call.3's, the rematerialized layer's dot) printed as
+    // `7 {file_location_id=2 parent_frame_id=7}`: called from frame 6 (loss_ckpt, line 25), called
+    // from frame 4 (grad_ckpt, line 35), called from frame 1 (<module>, line 46), the outermost
+    // (printed parent 1).
+    auto const stack = hlomem::python_stack(loaded->module->stack_frame_index(), 7);
+    REQUIRE(stack.size() == 4);
+    CHECK(stack[0].frame_id == 1);
+    CHECK(stack[0].function_name == "<module>");
+    CHECK(stack[0].line == 46);
+    CHECK(stack[1].frame_id == 4);
+    CHECK(stack[1].function_name == "grad_ckpt");
+    CHECK(stack[1].line == 35);
+    CHECK(stack[2].frame_id == 6);
+    CHECK(stack[2].function_name == "loss_ckpt");
+    CHECK(stack[2].line == 25);
+    CHECK(stack[3].frame_id == 7);
+    CHECK(stack[3].function_name == "layer");
+    CHECK(stack[3].line == 18);
+    for (auto const& f : stack) CHECK(f.file_name == "/work/main/devcheck/make_pairs.py");
+
+    // custom-call.3{1}, the 32 MiB workspace (s8[33554432]), is its own: line 18, frame 7's stack.
+    std::size_t const workspace = ba.value_index("custom-call.3", hlomem::shape_index{1});
+    REQUIRE(workspace != hlomem::npos);
+    CHECK(ba.values[workspace].size == 33554432);
+    CHECK(sources.origin_of(workspace).kind == hlomem::origin_kind::own);
+    CHECK(sources.origin_of(workspace).source.source_line == 18);
+    auto const workspace_stack = sources.stack_of(workspace);
+    REQUIRE(workspace_stack.size() == 4);
+    CHECK(workspace_stack.front().line == 46);
+    CHECK(workspace_stack.back().line == 18);
+
+    // The peak (time 22, 60 MiB) by source line, as `hlomem report` prints it: line 18 holds the
+    // workspace, custom-call.3{0} and the tuple's 16-byte table, and the three tanh activations
+    // wrapped_tanh, .1, .2 (frame 3, line 18): 32 MiB + 4 x 4 MiB + 16 B; line 26 (frame 5) holds
+    // gemm_fusion_dot_general.18; the arguments their own parameters.
+    auto const colors = hlomem::assigned_live_bytes(ba);
+    REQUIRE(colors.size() == 1);
+    CHECK(colors[0].peak_time == 22);
+    CHECK(colors[0].peak_bytes == 62914576);
+    auto const h = hlomem::peak_holdings_by_color(ba, colors, sources)[0];
+    auto const groups = hlomem::peak_by_source_line(h, sources);
+    REQUIRE(groups.size() == 7);
+    CHECK(groups[0].key.source_file == "/work/main/devcheck/make_pairs.py");
+    CHECK(groups[0].key.source_line == 18);
+    CHECK(groups[0].key.kind == hlomem::origin_kind::own);
+    CHECK(groups[0].bytes == 33554432 + 4 * 4194304 + 16);
+    std::vector<std::string> names;
+    for (std::size_t v : groups[0].values) names.push_back(ba.values[v].display_name());
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"custom-call.3{0}", "custom-call.3{1}", "custom-call.3{}", "wrapped_tanh",
+                                            "wrapped_tanh.1", "wrapped_tanh.2"});
+    CHECK(groups[1].key.source_line == 26);
+    CHECK(groups[1].bytes == 4194304);
+    REQUIRE(groups[1].values.size() == 1);
+    CHECK(ba.values[groups[1].values[0]].display_name() == "gemm_fusion_dot_general.18");
+    CHECK(groups[2].key.argument == 4);
+    CHECK(groups[2].bytes == 4194304);
+    std::int64_t sum = 0;
+    for (auto const& g : groups) {
+        sum += g.bytes;
+        CHECK_FALSE(g.key.is_no_source());
+    }
+    CHECK(sum == colors[0].peak_bytes);
+
+    // The module's own report reads the same: the assignment derived from grad_ckpt.txt.
+    auto const& m = *loaded->module;
+    auto const derived = hlomem::derive_assignment(m);
+    auto const derived_sources = hlomem::attribute_values(derived.assignment, m);
+    auto const derived_colors = hlomem::assigned_live_bytes(derived.assignment);
+    REQUIRE(derived_colors.size() == 1);
+    auto const dh = hlomem::peak_holdings_by_color(derived.assignment, derived_colors, derived_sources)[0];
+    auto const derived_groups = hlomem::peak_by_source_line(dh, derived_sources);
+    REQUIRE_FALSE(derived_groups.empty());
+    CHECK(derived_groups[0].key.source_line == 18);
+    CHECK(derived_groups[0].bytes == 33554432 + 4 * 4194304 + 16);
+    CHECK(derived_sources.lines_from_frames > 0);
+}
+
+TEST_CASE("JAX 0.11 grad_plain: the peak at make_pairs.py:18, frame 5's stack four frames deep", "[attribution][jax_0_11]") {
+    hlomem::load_options options;
+    options.find_module = true;
+    options.find_live_range = true;  // the dump in two files states no live ranges: X-live-range.txt does
+    auto const loaded = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/jax_0_11/grad_plain-buffer-assignment.txt", options);
+    REQUIRE(loaded);
+    REQUIRE(loaded->module);
+    auto const& ba = *loaded->assignment();
+    auto const sources = hlomem::attribute_values(*loaded);
+    // Frame 5 (the tanh activations'), printed `5 {file_location_id=5 parent_frame_id=4}`: called
+    // from frame 3 (loss_plain, 21), from frame 2 (grad_plain, 34), from frame 1 (<module>, 46).
+    std::size_t const tanh = ba.value_index("wrapped_tanh", hlomem::shape_index{});
+    REQUIRE(tanh != hlomem::npos);
+    auto const stack = sources.stack_of(tanh);
+    REQUIRE(stack.size() == 4);
+    CHECK(stack[0].line == 46);
+    CHECK(stack[1].function_name == "grad_plain");
+    CHECK(stack[1].line == 34);
+    CHECK(stack[2].function_name == "loss_plain");
+    CHECK(stack[2].line == 21);
+    CHECK(stack[3].function_name == "layer");
+    CHECK(stack[3].line == 18);
+
+    // The peak (time 25, 61 MiB): line 18 holds the workspace custom-call.4{1}, custom-call.4{0}
+    // and its table, the three activations and loop_multiply_fusion (frame 5, line 18); output 0,
+    // loop_reduce_fusion.3 (frame 4, line 18), is the line's output row.
+    auto const colors = hlomem::assigned_live_bytes(ba);
+    REQUIRE(colors.size() == 1);
+    CHECK(colors[0].peak_time == 25);
+    auto const h = hlomem::peak_holdings_by_color(ba, colors, sources)[0];
+    auto const groups = hlomem::peak_by_source_line(h, sources);
+    REQUIRE(groups.size() == 7);
+    CHECK(groups[0].key.source_line == 18);
+    CHECK(groups[0].key.kind == hlomem::origin_kind::own);
+    CHECK(groups[0].bytes == 33554432 + 5 * 4194304 + 16);
+    CHECK(groups[0].values.size() == 7);
+    auto const output = std::find_if(groups.begin(), groups.end(), [](auto const& g) { return g.key.kind == hlomem::origin_kind::output; });
+    REQUIRE(output != groups.end());
+    CHECK(output->key.source_line == 18);
+    CHECK(output->bytes == 1048576);
 }

@@ -356,7 +356,9 @@ TEST_CASE("CRLF line ends and tabs parse like LF and blanks", "[hlo][parser]") {
 }
 
 TEST_CASE("the FileNames / FunctionNames / FileLocations / StackFrames tables", "[hlo][parser]") {
-    // What HloModule::PrintStackFrameIndex writes between the header and the first computation.
+    // What HloModule::PrintStackFrameIndex writes between the header and the first computation,
+    // each parent_frame_id one higher than the proto's (`frame.parent_frame_id() + 1`): frame 1
+    // is outermost (printed 1, parent 0), frame 2 is called from frame 1 (printed 2).
     auto const m = hlomem::parse_hlo_module(R"(HloModule jit_f, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
 
 FileNames
@@ -372,8 +374,8 @@ FileLocations
 2 {file_name_id=1 function_name_id=2 line=30 end_line=31 column=0 end_column=14}
 
 StackFrames
-1 {file_location_id=2 parent_frame_id=0}
-2 {file_location_id=1 parent_frame_id=1}
+1 {file_location_id=2 parent_frame_id=1}
+2 {file_location_id=1 parent_frame_id=2}
 
 
 ENTRY %main.4 (Arg_0.1: f32[4]) -> f32[4] {
@@ -393,6 +395,7 @@ ENTRY %main.4 (Arg_0.1: f32[4]) -> f32[4] {
     CHECK(index.file_locations[1].end_line == 31);
     CHECK(index.file_locations[1].end_column == 14);
     REQUIRE(index.stack_frames.size() == 2);
+    CHECK(index.stack_frames[0].parent_frame_id == 0);
     CHECK(index.stack_frames[1].file_location_id == 1);
     CHECK(index.stack_frames[1].parent_frame_id == 1);
     auto const* md = m.metadata(m.entry_computation().root);
