@@ -1,6 +1,6 @@
 // hlomem/hlo.hpp: HLO modules and XLA's analyses of them: opcodes, metadata, the module, its names
 // and its builder, shape trees, the call graph, values and their sets, phi graphs, dataflow,
-// aliasing, live ranges.
+// aliasing, live ranges and the stack-trace breakdown of their peak.
 #ifndef HLOMEM_HLO_HPP
 #define HLOMEM_HLO_HPP
 
@@ -20,6 +20,7 @@
 #include <hlomem/hlo/shape_tree.hpp>
 #include <hlomem/hlo/source_path.hpp>
 #include <hlomem/hlo/stack_frames.hpp>
+#include <hlomem/hlo/stack_trace_breakdown.hpp>
 #include <hlomem/hlo/value.hpp>
 #include <hlomem/hlo/value_set.hpp>
 

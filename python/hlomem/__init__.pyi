@@ -289,7 +289,9 @@ class Peak:
         """The sizes of the values listed there, added up."""
     @property
     def rule(self) -> str:
-        """'instruction_shape' or 'value_subshape': how XLA sizes each value."""
+        """'instruction_shape' or 'value_subshape': the listing's sizes and order, older XLA's (each
+        value its defining instruction's whole shape, by id) or the newest's (each its own shape, by
+        size); the moment and `bytes` are the same under both."""
     @property
     def stated_time(self) -> Optional[int]:
         """The peak the dump states, if it does."""

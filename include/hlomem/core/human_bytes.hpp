@@ -1,8 +1,10 @@
-// hlomem/core/human_bytes.hpp: byte counts as XLA prints them (tsl's HumanReadableNumBytes), e.g.
-// `Total bytes used: 2885767252 (2.69GiB)`.
+// hlomem/core/human_bytes.hpp: byte counts as XLA prints them: tsl's HumanReadableNumBytes, e.g.
+// `Total bytes used: 2885767252 (2.69GiB)`, and the live-range text's FormatBytesWithSpaces, e.g.
+// `Stack trace breakdown for peak usage: 30 408 704 bytes`.
 #ifndef HLOMEM_CORE_HUMAN_BYTES_HPP
 #define HLOMEM_CORE_HUMAN_BYTES_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -28,6 +30,20 @@ inline std::string human_bytes(std::int64_t bytes) {
     char buf[48];
     std::snprintf(buf, sizeof buf, unit == 0 ? "%.1f%ciB" : "%.2f%ciB", static_cast<double>(value) / 1024.0, units[unit]);
     return sign + buf;
+}
+
+/// A byte count with a space every three digits from the right, as XLA's FormatBytesWithSpaces
+/// (xla/hlo/utils/hlo_stack_trace.cc) writes the figures of the stack-trace breakdown:
+///
+///   std::string s = absl::StrFormat("%lld", num);
+///   for (int i = s.length() - 3; i > 0; i -= 3) s.insert(i, " ");
+///
+/// 48 -> `48`, 1048576 -> `1 048 576`, 30408704 -> `30 408 704`; the sign counts as a digit, so a
+/// negative count (which a consistent breakdown never has) reads `- 123`.
+inline std::string format_bytes_with_spaces(std::int64_t num) {
+    std::string s = std::to_string(num);
+    for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), " ");
+    return s;
 }
 
 }  // namespace hlomem

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <hlomem/core/policy.hpp>
@@ -68,10 +69,12 @@ struct basic_peak_entry {
 };
 
 /// One line of the newest `Stack trace breakdown for peak usage` tree:
-/// `├── multiply (33.3%, total: 16 bytes, current: 16 bytes, remaining: 32 bytes)`.
+/// `├── multiply (33.3%, total: 16 bytes, current: 16 bytes, remaining: 32 bytes)`. The name is
+/// owned under every policy: the breakdown hlomem derives from a module makes names its text does
+/// not hold (`dot_general{1}`, hlo/stack_trace_breakdown.hpp).
 template <class P = default_policy>
 struct basic_stack_trace_node {
-    typename P::string_type name;
+    std::string name;
     int depth = 0;            ///< 0 for the top-level nodes
     double percent = 0;       ///< of the breakdown's total, as printed (one decimal)
     std::int64_t total_bytes = 0;
@@ -86,7 +89,8 @@ struct basic_stated_peak {
     logical_time time = 0;
     typename P::template vector_type<basic_peak_entry<P>> entries;
     std::optional<std::int64_t> stack_trace_total_bytes;
-    /// The newest XLA groups the digits of byte counts with spaces (`1 234 567 bytes`).
+    /// The newest XLA groups the digits of the breakdown's byte counts with spaces (`1 234 567
+    /// bytes`, FormatBytesWithSpaces); the entries above it are plain (`%lld`).
     bool spaced_numbers = false;
     typename P::template vector_type<basic_stack_trace_node<P>> stack_trace;
     std::size_t line = 0;

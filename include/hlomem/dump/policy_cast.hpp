@@ -107,7 +107,7 @@ basic_stated_peak<Q> stated_peak_cast(basic_stated_peak<P> const& peak) {
     out.spaced_numbers = peak.spaced_numbers;
     for (auto const& n : peak.stack_trace) {
         out.stack_trace.push_back(
-            {string_cast<Q>(n.name), n.depth, n.percent, n.total_bytes, n.current_bytes, n.remaining_bytes, n.line});
+            {n.name, n.depth, n.percent, n.total_bytes, n.current_bytes, n.remaining_bytes, n.line});
     }
     out.line = peak.line;
     return out;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/core/human_bytes.hpp>
 #include <hlomem/core/shape_table.hpp>
 #include <hlomem/core/shape_text.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
@@ -27,15 +28,9 @@ namespace hlomem {
 
 namespace detail {
 
-/// `1234567` or, with `spaced`, `1 234 567` (the newest live-range text).
+/// `1234567` or, with `spaced`, `1 234 567` (the newest breakdown's FormatBytesWithSpaces).
 inline std::string byte_count_text(std::int64_t n, bool spaced) {
-    std::string s = std::to_string(n);
-    if (!spaced) return s;
-    std::size_t const first = s[0] == '-' ? 1 : 0;
-    for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(s.size()) - 3; i > static_cast<std::ptrdiff_t>(first); i -= 3) {
-        s.insert(static_cast<std::size_t>(i), " ");
-    }
-    return s;
+    return spaced ? format_bytes_with_spaces(n) : std::to_string(n);
 }
 
 template <class P>
@@ -49,7 +44,12 @@ void print_value_key(std::ostream& os, basic_logical_value<P> const& v) {
 
 }  // namespace detail
 
-/// Writes the HloLiveRange text (every line ends with a newline).
+/// Writes the HloLiveRange text (every line ends with a newline), as HloLiveRange::ToString
+/// (xla/hlo/utils/hlo_live_range.cc) does: the sequence, the ranges, then the stated peak in the
+/// listing it holds, older (`    %s: %lld bytes`) or newest
+/// (`    %s%s: %lld bytes (cumulative: %lld bytes)\n`, the index always printed), and the
+/// breakdown FormatStackTraceBreakdown (xla/hlo/utils/hlo_stack_trace.cc) appends when it has one
+/// (from a dump, or made from the module: hlo/stack_trace_breakdown.hpp).
 template <class P>
 void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
     if (lr.not_available) {
@@ -91,20 +91,26 @@ void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
     flush(true);
     if (!lr.stated_peak) return;
     auto const& peak = *lr.stated_peak;
-    bool const spaced = peak.spaced_numbers;
     os << "  Live ranges at " << peak.time << " (peak):\n";
     for (auto const& e : peak.entries) {
         os << "    " << std::string_view(e.name);
         if (e.index) os << to_string(*e.index);
-        os << ": " << detail::byte_count_text(e.bytes, spaced) << " bytes";
-        if (e.cumulative_bytes) os << " (cumulative: " << detail::byte_count_text(*e.cumulative_bytes, spaced) << " bytes)";
+        os << ": " << e.bytes << " bytes";
+        if (e.cumulative_bytes) os << " (cumulative: " << *e.cumulative_bytes << " bytes)";
         os << '\n';
     }
     if (!peak.stack_trace_total_bytes) return;
+    // FormatStackTraceBreakdown's text: `"  Stack trace breakdown for peak usage: %s bytes\n"`, then
+    // PrintStackTree's lines in pre-order, each `prefix + connector + name` and
+    // `" (%.1f%%, total: %s bytes, current: %s bytes, remaining: %s bytes)\n"`, the figures
+    // through FormatBytesWithSpaces (plain when the dump's were: an older XLA).
+    bool const spaced = peak.spaced_numbers;
     os << "  Stack trace breakdown for peak usage: " << detail::byte_count_text(*peak.stack_trace_total_bytes, spaced)
        << " bytes\n";
-    // The tree's drawing follows from the depths: a node is the last of its siblings when no later
-    // node at its depth comes before one shallower; each ancestor that is not last draws `│`.
+    // The tree's drawing follows from the depths, as PrintStackTree draws it: the top-level nodes
+    // at `    `; below them the connector `├── `, or `└── ` for the last of its siblings (no later
+    // node at its depth before one shallower), after `│   ` for each ancestor that is not the last
+    // of its siblings and `    ` for each that is.
     auto const& nodes = peak.stack_trace;
     std::vector<bool> last(nodes.size(), true);
     for (std::size_t i = 0; i < nodes.size(); ++i) {

@@ -1,19 +1,22 @@
 // hlomem/memory/peak.hpp: the peak memory moment of a buffer assignment, two ways.
 //
-// 1. XLA's own (HloLiveRange::ComputePeakMemoryMoment, docs/FORMATS.md 6.2), reproduced
-//    exactly so that it can be checked against the `Live ranges at N (peak):` the dump states:
-//      - events (start, add) and (end + 1, remove) for every value with a live range, sorted by
-//        time; older XLA puts adds before removes at equal times (so a value that ended at t - 1
-//        still counts at t; this reproduces every real dump we have), newer XLA evidently puts
-//        removes first: its own expected output (hlo_live_range_test.cc, ToStringComputationWithTuple)
-//        puts the peak at 1 with 52 bytes, where adds-first would give 64 bytes at 3;
-//      - a running sum of sizes; the peak is the time of the first event at which the sum
-//        strictly exceeds every earlier one (0 when nothing is ever live);
-//      - the size of a value is ByteSizeOf with 8-byte pointers: of its *whole* defining
-//        instruction's shape in older XLA (a tuple's pointer table for every value of it), of
-//        its own sub-shape in newer XLA, which prints `(cumulative: ...)` after each entry;
-//      - the list is every value live at the peak: in value-id order (older) or by size,
-//        largest first, then by name and index (newer).
+// 1. XLA's own (xla/hlo/utils/hlo_live_range.cc, docs/FORMATS.md 6.2), reproduced exactly so that
+//    it can be checked against the `Live ranges at N (peak):` the dump states.
+//    The moment (HloLiveRange::ComputePeakMemoryMoment), one rule in every XLA version:
+//      - events (start, add) and (end + 1, remove) for every value with a live range, sorted as
+//        tuples (time, is_end, value): at equal times adds come before removes, so a value that
+//        ended at t - 1 still counts at t;
+//      - each event weighs ShapeUtil::ByteSizeOf(value->instruction()->shape(), 8): the defining
+//        instruction's *whole* shape, so every value of a tuple-shaped instruction weighs the
+//        tuple's whole pointer table;
+//      - a running sum; the peak is the time of the first event at which it strictly exceeds
+//        every earlier sum (`if (peak_usage < memory_usage)`), 0 when nothing is ever live.
+//    The listing that follows it (HloLiveRange::ToString) is every value with start <= peak <= end,
+//    in one of two forms, each a part of the dump's text (peak_size_rule):
+//      - older XLA: `    name: N bytes`, in value order, N the whole instruction's ByteSizeOf;
+//      - newest XLA: `    name{index}: N bytes (cumulative: M bytes)`, N = ByteSizeOf(
+//        value->shape(), 8), the value's own sub-shape, sorted by N descending, then by
+//        (instruction name, shape index) ascending, M the running total.
 //    These sizes are unpadded and use no TPU tiling: they are XLA's estimate, not the memory.
 //
 // 2. What the hardware holds: for each color (memory space), the bytes that live values occupy
@@ -37,14 +40,15 @@
 
 namespace hlomem {
 
-/// Which version of XLA's peak computation to reproduce.
+/// Which of XLA's two listings of the values at the peak (HloLiveRange::ToString) to reproduce.
+/// The peak moment itself does not depend on it (compute_xla_peak).
 enum class peak_size_rule : std::uint8_t {
-    instruction_shape,  ///< older XLA: ByteSizeOf(whole defining instruction shape, 8), adds first
-    value_subshape,     ///< newer XLA: ByteSizeOf(the value's own sub-shape, 8), removes first
+    instruction_shape,  ///< older XLA: `name: N bytes`, value order, ByteSizeOf(whole defining instruction shape, 8)
+    value_subshape,     ///< newest XLA: `name{index}: N bytes (cumulative: M bytes)`, by size, ByteSizeOf(own sub-shape, 8)
 };
 
-/// The rule a dump's stated peak list was printed with (newer lists carry cumulative sums);
-/// the older rule when the dump states no peak.
+/// The listing a dump's stated peak was printed in (the newest carries cumulative sums); the
+/// older one when the dump states no peak.
 template <class P>
 peak_size_rule peak_rule_of(basic_buffer_assignment<P> const& ba) {
     if (ba.live_range && ba.live_range->stated_peak && ba.live_range->stated_peak->sized_by_subshape()) {
@@ -53,44 +57,60 @@ peak_size_rule peak_rule_of(basic_buffer_assignment<P> const& ba) {
     return peak_size_rule::instruction_shape;
 }
 
-/// The size XLA's peak computation gives `v`, or nullopt when the dump lacks the defining
-/// instruction's shape (no Used-values block).
+/// The size of `v` in XLA's listing of the peak under `rule`, or nullopt when the dump lacks the
+/// shape it needs (no Used-values block). Under instruction_shape it is also the weight of `v`'s
+/// events in the peak moment (compute_xla_peak).
 template <class P>
 std::optional<std::int64_t> xla_peak_size(basic_buffer_assignment<P> const& ba, basic_logical_value<P> const& v,
                                           peak_size_rule rule) {
     auto const* instruction = ba.instruction_shape_of(v);
     if (rule == peak_size_rule::instruction_shape) {
-        if (!instruction) return std::nullopt;
-        return byte_size_of(*instruction, 8);
+        if (instruction) return byte_size_of(*instruction, 8);
+        // A top-level value's own shape is its instruction's shape.
+        if (v.index.empty()) {
+            if (auto const* own = ba.shape_of(v)) return byte_size_of(*own, 8);
+        }
+        return std::nullopt;
     }
     if (instruction) return byte_size_of(instruction->subshape(v.index), 8);
     if (auto const* own = ba.shape_of(v)) return byte_size_of(*own, 8);
     return std::nullopt;
 }
 
-/// XLA's peak moment, reproduced.
+/// XLA's peak moment and its listing, reproduced.
 struct xla_peak {
     logical_time time = 0;
-    std::int64_t bytes = 0;                 ///< the running sum at the peak event
-    std::vector<std::size_t> values;        ///< live at `time`, in the order XLA lists them
-    std::vector<std::int64_t> sizes;        ///< each one's size under `rule`
+    std::int64_t bytes = 0;                 ///< the running sum at the peak event (whole instruction shapes)
+    std::vector<std::size_t> values;        ///< live at `time`, in the order XLA lists them under `rule`
+    std::vector<std::int64_t> sizes;        ///< each one's size in the listing under `rule`
     peak_size_rule rule = peak_size_rule::instruction_shape;
     std::vector<std::size_t> unsized;       ///< values with a live range but no size (no block)
 };
 
+/// XLA's peak moment (HloLiveRange::ComputePeakMemoryMoment, hlo_live_range.cc):
+///
+///   events.emplace_back(it->second.start, false, value);
+///   events.emplace_back(it->second.end + 1, true, value);
+///   std::sort(events.begin(), events.end());
+///   ... auto buffer_size = ShapeUtil::ByteSizeOf(value->instruction()->shape(), 8);
+///   ... if (peak_usage < memory_usage) { peak_usage = memory_usage; peak_time = time; }
+///
+/// and the values live there (start <= peak <= end) in the listing `rule` names
+/// (HloLiveRange::ToString): value order with whole-instruction sizes, or each value's own
+/// sub-shape, sorted by size descending, then by (instruction name, shape index) ascending.
 template <class P>
 xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule rule) {
     xla_peak out;
     out.rule = rule;
-    // Each sized value once, in value order: its live range as events [start, end + 1), its size
-    // and its index. Everything after the one pass over the values (whose records a dump of 10^6
-    // values holds in some 300 MB) reads these 32 bytes a value: the running sum, the values
-    // live at the peak and their sizes. (Events, sizes and flags per value, as this kept before,
-    // were twice the memory, most of it fresh pages to fault in.)
+    // Each sized value once, in value order: its live range as events [start, end + 1), its
+    // weight in the moment, its size in the listing and its index. Everything after the one pass
+    // over the values (whose records a dump of 10^6 values holds in some 300 MB) reads these 40
+    // bytes a value: the running sum, the values live at the peak and their sizes.
     struct sized_value {
         logical_time start;
         logical_time end;  // exclusive: the time of its remove event
-        std::int64_t bytes;
+        std::int64_t bytes;   // ByteSizeOf(value->instruction()->shape(), 8)
+        std::int64_t listed;  // its size in the listing under `rule`
         std::size_t value;
     };
     std::vector<sized_value> sized;
@@ -104,39 +124,39 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
         if (z < 0) z = byte_size_of(ba.shapes[id], 8);
         return z;
     };
-    auto cached_size = [&](basic_logical_value<P> const& v) -> std::optional<std::int64_t> {
-        if (v.instruction_shape != no_shape && (rule == peak_size_rule::instruction_shape || v.index.empty())) {
+    auto cached_size = [&](basic_logical_value<P> const& v, peak_size_rule r) -> std::optional<std::int64_t> {
+        if (v.instruction_shape != no_shape && (r == peak_size_rule::instruction_shape || v.index.empty())) {
             return size_of_shape(v.instruction_shape);
         }
-        if (rule == peak_size_rule::value_subshape && v.instruction_shape == no_shape && v.shape != no_shape) {
+        if (v.instruction_shape == no_shape && v.shape != no_shape && (r == peak_size_rule::value_subshape || v.index.empty())) {
             return size_of_shape(v.shape);
         }
-        return xla_peak_size(ba, v, rule);
+        return xla_peak_size(ba, v, r);
     };
     logical_time first_time = 0, last_time = 0;
     bool negative = false;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (!v.live_range) continue;
-        auto const size = cached_size(v);
-        if (!size) {
+        auto const weight = cached_size(v, peak_size_rule::instruction_shape);
+        auto const listed = rule == peak_size_rule::instruction_shape ? weight : cached_size(v, rule);
+        if (!weight || !listed) {
             out.unsized.push_back(i);
             continue;
         }
-        negative = negative || *size < 0;
+        negative = negative || *weight < 0;
         logical_time const end = v.live_range->end + 1;
         if (sized.empty()) first_time = last_time = v.live_range->start;
         first_time = std::min({first_time, v.live_range->start, end});
         last_time = std::max({last_time, v.live_range->start, end});
-        sized.push_back({v.live_range->start, end, *size, i});
+        sized.push_back({v.live_range->start, end, *weight, *listed, i});
     }
-    bool const removes_first = rule == peak_size_rule::value_subshape;
     std::int64_t running = 0, peak = 0;
     if (!negative && first_time >= 0 && static_cast<std::size_t>(last_time) <= 8 * sized.size() + 1024) {
-        // Sizes are not negative, so within one time the running sum is highest right after that
-        // time's adds, in whatever order they come: only each time's total added and removed
-        // matter. Times of a dump run from 0 to max + 1; summed in buckets, in O(n + max), they give
-        // the moment the sorted events give.
+        // Sizes are not negative and adds come first, so within one time the running sum is
+        // highest right after that time's adds, in whatever order they come: only each time's
+        // total added and removed matter. Times of a dump run from 0 to max + 1; summed in
+        // buckets, in O(n + max), they give the moment the sorted events give.
         struct bucket {
             std::int64_t added = 0, removed = 0;
         };
@@ -146,13 +166,12 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
             at[static_cast<std::size_t>(s.end)].removed += s.bytes;
         }
         for (std::size_t t = 0; t < at.size(); ++t) {
-            if (removes_first) running -= at[t].removed;
             running += at[t].added;
             if (running > peak) {
                 peak = running;
                 out.time = static_cast<logical_time>(t);
             }
-            if (!removes_first) running -= at[t].removed;
+            running -= at[t].removed;
         }
     } else {
         struct event {
@@ -166,9 +185,9 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
             events.push_back({s.start, false, s.bytes});
             events.push_back({s.end, true, s.bytes});
         }
-        std::stable_sort(events.begin(), events.end(), [&](event const& a, event const& b) {
+        std::stable_sort(events.begin(), events.end(), [](event const& a, event const& b) {
             if (a.time != b.time) return a.time < b.time;
-            return removes_first ? (a.remove && !b.remove) : (!a.remove && b.remove);
+            return !a.remove && b.remove;
         });
         for (auto const& e : events) {
             running += e.remove ? -e.bytes : e.bytes;
@@ -179,10 +198,10 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
         }
     }
     out.bytes = peak;
-    // The values live at the peak, in value order, with their sizes.
+    // The values live at the peak, in value order, with their sizes in the listing.
     std::vector<std::pair<std::size_t, std::int64_t>> live;
     for (auto const& s : sized) {
-        if (s.start <= out.time && out.time < s.end) live.emplace_back(s.value, s.bytes);
+        if (s.start <= out.time && out.time < s.end) live.emplace_back(s.value, s.listed);
     }
     if (rule == peak_size_rule::value_subshape) {
         std::stable_sort(live.begin(), live.end(), [&](auto const& a, auto const& b) {
@@ -202,13 +221,16 @@ xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba, peak_size_rule r
     return out;
 }
 
+/// XLA's peak with the listing the dump states its peak in (peak_rule_of).
 template <class P>
 xla_peak compute_xla_peak(basic_buffer_assignment<P> const& ba) {
     return compute_xla_peak(ba, peak_rule_of(ba));
 }
 
 /// Compares the peak a dump states with the reproduced one: time, then each entry's name,
-/// index (when printed) and bytes, in order. Empty when they agree.
+/// index (when printed), bytes and running total (when printed: the newest listing), in order.
+/// Either listing is read; `computed` should be in the dump's (compute_xla_peak(ba) is). Empty
+/// when they agree.
 template <class P>
 std::vector<diagnostic> compare_stated_peak(basic_buffer_assignment<P> const& ba, xla_peak const& computed) {
     std::vector<diagnostic> out;
@@ -225,16 +247,21 @@ std::vector<diagnostic> compare_stated_peak(basic_buffer_assignment<P> const& ba
                                         std::to_string(computed.values.size())));
     }
     std::size_t const n = std::min(stated.entries.size(), computed.values.size());
+    std::int64_t cumulative = 0;
     for (std::size_t i = 0; i < n; ++i) {
         auto const& e = stated.entries[i];
         auto const& v = ba.values[computed.values[i]];
+        cumulative += computed.sizes[i];
         bool const same = std::string_view(e.name) == std::string_view(v.name) && (!e.index || *e.index == v.index) &&
-                          e.bytes == computed.sizes[i];
+                          e.bytes == computed.sizes[i] && (!e.cumulative_bytes || *e.cumulative_bytes == cumulative);
         if (!same) {
             out.push_back(dump_inconsistency(e.line, "peak entry " + std::to_string(i + 1) + " is " + std::string(std::string_view(e.name)) +
                                        (e.index ? to_string(*e.index) : std::string()) + ": " + std::to_string(e.bytes) +
-                                       " bytes; the live ranges give " + std::string(std::string_view(v.name)) +
-                                       to_string(v.index) + ": " + std::to_string(computed.sizes[i]) + " bytes"));
+                                       " bytes" +
+                                       (e.cumulative_bytes ? " (cumulative: " + std::to_string(*e.cumulative_bytes) + " bytes)" : std::string()) +
+                                       "; the live ranges give " + std::string(std::string_view(v.name)) +
+                                       to_string(v.index) + ": " + std::to_string(computed.sizes[i]) + " bytes" +
+                                       (e.cumulative_bytes ? " (cumulative: " + std::to_string(cumulative) + " bytes)" : std::string())));
             break;
         }
     }

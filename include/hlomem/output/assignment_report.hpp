@@ -153,16 +153,19 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
 
     if (f.peak) {
         auto const& p = *f.peak;
+        bool const older = p.rule == hlomem::peak_size_rule::instruction_shape;
         out << "\nXLA's peak (HloLiveRange: unpadded ByteSizeOf of "
-            << (p.rule == hlomem::peak_size_rule::instruction_shape ? "each defining instruction" : "each value") << ")\n";
+            << (older ? "each defining instruction" : "each value listed, of each defining instruction in the running sum")
+            << ")\n";
         std::int64_t listed = 0;
         for (auto s : p.sizes) listed += s;
         out << "  time " << p.time << " (" << ba.live_range->instruction_at(p.time) << "): " << p.values.size()
             << " values listed, " << listed << " bytes (" << hlomem::human_bytes(listed) << ")";
         out << '\n';
         if (listed != p.bytes) {
-            out << "  XLA's running sum there is " << p.bytes << " bytes: values that ended at " << p.time - 1
-                << " still count\n";
+            out << "  XLA's running sum there is " << p.bytes << " bytes: "
+                << (older ? "" : "each value weighs its defining instruction's whole shape, and ") << "values that ended at "
+                << p.time - 1 << " still count\n";
         }
         if (ba.live_range->stated_peak) {
             bool const agrees = ba.live_range->stated_peak->time == p.time && hlomem::compare_stated_peak(ba, p).empty();

@@ -187,7 +187,7 @@ inline constexpr auto on_sequence_name = [](auto& ctx, std::string_view n, char 
 inline constexpr auto on_range = [](auto& ctx, range_line& r, char const*) { builder(ctx).range(r); };
 inline constexpr auto on_peak = [](auto& ctx, std::int64_t t, char const* where) { builder(ctx).peak(t, where); };
 inline constexpr auto on_peak_entry = [](auto& ctx, peak_line& e, char const*) { builder(ctx).peak_entry(e); };
-inline constexpr auto on_stack_total = [](auto& ctx, std::int64_t n, char const*) { builder(ctx).stack_total(n); };
+inline constexpr auto on_stack_total = [](auto& ctx, std::int64_t n, char const* where) { builder(ctx).stack_total(n, where); };
 inline constexpr auto on_stack_entry = [](auto& ctx, stack_trace_line& e, char const* where) {
     builder(ctx).stack_entry(e, where);
 };
@@ -312,7 +312,6 @@ struct live_range_builder : builder_base<P> {
         }
     }
     void peak_entry(peak_line const& e) {
-        note_spaced_numbers(e.where);
         basic_peak_entry<P> entry;
         entry.name = base::str(e.name);
         if (e.index) entry.index = base::to_index(*e.index);
@@ -321,11 +320,14 @@ struct live_range_builder : builder_base<P> {
         entry.line = this->line_of(e.where);
         lr().stated_peak->entries.push_back(std::move(entry));
     }
-    void stack_total(std::int64_t n) { lr().stated_peak->stack_trace_total_bytes = n; }
+    void stack_total(std::int64_t n, char const* where) {
+        note_spaced_numbers(where);
+        lr().stated_peak->stack_trace_total_bytes = n;
+    }
     void stack_entry(stack_trace_line const& e, char const* where) {
         note_spaced_numbers(where);
         basic_stack_trace_node<P> node;
-        node.name = base::str(e.name);
+        node.name = std::string(e.name);
         node.depth = e.depth;
         node.percent = e.percent;
         node.total_bytes = e.total;

@@ -45,8 +45,6 @@ namespace hlomem {
 
 struct what_if_options {
     liveness_options liveness;
-    /// The peak rule of the derived live-range text (hlo/liveness.hpp, derive_options::peak_rule).
-    peak_size_rule peak_rule = peak_size_rule::instruction_shape;
     /// The size function of the live curve; unset, the module's own (size_function_of).
     std::optional<size_function_kind> sizes;
 };
@@ -227,7 +225,6 @@ private:
     size_function_kind sizes_ = size_function_kind::xla;
     std::unique_ptr<basic_hlo_liveness<P>> live_;
     detail::what_if_axis axis_;
-    bool adds_first_ = true;
     std::vector<value_record> values_;             // the module's values, then those edits add
     std::vector<std::size_t> buffer_of_;           // value -> buffer
     std::vector<buffer_record> buffers_;

@@ -416,16 +416,15 @@ std::int64_t basic_what_if<P>::remat_values(std::size_t k, std::size_t slot, std
     auto const& v = df.values()[k];
     auto const& whole = m_->shape_of(v.instruction);
     std::int64_t const edited = df.index_of(v)[0];
-    auto xla_size = [&](basic_shape<P> const& part) {
-        return byte_size_of(options_.peak_rule == peak_size_rule::instruction_shape ? whole : part, 8);
-    };
-    add(xla_size(whole), 0, value_size_of(whole, sizes_).value_or(0), forwarding_slot);
+    // Each value of the tuple weighs its whole shape in XLA's peak moment (compute_xla_peak).
+    std::int64_t const xla_bytes = byte_size_of(whole, 8);
+    add(xla_bytes, 0, value_size_of(whole, sizes_).value_or(0), forwarding_slot);
     std::int64_t written = 0;
     for (std::size_t j = 0; j < whole.tuple_shapes_size(); ++j) {
         auto const& part = whole.tuple_shapes()[j];
         std::int64_t const bytes = value_size_of(part, sizes_).value_or(0);
         written += bytes;
-        add(xla_size(part), part.has_layout() ? part.layout().memory_space : 0, bytes,
+        add(xla_bytes, part.has_layout() ? part.layout().memory_space : 0, bytes,
             static_cast<std::int64_t>(j) == edited ? last_use : slot);
     }
     return written;
@@ -465,9 +464,8 @@ void basic_what_if<P>::offload_values(std::size_t k, instruction_id x, std::size
     auto const context = basic_shape<P>::make_array(primitive_type::u32, {});
     auto const to_host_shape = basic_shape<P>::make_tuple({host, shape, context});
     auto const to_device_shape = basic_shape<P>::make_tuple({shape, host, context});
-    auto xla_size = [&](basic_shape<P> const& whole, basic_shape<P> const& part) {
-        return byte_size_of(options_.peak_rule == peak_size_rule::instruction_shape ? whole : part, 8);
-    };
+    // Each value of a copy-start weighs its whole tuple in XLA's peak moment (compute_xla_peak).
+    std::int64_t const to_host_xla = byte_size_of(to_host_shape, 8), to_device_xla = byte_size_of(to_device_shape, 8);
     std::int64_t const bytes = buffer_bytes(k);
     std::int64_t const table = value_size_of(to_host_shape, sizes_).value_or(0);
     std::int64_t const context_bytes = value_size_of(context, sizes_).value_or(0);
@@ -478,12 +476,12 @@ void basic_what_if<P>::offload_values(std::size_t k, instruction_id x, std::size
         set_segments(buffer_of_[v], {{first, last}});
     };
     std::int64_t const color = values_[k].color;
-    add(xla_size(to_host_shape, to_host_shape), 0, table, cs0, cd0);
-    add(xla_size(to_host_shape, host), 5, value_size_of(host, sizes_).value_or(0), cs0, cd1);
-    add(xla_size(to_host_shape, context), 0, context_bytes, cs0, cd0);
-    add(xla_size(to_device_shape, to_device_shape), 0, table, cs1, cd1);
-    add(xla_size(to_device_shape, shape), color, bytes, cs1, last_use);
-    add(xla_size(to_device_shape, context), 0, context_bytes, cs1, cd1);
+    add(to_host_xla, 0, table, cs0, cd0);
+    add(to_host_xla, 5, value_size_of(host, sizes_).value_or(0), cs0, cd1);
+    add(to_host_xla, 0, context_bytes, cs0, cd0);
+    add(to_device_xla, 0, table, cs1, cd1);
+    add(to_device_xla, color, bytes, cs1, last_use);
+    add(to_device_xla, 0, context_bytes, cs1, cd1);
     set_range(k, values_[k].first, cd0);
     set_segments(buffer_of_[k], {{values_[k].first, cd0}});
     edited_[k] = true;

@@ -11,7 +11,6 @@ template <class P>
 basic_what_if<P>::basic_what_if(module_type const& m, what_if_options const& options)
     : m_(&m), options_(options), live_(std::make_unique<basic_hlo_liveness<P>>(m, options.liveness)), axis_(live_->max()) {
     sizes_ = options.sizes ? *options.sizes : size_function_of(m.shapes());
-    adds_first_ = options.peak_rule == peak_size_rule::instruction_shape;
     build_records();
     build_trees();
 }
@@ -43,7 +42,7 @@ void basic_what_if<P>::build_records() {
         auto& r = values_[k];
         r.color = shape.has_layout() ? shape.layout().memory_space : 0;
         try {
-            r.xla_bytes = byte_size_of(options_.peak_rule == peak_size_rule::instruction_shape ? m.shape_of(v.instruction) : shape, 8);
+            r.xla_bytes = byte_size_of(m.shape_of(v.instruction), 8);
         } catch (shape_error const&) {
             r.xla_bytes = 0;
         }
@@ -93,7 +92,7 @@ void basic_what_if<P>::build_trees() {
         if (d.first.empty()) {
             d.first.assign(slots + 1, 0);
             d.second.assign(slots + 1, 0);
-            if (adds_first_) ends[color].assign(slots, 0);
+            ends[color].assign(slots, 0);
         }
         return d;
     };
@@ -102,12 +101,10 @@ void basic_what_if<P>::build_trees() {
         auto& d = diff_of(r.color);
         d.first[r.first] += r.xla_bytes;
         d.first[r.last + 1] -= r.xla_bytes;
-        if (adds_first_) {
-            std::size_t const next = axis_.next_held(r.last);
-            d.first[next] += r.xla_bytes;
-            d.first[next + 1] -= r.xla_bytes;
-            ends[r.color][r.last] += r.xla_bytes;
-        }
+        std::size_t const next = axis_.next_held(r.last);
+        d.first[next] += r.xla_bytes;
+        d.first[next + 1] -= r.xla_bytes;
+        ends[r.color][r.last] += r.xla_bytes;
     }
     for (auto const& b : buffers_) {
         if (b.segments.empty()) continue;
@@ -127,20 +124,18 @@ void basic_what_if<P>::build_trees() {
         }
         return leaves;
     };
-    std::vector<std::int64_t> all(slots + 1, 0), all_ends(adds_first_ ? slots : 0, 0);
+    std::vector<std::int64_t> all(slots + 1, 0), all_ends(slots, 0);
     for (auto& [color, d] : diffs) {
         color_trees t;
         t.xla = trees_.size();
         trees_.emplace_back(leaves_of(d.first));
-        ends_.push_back(adds_first_ ? ends[color] : std::vector<std::int64_t>());
+        ends_.push_back(ends[color]);
         t.live = trees_.size();
         trees_.emplace_back(leaves_of(d.second));
         ends_.emplace_back();
         by_color_[color] = t;
         for (std::size_t s = 0; s <= slots; ++s) all[s] += d.first[s];
-        if (adds_first_) {
-            for (std::size_t s = 0; s < slots; ++s) all_ends[s] += ends[color][s];
-        }
+        for (std::size_t s = 0; s < slots; ++s) all_ends[s] += ends[color][s];
     }
     if (by_color_.size() == 1) {
         xla_all_ = by_color_.begin()->second.xla;  // one color: its curve is the module's
@@ -165,7 +160,7 @@ std::size_t basic_what_if<P>::tree_for_color(std::int64_t color, bool xla) {
         color_trees t;
         t.xla = new_tree();
         t.live = new_tree();
-        ends_[t.xla].assign(adds_first_ ? axis_.slots() : 0, 0);
+        ends_[t.xla].assign(axis_.slots(), 0);
         found = by_color_.emplace(color, t).first;
     }
     return xla ? found->second.xla : found->second.live;
@@ -187,12 +182,10 @@ void basic_what_if<P>::add_range(value_record const& r, std::int64_t sign) {
     std::int64_t const bytes = sign * r.xla_bytes;
     for (std::size_t t : {xla_all_, color_tree}) {
         trees_[t].add(r.first, r.last, bytes);
-        if (adds_first_) {
-            // A value counts at the next time held after its end too (adds before removes).
-            std::size_t const next = axis_.next_held(r.last);
-            trees_[t].add(next, next, bytes);
-            ends_[t][r.last] += bytes;
-        }
+        // A value counts at the next time held after its end too (adds before removes).
+        std::size_t const next = axis_.next_held(r.last);
+        trees_[t].add(next, next, bytes);
+        ends_[t][r.last] += bytes;
         if (t == color_tree) break;  // one color: the same tree
     }
 }
@@ -224,7 +217,7 @@ std::size_t basic_what_if<P>::hold(logical_time t) {
     std::size_t const s = axis_.hold(t);
     for (auto& tree : trees_) tree.add(s, s, -max_tree::lowest);
     std::size_t const before = axis_.previous_held(s), after = axis_.next_held(s);
-    for (std::size_t k = 0; k < trees_.size() && adds_first_ && before != npos; ++k) {
+    for (std::size_t k = 0; k < trees_.size() && before != npos; ++k) {
         if (ends_[k].empty() || ends_[k][before] == 0) continue;
         trees_[k].add(after, after, -ends_[k][before]);
         trees_[k].add(s, s, ends_[k][before]);
@@ -266,7 +259,7 @@ void basic_what_if<P>::undo() {
             case log_entry::hold: {
                 std::size_t const s = e.first;
                 std::size_t const before = axis_.previous_held(s), after = axis_.next_held(s);
-                for (std::size_t k = 0; k < trees_.size() && adds_first_ && before != npos; ++k) {
+                for (std::size_t k = 0; k < trees_.size() && before != npos; ++k) {
                     if (ends_[k].empty() || ends_[k][before] == 0) continue;
                     trees_[k].add(after, after, ends_[k][before]);
                     trees_[k].add(s, s, -ends_[k][before]);

@@ -1,6 +1,6 @@
-// Each XLA rule that hlomem writes once (memory/opcode_classes.hpp, memory/buffer_sharing_hints.hpp)
-// pinned to the XLA function it follows: the cases XLA's own code lists, and real instructions of
-// the bundled modules and dumps where the rule decides something.
+// Each XLA rule that hlomem writes once (memory/opcode_classes.hpp, memory/buffer_sharing_hints.hpp,
+// memory/peak.hpp) pinned to the XLA function it follows: the cases XLA's own code lists, and real
+// instructions of the bundled modules and dumps where the rule decides something.
 #include <hlomem/hlomem.hpp>
 
 #include <catch2/catch.hpp>
@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -234,4 +235,31 @@ TEST_CASE("GPU hint: cuSOLVER's Cholesky factor over its operand; all-reduce in 
     CHECK(hlomem::gpu_backend_hint(std::string_view(ba.values[factor].instruction_text), ba.values[factor].index) ==
           std::optional<std::int64_t>(0));
     CHECK(hlomem::legal_sharing(ba, ba.value_index(244), factor) == hlomem::sharing_reason::in_place);
+}
+
+TEST_CASE("the peak moment of a JAX 0.11 dump is XLA's, with the list it states", "[rules][peak][jax_0_11]") {
+    // ComputePeakMemoryMoment weighs each value by its whole defining instruction (the cuBLAS
+    // custom-calls' tuples weigh 16 bytes per element), adds before removes; the newest listing
+    // sizes each value by its own shape. grad_ckpt-live-range.txt: `Live ranges at 28 (peak):`,
+    // 10 values; grad_plain-live-range.txt: 25, 13 values.
+    auto const [name, time, listed] = GENERATE(table<char const*, std::int64_t, std::size_t>({
+        {"grad_ckpt", 28, 10},
+        {"grad_plain", 25, 13},
+    }));
+    CAPTURE(name);
+    hlomem::load_options options;
+    options.find_live_range = true;
+    auto const r = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/jax_0_11/" + name + "-buffer-assignment.txt", options);
+    REQUIRE(r);
+    auto const& ba = *r->assignment();
+    REQUIRE(ba.live_range);
+    CHECK(hlomem::peak_rule_of(ba) == hlomem::peak_size_rule::value_subshape);
+    auto const peak = hlomem::compute_xla_peak(ba);
+    CHECK(peak.time == time);
+    CHECK(peak.values.size() == listed);
+    CHECK(hlomem::compare_stated_peak(ba, peak).empty());
+    // The older listing of the same moment lists the same values, in another order and size.
+    auto const older = hlomem::compute_xla_peak(ba, hlomem::peak_size_rule::instruction_shape);
+    CHECK(older.time == time);
+    CHECK(older.values.size() == listed);
 }

@@ -322,20 +322,23 @@ TEST_CASE("format variants of older and newer XLA", "[buffer_assignment][variant
     }
     SECTION("the newest peak list sizes each value by its own sub-shape and sorts by size") {
         // XLA's ToStringComputationWithTuple: the tuple's pointer table is 16 bytes, its elements 4
-        // and 16; the peak at 1 is 52 bytes, listed constant{}, constant{1}, paramA{}, constant{0}.
+        // and 16; listed at 1: constant{}, constant{1}, paramA{}, constant{0}, 52 bytes in all.
         auto const ba = hlomem::parse_buffer_assignment(read_data("synthetic/newest_tuple-buffer-assignment.txt"));
         CHECK(ba.find_value(2)->uses_as_printed == hlomem::uses_state::not_initialized);
         auto const peak = hlomem::compute_xla_peak(ba);
         CHECK(peak.rule == hlomem::peak_size_rule::value_subshape);
-        CHECK(peak.time == 1);
-        CHECK(peak.bytes == 52);
         CHECK(peak.sizes == std::vector<std::int64_t>{16, 16, 16, 4});
         CHECK(hlomem::compare_stated_peak(ba, peak).empty());
-        // Under the older rule every value of the tuple costs the whole 16-byte table, and a value
-        // that ended at t - 1 still counts at t: 64 bytes at 1 (paramA and three tuple values).
+        // The moment (ComputePeakMemoryMoment) weighs every value of the tuple by the whole 16-byte
+        // table, adds before removes: 16 at 0 (paramA), 64 at 1 (and constant{}, {0}, {1}), then
+        // never more (48 after constant{0} ends; 64 again at 3, not more).
+        CHECK(peak.time == 1);
+        CHECK(peak.bytes == 16 + 16 + 16 + 16);
+        // The older listing of the same moment: value order, each the whole table's 16 bytes.
         auto const old = hlomem::compute_xla_peak(ba, hlomem::peak_size_rule::instruction_shape);
         CHECK(old.time == 1);
-        CHECK(old.bytes == 16 + 16 + 16 + 16);
+        CHECK(old.bytes == peak.bytes);
+        CHECK(old.sizes == std::vector<std::int64_t>{16, 16, 16, 16});
         CHECK_FALSE(hlomem::compare_stated_peak(ba, old).empty());
     }
 }
