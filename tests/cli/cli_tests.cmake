@@ -77,9 +77,15 @@ hlomem_cli_test("report shows a parse error with its position and exits 2" 2 - r
   report data/hand/undefined_operand.hlo)
 hlomem_cli_test("report with an unknown option exits 2" 2 - report_unknown_option.err report --bogus data/seeds/001_a0c5460ce1af2dbe.txt)
 
-# hlomem liveness: XLA's HloLiveRange from the module alone. The expected text of scan_while_phi is
-# the HloLiveRange section XLA appended to that module's buffer-assignment dump, copied byte for
-# byte; the conditional's ranges and peak were derived by hand (tests/unit/hlo/liveness.test.cpp).
+# hlomem liveness: XLA's HloLiveRange from the module alone, in the newest XLA's text. The expected
+# text of scan_while_phi is, up to `Live ranges at 7 (peak):`, the HloLiveRange section the (older)
+# XLA appended to that module's buffer-assignment dump, byte for byte; from there on it is the
+# newest form of the same moment and the same nine values (that dump lists them the older way, as
+# tests/unit/hlo/liveness.test.cpp checks), by size with running sums, and their stack-trace
+# breakdown, checked by hand against XLA's rules (docs/FORMATS.md 6.2, 6.3: the while body's
+# param.5 under the while's op_name, the arguments under theirs). The conditional's ranges and peak
+# were derived by hand (tests/unit/hlo/liveness.test.cpp); its peak_values are those four values by
+# size and its stack_trace_breakdown puts t.neg and t.r under the conditional `c` and its branch.
 hlomem_cli_test("liveness prints the HloLiveRange text XLA wrote for the module" 0 liveness_scan_while_phi.out -
   liveness data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
 hlomem_cli_test("liveness --json" 0 liveness_conditional.json -
@@ -93,6 +99,16 @@ hlomem_cli_test("liveness --json gives each value its source and the peak by sou
 # states only stack_frame_id=4, <module> -> forward:13, its line model.py:13.
 hlomem_cli_test("liveness --json gives each value the Python stack of its source" 0 liveness_stack_frames.json -
   liveness --json data/hand/stack_frames.hlo)
+# The newest XLA's HloLiveRange text: JAX 0.11's XLA wrote it for grad_plain and grad_ckpt; from the
+# peak on (its moment, the values by size with running sums, the stack-trace breakdown) hlomem's
+# is that file byte for byte (above it the get-tuple-elements the module does not print are named
+# `custom-call.3#0`, XLA's `get-tuple-element.3`: cli/liveness_tail.cmake).
+foreach(program grad_plain grad_ckpt)
+  add_test(NAME "cli: liveness of ${program} prints XLA's newest peak listing and stack-trace breakdown"
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:hlomem-cli> -DWORKING_DIRECTORY=${CMAKE_CURRENT_SOURCE_DIR}
+      -DMODULE=data/jax_0_11/${program}.txt -DEXPECTED=data/jax_0_11/${program}-live-range.txt
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/liveness_tail.cmake)
+endforeach()
 hlomem_cli_test("liveness on a buffer-assignment dump exits 2" 2 - liveness_not_module.err
   liveness data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("liveness without FILE exits 2" 2 - liveness_no_file.err liveness)
@@ -251,7 +267,9 @@ hlomem_cli_stdin_test("repack - reads a dump from standard input once" data/seed
 # hlomem assign: XLA's buffer assignment predicted from the scheduled module. For scan_while_phi
 # every allocation, offset and total agrees with the dump XLA wrote
 # (data/corpus/lorrax/lorrax_scan_while_phi.buffer_assignment.txt); value ids, the order of
-# positions and uses and the peak's listing are the module-derived ones (hlo/liveness.hpp).
+# positions and uses and the peak's listing are the module-derived ones (hlo/liveness.hpp): the
+# newest XLA's listing with its stack-trace breakdown, where that older dump lists the same values
+# the older way.
 hlomem_cli_test("assign predicts XLA's buffer assignment of scan_while_phi" 0 assign_scan_while_phi.out
   assign_scan_while_phi.err assign data/corpus/lorrax/lorrax_scan_while_phi.after_opt.hlo)
 hlomem_cli_test("assign --json prints report --json of the prediction" 0 assign_psum_4gpu.json assign_psum_4gpu.err

@@ -1,21 +1,28 @@
 // commands/liveness.cpp: `hlomem liveness [--json] FILE` — XLA's HloLiveRange of a scheduled HLO
 // module, computed from the module text alone: the flattened instruction sequence, every logical
-// value's live range, and the peak moment with the values live there.
+// value's live range, the peak moment with the values live there and their stack-trace breakdown.
 //
-//   $ hlomem liveness tests/data/corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo
-//   HloLiveRange (max 6):
+//   $ hlomem liveness tests/data/jax_0_11/grad_ckpt.txt
+//   HloLiveRange (max 72):
 //     InstructionSequence:
-//       0:param.1
+//       0:ws_3_.1
 //       ...
 //     BufferLiveRange:
-//       param.1{}:0-1
+//       ws_3_.1{}:0-72
 //       ...
-//     Live ranges at 4 (peak):
-//       fft.2.0: 31457280 bytes
-//       input_transpose_fusion: 31457280 bytes
+//     Live ranges at 28 (peak):
+//       gemm_fusion_dot.7{}: 8388608 bytes (cumulative: 8388608 bytes)
+//       ...
+//     Stack trace breakdown for peak usage: 30 408 704 bytes
+//       main.1 (100.0%, total: 30 408 704 bytes, current: 0 bytes, remaining: 30 408 704 bytes)
+//       ...
 //
-// The text is what XLA writes after HloLiveRange in a buffer-assignment dump, so the two can be
-// compared with diff.
+// The text is the newest XLA's HloLiveRange text (its `-live-range.txt`), so the two can be
+// compared with diff. One difference is expected: where the module refers to a tuple's element as
+// `%custom-call.3#0` (JAX 0.11's XLA prints no get-tuple-elements), hlomem makes the hidden
+// get-tuple-element back under that name, so the InstructionSequence lists `custom-call.3#0`
+// where XLA's file lists `get-tuple-element.3` (docs/FORMATS.md 6.1 and 9). The writers are the
+// library's (dump/printer.hpp, output/liveness_report.hpp).
 #include <optional>
 #include <ostream>
 #include <string>
@@ -38,17 +45,20 @@ constexpr char const* liveness_usage =
     "*.after_optimizations.txt) without its buffer-assignment dump: XLA's dataflow analysis\n"
     "(which instructions define values, phis at while and conditional merges), its aliasing\n"
     "(donated parameters, loop state, in-place updates) and its module-scoped live ranges. Prints\n"
-    "the text XLA writes after HloLiveRange: the flattened instruction sequence, each value's\n"
-    "range as name{index}:start-end (inclusive), and the peak moment with the values live there,\n"
-    "sized as XLA's peak is (unpadded bytes of the defining instruction's whole shape). Several\n"
-    "modules in one file are printed one after the other. An unscheduled module is read in text\n"
-    "order, with a note on standard error.\n"
+    "the HloLiveRange text of the newest XLA: the flattened instruction sequence, each value's\n"
+    "range as name{index}:start-end (inclusive), the peak moment (each value weighing its defining\n"
+    "instruction's whole unpadded shape), the values live there by size (each its own shape) with\n"
+    "running sums, and their bytes by stack trace (entry computation, callers' op_names, op_name).\n"
+    "Several modules in one file are printed one after the other. An unscheduled module is read in\n"
+    "text order, with a note on standard error.\n"
     "\n"
     "  --json   one object per module (an array when there are several) with the keys module,\n"
     "           scheduled, max, peak_time, peak_bytes, instruction_sequence, values (each\n"
     "           {name, index, start, end, op_type, op_name, source_file, source_line}, index as\n"
-    "           XLA prints it: \"{}\", \"{1}\", metadata null when the instruction has none), peak\n"
-    "           (each {name, index, bytes} and the same metadata) and colors (each {color,\n"
+    "           XLA prints it: \"{}\", \"{1}\", metadata null when the instruction has none),\n"
+    "           peak_values (each {name, index, bytes, cumulative_bytes} and the same metadata),\n"
+    "           stack_trace_breakdown ({total_bytes, nodes}, each node {name, percent, total_bytes,\n"
+    "           current_bytes, remaining_bytes, children}; null without a peak) and colors (each {color,\n"
     "           peak_live_bytes, peak_time, peak_by_source, peak_by_op_name, peak_by_stack_frame}:\n"
     "           the padded bytes live at each memory space's peak by source line, op_name and\n"
     "           Python stack, as `hlomem report --json` gives them for a dump)\n"

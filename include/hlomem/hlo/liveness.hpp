@@ -24,7 +24,9 @@
 //   - an entry parameter that `input_output_alias` does not pair with an output lives to `max`;
 //   - values of one HloBuffer are made not to overlap: sorted by (start, end, id), each one ends
 //     where the next starts, and the next takes over the later end;
-//   - the peak is XLA's ComputePeakMemoryMoment (peak.hpp).
+//   - the peak is XLA's ComputePeakMemoryMoment (peak.hpp), listed as the newest
+//     HloLiveRange::ToString lists it, with the stack-trace breakdown of the values there
+//     (FormatStackTraceBreakdown, hlo/stack_trace_breakdown.hpp).
 // In a module printed with `is_scheduled=true` the order of each computation's instructions is
 // its schedule; an unscheduled module is read in text order and total_order_scheduled() says so.
 //
@@ -54,6 +56,7 @@
 #include <hlomem/hlo/alias_analysis.hpp>
 #include <hlomem/hlo/dataflow.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/stack_trace_breakdown.hpp>
 #include <hlomem/memory/peak.hpp>
 
 namespace hlomem {
@@ -325,8 +328,11 @@ struct derive_options {
     /// size_function_of(m.shapes()), TPU's when any layout is tiled, XLA's generic otherwise (the
     /// one rule wherever a module becomes an assignment: assign/module_assignment.hpp).
     std::optional<size_function_kind> sizes;
-    /// How the peak is stated in the derived live-range text (peak.hpp).
-    peak_size_rule peak_rule = peak_size_rule::instruction_shape;
+    /// The listing of the peak in the derived live-range text (peak.hpp): the newest XLA's, by
+    /// size with running sums and the stack-trace breakdown (hlo/stack_trace_breakdown.hpp), or
+    /// with instruction_shape the older XLA's, in value order (no breakdown; older XLA printed none).
+    /// The peak moment is the same under both.
+    peak_size_rule peak_rule = peak_size_rule::value_subshape;
     /// Each value's positions and uses, as a dump's Used-values block lists them. Without them
     /// (false) the values keep their sizes, colors, shapes, live ranges and allocations, which is
     /// all that peaks, live bytes and the HloLiveRange text read, and the derivation skips two
@@ -494,9 +500,12 @@ void derive_allocations(basic_hlo_liveness<P> const& live, size_function_kind si
 }
 
 /// Step 3: the HloLiveRange text (the sequence, a BufferLiveRange line per value with a range, by
-/// id) and the peak compute_xla_peak finds with `peak_rule`, stated in it and put in `peak_out`.
+/// id) and the peak compute_xla_peak finds, listed under `peak_rule`, stated in it and put in
+/// `peak_out`; under the newest listing, with the breakdown of the values listed (each of which
+/// `value_of`, per dataflow value its index in `ba.values`, names with its defining instruction).
 template <class P>
-void derive_live_range_text(basic_hlo_liveness<P> const& live, peak_size_rule peak_rule, basic_buffer_assignment<P>& ba,
+void derive_live_range_text(basic_hlo_liveness<P> const& live, peak_size_rule peak_rule,
+                            std::vector<std::size_t> const& value_of, basic_buffer_assignment<P>& ba,
                             std::optional<xla_peak>& peak_out) {
     auto const& m = live.module();
     basic_hlo_live_range<P> lr;
@@ -529,6 +538,26 @@ void derive_live_range_text(basic_hlo_liveness<P> const& live, peak_size_rule pe
                 e.cumulative_bytes = cumulative;
             }
             stated.entries.push_back(std::move(e));
+        }
+        if (peak_rule == peak_size_rule::value_subshape) {
+            // The module is known: HloLiveRange::ToString appends FormatStackTraceBreakdown of
+            // the listed values, (bytes, value) in the listing's order.
+            std::vector<instruction_id> instruction_of(ba.values.size(), no_instruction);
+            auto const& values = live.dataflow().values();
+            for (std::size_t k = 0; k < value_of.size(); ++k) {
+                if (value_of[k] != npos) instruction_of[value_of[k]] = values[k].instruction;
+            }
+            std::vector<basic_sized_buffer<P>> buffers;
+            buffers.reserve(peak.values.size());
+            for (std::size_t j = 0; j < peak.values.size(); ++j) {
+                buffers.push_back({peak.sizes[j], instruction_of[peak.values[j]], ba.values[peak.values[j]].index});
+            }
+            auto breakdown = format_stack_trace_breakdown(buffers, m);
+            stated.stack_trace_total_bytes = breakdown.total_bytes;
+            // FormatBytesWithSpaces groups every figure; none exceeds the total, so below 1000
+            // none shows a space, and the text read back says plain, as this model then does.
+            stated.spaced_numbers = breakdown.total_bytes >= 1000;
+            stated.stack_trace.assign(breakdown.nodes.begin(), breakdown.nodes.end());
         }
         ba.live_range->stated_peak = std::move(stated);
         peak_out = peak;
@@ -566,7 +595,7 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_liveness<P> const&
     detail::derive_allocations(live, derived_sizes_of(live.module(), options), value_of, ba);
     ba.has_used_values = true;
     ba.reindex();
-    detail::derive_live_range_text(live, options.peak_rule, ba, peak_out);
+    detail::derive_live_range_text(live, options.peak_rule, value_of, ba, peak_out);
     return ba;
 }
 

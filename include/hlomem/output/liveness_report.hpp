@@ -1,11 +1,14 @@
 // hlomem/output/liveness_report.hpp: what `hlomem liveness --json` writes for a module and the
 // assignment derived from it (load/derive.hpp): XLA's HloLiveRange (the instruction sequence, every
-// value's live range with its source), the peak moment and the values live there, and per color the
-// peak with its breakdowns by source line, op_name and stack frame. The text form is XLA's own
-// HloLiveRange text (dump/printer.hpp, print_live_range).
+// value's live range with its source), the peak moment and the values live there as the newest
+// HloLiveRange::ToString lists them (with running sums), its stack-trace breakdown as a tree
+// (FormatStackTraceBreakdown, hlo/stack_trace_breakdown.hpp), and per color the peak with its
+// breakdowns by source line, op_name and stack frame. The text form is XLA's own HloLiveRange
+// text (dump/printer.hpp, print_live_range).
 #ifndef HLOMEM_OUTPUT_LIVENESS_REPORT_HPP
 #define HLOMEM_OUTPUT_LIVENESS_REPORT_HPP
 
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -20,6 +23,28 @@
 #include <hlomem/output/sources.hpp>
 
 namespace hlomem {
+
+/// The stack-trace breakdown's lines from `at` on that lie at `depth` or deeper, as JSON objects
+/// {name, percent, total_bytes, current_bytes, remaining_bytes, children}: the lines below each one
+/// (deeper, up to the next at its depth or shallower) are its children. Returns the first line
+/// not written.
+template <class Nodes>
+std::size_t write_stack_trace_nodes(json_writer& json, Nodes const& nodes, std::size_t at, int depth) {
+    while (at < nodes.size() && nodes[at].depth >= depth) {
+        auto const& n = nodes[at];
+        json.begin_object();
+        json.member("name", std::string_view(n.name));
+        json.member("percent", n.percent);
+        json.member("total_bytes", n.total_bytes);
+        json.member("current_bytes", n.current_bytes);
+        json.member("remaining_bytes", n.remaining_bytes);
+        json.key("children").begin_array();
+        at = write_stack_trace_nodes(json, nodes, at + 1, n.depth + 1);
+        json.end_array();
+        json.end_object();
+    }
+    return at;
+}
 
 template <class P>
 void write_liveness_json(json_writer& json, basic_hlo_module<P> const& m, basic_derived_assignment<P> const& d) {
@@ -59,19 +84,34 @@ void write_liveness_json(json_writer& json, basic_hlo_module<P> const& m, basic_
         json.end_object();
     }
     json.end_array();
-    json.key("peak").begin_array();
+    // The values at the peak as the live-range text lists them, each with its running total.
+    json.key("peak_values").begin_array();
     if (d.peak) {
+        std::int64_t cumulative = 0;
         for (std::size_t j = 0; j < d.peak->values.size(); ++j) {
             auto const& v = d.assignment.values[d.peak->values[j]];
+            cumulative += d.peak->sizes[j];
             json.begin_object();
             json.member("name", std::string_view(v.name));
             json.member("index", to_string(v.index));
             json.member("bytes", d.peak->sizes[j]);
+            json.member("cumulative_bytes", cumulative);
             source_of(d.peak->values[j]);
             json.end_object();
         }
     }
     json.end_array();
+    json.key("stack_trace_breakdown");
+    if (lr.stated_peak && lr.stated_peak->stack_trace_total_bytes) {
+        json.begin_object();
+        json.member("total_bytes", *lr.stated_peak->stack_trace_total_bytes);
+        json.key("nodes").begin_array();
+        write_stack_trace_nodes(json, lr.stated_peak->stack_trace, 0, 0);
+        json.end_array();
+        json.end_object();
+    } else {
+        json.null();
+    }
     auto const colors = whole_allocation_live_bytes(d.assignment);  // each value fills its allocation
     auto const holdings = peak_holdings_by_color(d.assignment, colors, sources);
     json.key("colors").begin_array();
