@@ -2,7 +2,7 @@
 // compilation, computed from its buffer assignment as XLA computes it.
 //
 //   hlomem::memory_analysis m = hlomem::compute_memory_analysis(ba);
-//   m.peak_memory_in_bytes;   // 67108896 for tests/data/jax_0_11/grad_ckpt, as XLA states
+//   m.peak_memory_in_bytes;   // 67108896 for tests/data/jax_0_11/grad_ckpt.txt, as JAX reported
 //
 // JAX's figures are XLA's CompiledMemoryStats (xla/pjrt/compiled_memory_stats.h), filled on GPU by
 // GetCompiledMemoryStats from the executable's BufferAssignmentProto. Each field follows one XLA
