@@ -339,19 +339,23 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
             add(down.second, -c.sizes.unpadded);
         }
         std::int64_t live = 0, live_unpadded = 0;
+        std::optional<logical_time> higher;  // the first time this color goes above every earlier peak
         for (auto const& [time, d] : delta) {
             add(live, d.first);
             add(live_unpadded, d.second);
             if (live > best) {
                 best = live;
-                m.peak_color = color;
-                m.peak_time = time;
-                m.peak_values.clear();
-                for (auto const& c : chains) {
-                    if (c.range.contains(time)) m.peak_values.push_back(c.root);
-                }
+                higher = time;
             }
             best_unpadded = std::max(best_unpadded, live_unpadded);
+        }
+        if (higher) {  // the values live then, listed once per color rather than at every new high
+            m.peak_color = color;
+            m.peak_time = higher;
+            m.peak_values.clear();
+            for (auto const& c : chains) {
+                if (c.range.contains(*higher)) m.peak_values.push_back(c.root);
+            }
         }
     }
     std::sort(m.peak_values.begin(), m.peak_values.end());
