@@ -20,18 +20,18 @@ using hlomem_test::read_data;
 
 namespace {
 
-struct side {
+struct snapshot_side {
     hlomem::buffer_assignment ba;
     hlomem::source_attribution sources;
 };
 
-side side_of(std::string const& text, std::string const& name) {
-    side s{hlomem::parse_buffer_assignment(text, name), {}};
+snapshot_side snapshot_side_of(std::string const& text, std::string const& name) {
+    snapshot_side s{hlomem::parse_buffer_assignment(text, name), {}};
     s.sources = hlomem::attribute_values(s.ba);
     return s;
 }
 
-hlomem::memory_snapshot snapshot_of(side const& s) { return hlomem::make_snapshot(s.ba, s.sources); }
+hlomem::memory_snapshot snapshot_of(snapshot_side const& s) { return hlomem::make_snapshot(s.ba, s.sources); }
 
 std::string json_of(hlomem::memory_snapshot const& s) {
     std::ostringstream out;
@@ -39,12 +39,12 @@ std::string json_of(hlomem::memory_snapshot const& s) {
     return out.str();
 }
 
-std::string const pairs = "corpus/compilations/";
+std::string const compilation_pairs = "corpus/compilations/";
 std::string const chol = "corpus/regressions/jit__batched_chol_";
 
 /// The rows of a color's peak by source line, keyed by the file's name (the last component, the
 /// one part that a dump's path, a shared tail and a snapshot's relative path all keep) and line.
-std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> rows_of(hlomem::color_diff const& c) {
+std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> snapshot_rows_of(hlomem::color_diff const& c) {
     std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> out;
     for (auto const& l : c.peak_by_source) {
         std::string const name = l.relative_file.substr(l.relative_file.find_last_of('/') + 1);
@@ -59,13 +59,13 @@ std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, st
 
 TEST_CASE("a diff with snapshot sides agrees with the diff of the dumps on what a snapshot keeps") {
     auto const [a_file, b_file] = GENERATE(table<std::string, std::string>({
-        {pairs + "reshard_xfirst.buffer_assignment.txt", pairs + "reshard_yfirst.buffer_assignment.txt"},
-        {pairs + "scan_window_b.buffer_assignment.txt", pairs + "scan_window_a.buffer_assignment.txt"},
-        {pairs + "sternheimer_core_a.buffer_assignment.txt", pairs + "sternheimer_core_b.buffer_assignment.txt"},
+        {compilation_pairs + "reshard_xfirst.buffer_assignment.txt", compilation_pairs + "reshard_yfirst.buffer_assignment.txt"},
+        {compilation_pairs + "scan_window_b.buffer_assignment.txt", compilation_pairs + "scan_window_a.buffer_assignment.txt"},
+        {compilation_pairs + "sternheimer_core_a.buffer_assignment.txt", compilation_pairs + "sternheimer_core_b.buffer_assignment.txt"},
         {chol + "06a294ff.buffer_assignment.txt", chol + "68697f6f.buffer_assignment.txt"},
     }));
     CAPTURE(a_file, b_file);
-    side const a = side_of(read_data(a_file), "a"), b = side_of(read_data(b_file), "b");
+    snapshot_side const a = snapshot_side_of(read_data(a_file), "a"), b = snapshot_side_of(read_data(b_file), "b");
     auto const full = hlomem::diff_assignments(a.ba, a.sources, b.ba, b.sources);
     // A read back from its JSON, as `hlomem diff A.hlomem.json B` reads it; B snapshotted in place.
     auto const sd = hlomem::diff_snapshots(hlomem::read_snapshot(json_of(snapshot_of(a))), snapshot_of(b));
@@ -95,7 +95,7 @@ TEST_CASE("a diff with snapshot sides agrees with the diff of the dumps on what 
         CHECK(c.unpadded_bytes.a == f.unpadded_bytes.a);
         CHECK(c.temp_allocated_bytes.a == f.temp_allocated_bytes.a);
         CHECK(c.temp_lower_bound_bytes.b == f.temp_lower_bound_bytes.b);
-        CHECK(rows_of(c) == rows_of(f));
+        CHECK(snapshot_rows_of(c) == snapshot_rows_of(f));
         CHECK(c.peak_by_source.size() == f.peak_by_source.size());
     }
     // The headline is computed from the figures alone; the line after it may name a value,
@@ -106,8 +106,8 @@ TEST_CASE("a diff with snapshot sides agrees with the diff of the dumps on what 
 }
 
 TEST_CASE("the two checkouts of jit__batched_chol: line 204 of cholesky_2d.py, from one row in a snapshot diff") {
-    side const a = side_of(read_data(chol + "06a294ff.buffer_assignment.txt"), "a");
-    side const b = side_of(read_data(chol + "68697f6f.buffer_assignment.txt"), "b");
+    snapshot_side const a = snapshot_side_of(read_data(chol + "06a294ff.buffer_assignment.txt"), "a");
+    snapshot_side const b = snapshot_side_of(read_data(chol + "68697f6f.buffer_assignment.txt"), "b");
     auto const sa = snapshot_of(a), sb = snapshot_of(b);
     // One file in each compilation: kept by its name alone, the same in both. The bytes traced to
     // argument 0 (hlo/origin.hpp) are a row of their own, labelled by the argument.
@@ -136,31 +136,31 @@ TEST_CASE("the two checkouts of jit__batched_chol: line 204 of cholesky_2d.py, f
 }
 
 TEST_CASE("snapshot(A) against A is identical, and its JSON is the same bytes every time") {
-    auto const file = GENERATE(as<std::string>{}, pairs + "sternheimer_core_a.buffer_assignment.txt", chol + "06a294ff.buffer_assignment.txt",
+    auto const file = GENERATE(as<std::string>{}, compilation_pairs + "sternheimer_core_a.buffer_assignment.txt", chol + "06a294ff.buffer_assignment.txt",
                                "corpus/lorrax/lorrax_fft_cublas_while.buffer_assignment.txt");
     CAPTURE(file);
     std::string const text = read_data(file);
-    side const a = side_of(text, "a");
+    snapshot_side const a = snapshot_side_of(text, "a");
     auto const s = snapshot_of(a);
     auto const sd = hlomem::diff_snapshots(s, s);
     CHECK(sd.d.identical());
     REQUIRE(sd.d.verdict.size() == 1);
     CHECK(sd.d.verdict[0].rfind("no change in memory", 0) == 0);
     std::string const json = json_of(s);
-    CHECK(json == json_of(snapshot_of(side_of(text, "a again"))));
+    CHECK(json == json_of(snapshot_of(snapshot_side_of(text, "a again"))));
     CHECK(json == json_of(hlomem::read_snapshot(json)));
     CHECK(json.size() < text.size() / 4);
 }
 
 TEST_CASE("a snapshot of one compilation under another root is the same bytes") {
     std::string text = read_data(chol + "06a294ff.buffer_assignment.txt");
-    std::string const json = json_of(snapshot_of(side_of(text, "a")));
+    std::string const json = json_of(snapshot_of(snapshot_side_of(text, "a")));
     CHECK(json.find("/global/") == std::string::npos);
     std::string const from = "/global/homes/j/jackm/software/lorrax_B/", to = "/home/runner/work/lorrax/";
     std::size_t replaced = 0;
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()), ++replaced) text.replace(at, from.size(), to);
     CHECK(replaced == 40);  // every source_file= of the dump
-    CHECK(json_of(snapshot_of(side_of(text, "moved"))) == json);
+    CHECK(json_of(snapshot_of(snapshot_side_of(text, "moved"))) == json);
 }
 
 TEST_CASE("read_snapshot refuses bad JSON with its line and column, and a wrong snapshot by the key") {
@@ -183,7 +183,7 @@ TEST_CASE("read_snapshot refuses bad JSON with its line and column, and a wrong 
     CHECK(std::get<0>(error_of("{\"format_version\": 1, \"kind\": \"hlomem_snapshot\", \"total_bytes\": \"7\"}")) ==
           "total_bytes: expected an integer");
     // A valid snapshot with one key taken out names the key by its path.
-    side const a = side_of(read_data(pairs + "reshard_xfirst.buffer_assignment.txt"), "a");
+    snapshot_side const a = snapshot_side_of(read_data(compilation_pairs + "reshard_xfirst.buffer_assignment.txt"), "a");
     std::string json = json_of(snapshot_of(a));
     auto const at = json.find("\"temp_lower_bound_bytes\": ");
     REQUIRE(at != std::string::npos);

@@ -24,13 +24,13 @@ using hlomem_test::read_data;
 
 namespace {
 
-struct side {
+struct source_side {
     hlomem::buffer_assignment ba;
     hlomem::source_attribution sources;
 };
 
-side side_of(std::string const& text, std::string const& name, std::vector<std::string> roots = {}) {
-    side s{hlomem::parse_buffer_assignment(text, name), {}};
+source_side source_side_of(std::string const& text, std::string const& name, std::vector<std::string> roots = {}) {
+    source_side s{hlomem::parse_buffer_assignment(text, name), {}};
     s.sources = hlomem::attribute_values(s.ba);
     hlomem::strip_source_roots(s.sources, std::move(roots));
     return s;
@@ -54,7 +54,7 @@ std::size_t rows_of_line(hlomem::color_diff const& c, std::int64_t n) {
 }  // namespace
 
 TEST_CASE("diff of the two checkouts of jit__batched_chol: one row per source line") {
-    side const a = side_of(read_data(chol_a), "a"), b = side_of(read_data(chol_b), "b");
+    source_side const a = source_side_of(read_data(chol_a), "a"), b = source_side_of(read_data(chol_b), "b");
     auto const d = hlomem::diff_assignments(a.ba, a.sources, b.ba, b.sources);
     REQUIRE(d.colors.size() == 1);
     auto const& c = d.colors[0];
@@ -95,8 +95,8 @@ TEST_CASE("diff of the two checkouts of jit__batched_chol: one row per source li
 }
 
 TEST_CASE("diff of the two checkouts with their roots stripped: the same rows, shown below the roots") {
-    side const a = side_of(read_data(chol_a), "a", {"/global/homes/j/jackm/software/lorrax_B"});
-    side const b = side_of(read_data(chol_b), "b", {"/pscratch/sd/j/jackm/lorrax_sandbox/sources/lorrax_D/"});
+    source_side const a = source_side_of(read_data(chol_a), "a", {"/global/homes/j/jackm/software/lorrax_B"});
+    source_side const b = source_side_of(read_data(chol_b), "b", {"/pscratch/sd/j/jackm/lorrax_sandbox/sources/lorrax_D/"});
     auto const d = hlomem::diff_assignments(a.ba, a.sources, b.ba, b.sources);
     auto const& c = d.colors.at(0);
     CHECK(c.peak_by_source.size() == 7);
@@ -118,7 +118,7 @@ TEST_CASE("diff of a dump against a copy with its paths moved to another root: n
         moved.replace(at, from.size(), to);
     }
     REQUIRE(rewritten == 89);  // every source_file of the dump (grep -c lorrax_B)
-    side const a = side_of(text, "a"), b = side_of(moved, "b"), a2 = side_of(text, "a2");
+    source_side const a = source_side_of(text, "a"), b = source_side_of(moved, "b"), a2 = source_side_of(text, "a2");
     auto const d = hlomem::diff_assignments(a.ba, a.sources, b.ba, b.sources);
     auto const self = hlomem::diff_assignments(a.ba, a.sources, a2.ba, a2.sources);
     REQUIRE(d.colors.size() == self.colors.size());

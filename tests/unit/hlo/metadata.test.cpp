@@ -84,7 +84,7 @@ bool same_answer(std::string_view text) {
            fast->stack_frame_id == slow->stack_frame_id;
 }
 
-std::vector<std::string> lines_of(std::string const& text) {
+std::vector<std::string> metadata_lines_of(std::string const& text) {
     std::vector<std::string> out;
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) out.push_back(line);
@@ -100,7 +100,7 @@ TEST_CASE("instruction_metadata finds what the byte-at-a-time scan found, on eve
         std::string const relative = std::filesystem::relative(entry.path(), HLOMEM_TEST_DATA_DIR).generic_string();
         auto const text = hlomem_test::read_data(relative);
         std::size_t with_metadata = 0;
-        for (auto const& line : lines_of(text)) {
+        for (auto const& line : metadata_lines_of(text)) {
             ++lines;
             INFO(relative << ": " << line);
             REQUIRE(same_answer(line));

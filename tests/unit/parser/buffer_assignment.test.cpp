@@ -32,7 +32,7 @@ std::vector<std::string> printed_dumps() {
 }
 
 /// The report of a parse error of `text`, or "ok".
-std::string error_of(std::string const& text) {
+std::string dump_error_of(std::string const& text) {
     auto r = hlomem::try_parse_buffer_assignment(text, "dump.txt");
     return r ? std::string("ok") : r.error().to_string();
 }
@@ -406,7 +406,7 @@ TEST_CASE("malformed and truncated dumps give exact line:column errors", "[buffe
          "f32[2]{0}\n        ^"},
     }));
     CAPTURE(text);
-    CHECK(error_of(text) == report);
+    CHECK(dump_error_of(text) == report);
 }
 
 TEST_CASE("a seed dump truncated at any line boundary is an error or a reported inconsistency",

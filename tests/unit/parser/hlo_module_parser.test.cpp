@@ -618,7 +618,7 @@ TEST_CASE("opcodes convert to and from XLA's names", "[hlo][opcode]") {
 
 namespace {
 
-std::string error_of(std::string_view text) {
+std::string module_error_of(std::string_view text) {
     auto r = hlomem::try_parse_hlo_module(text, "m.hlo");
     if (r) return "no error";
     return r.error().to_string();
@@ -627,115 +627,115 @@ std::string error_of(std::string_view text) {
 }  // namespace
 
 TEST_CASE("an undefined operand is an error at its name", "[hlo][parser][errors]") {
-    CHECK(error_of("HloModule m\n\nENTRY %main (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
+    CHECK(module_error_of("HloModule m\n\nENTRY %main (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
                    "  ROOT %r = f32[] add(%x, %y)\n}\n") ==
           "m.hlo:5:27: error: operand 'y' is not defined in computation 'main'\n"
           "  ROOT %r = f32[] add(%x, %y)\n"
           "                          ^");
     // Names are scoped by computation: another computation's instruction is not visible.
-    CHECK(error_of("HloModule m\n%a {\n  ROOT %p = f32[] parameter(0)\n}\nENTRY %b {\n  ROOT %n = f32[] negate(f32[] %p)\n}\n") ==
+    CHECK(module_error_of("HloModule m\n%a {\n  ROOT %p = f32[] parameter(0)\n}\nENTRY %b {\n  ROOT %n = f32[] negate(f32[] %p)\n}\n") ==
           "m.hlo:6:32: error: operand 'p' is not defined in computation 'b'\n"
           "  ROOT %n = f32[] negate(f32[] %p)\n"
           "                               ^");
-    CHECK(error_of("HloModule m\nENTRY %b {\n  %p = f32[] parameter(0)\n  ROOT %n = f32[] add(%p, %p), control-predecessors={%q}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %b {\n  %p = f32[] parameter(0)\n  ROOT %n = f32[] add(%p, %p), control-predecessors={%q}\n}\n") ==
           "m.hlo:4:54: error: control predecessor 'q' is not defined in computation 'b'\n"
           "  ROOT %n = f32[] add(%p, %p), control-predecessors={%q}\n"
           "                                                     ^");
-    CHECK(error_of("HloModule m\nENTRY %b {\n  ROOT %n = f32[] negate(%n)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %b {\n  ROOT %n = f32[] negate(%n)\n}\n") ==
           "m.hlo:3:26: error: instruction 'n' uses itself as an operand\n"
           "  ROOT %n = f32[] negate(%n)\n"
           "                         ^");
 }
 
 TEST_CASE("a name defined twice is an error at the second definition", "[hlo][parser][errors]") {
-    CHECK(error_of("HloModule m\n\nENTRY %main (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
+    CHECK(module_error_of("HloModule m\n\nENTRY %main (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
                    "  %x = f32[] negate(%x)\n}\n") ==
           "m.hlo:5:3: error: instruction 'x' is already defined in computation 'main' (line 4)\n"
           "  %x = f32[] negate(%x)\n"
           "  ^");
-    CHECK(error_of("HloModule m\n%c {\n  ROOT %p = f32[] parameter(0)\n}\n%c {\n  ROOT %q = f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\n%c {\n  ROOT %p = f32[] parameter(0)\n}\n%c {\n  ROOT %q = f32[] parameter(0)\n}\n") ==
           "m.hlo:5:1: error: computation 'c' is already defined (line 2)\n"
           "%c {\n"
           "^");
 }
 
 TEST_CASE("a computation that calls= does not name is an error at the name", "[hlo][parser][errors]") {
-    CHECK(error_of("HloModule m\n\nENTRY %main (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
+    CHECK(module_error_of("HloModule m\n\nENTRY %main (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
                    "  ROOT %f = f32[] fusion(%x), kind=kLoop, calls=%nowhere\n}\n") ==
           "m.hlo:5:49: error: unknown computation 'nowhere' in calls=\n"
           "  ROOT %f = f32[] fusion(%x), kind=kLoop, calls=%nowhere\n"
           "                                                ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[] parameter(0)\n  ROOT %r = f32[] reduce(%x, %x), dimensions={}, to_apply=add\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[] parameter(0)\n  ROOT %r = f32[] reduce(%x, %x), dimensions={}, to_apply=add\n}\n") ==
           "m.hlo:4:59: error: unknown computation 'add' in to_apply=\n"
           "  ROOT %r = f32[] reduce(%x, %x), dimensions={}, to_apply=add\n"
           "                                                          ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] call(), to_apply=%main\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] call(), to_apply=%main\n}\n") ==
           "m.hlo:3:36: error: computation 'main' calls itself\n"
           "  ROOT %x = f32[] call(), to_apply=%main\n"
           "                                   ^");
 }
 
 TEST_CASE("a malformed shape inside a module is an error at the shape", "[hlo][parser][errors]") {
-    CHECK(error_of("HloModule m\n\nENTRY %main {\n  %x = f32[8,128]{1,1} parameter(0)\n  ROOT %f = f32[] negate(%x)\n}\n") ==
+    CHECK(module_error_of("HloModule m\n\nENTRY %main {\n  %x = f32[8,128]{1,1} parameter(0)\n  ROOT %f = f32[] negate(%x)\n}\n") ==
           "m.hlo:4:21: error: minor_to_major lists dimension 1 twice; it must be a permutation of 0..1\n"
           "  %x = f32[8,128]{1,1} parameter(0)\n"
           "                    ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[8, parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[8, parameter(0)\n}\n") ==
           "m.hlo:3:15: error: expected a dimension size\n"
           "  %x = f32[8, parameter(0)\n"
           "              ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f33[8] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f33[8] parameter(0)\n}\n") ==
           "m.hlo:3:8: error: unknown primitive type 'f33'\n"
           "  %x = f33[8] parameter(0)\n"
           "       ^");
     // In an operand, a computation signature and the entry layout.
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[8] parameter(0)\n  ROOT %n = f32[8] negate(f32[8]{1} %x)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[8] parameter(0)\n  ROOT %n = f32[8] negate(f32[8]{1} %x)\n}\n") ==
           "m.hlo:4:34: error: minor_to_major entry 1 is not a dimension of a rank-1 shape\n"
           "  ROOT %n = f32[8] negate(f32[8]{1} %x)\n"
           "                                 ^");
-    CHECK(error_of("HloModule m\n%c (p: f32[8]{0,0}) -> f32[] {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\n%c (p: f32[8]{0,0}) -> f32[] {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
           "m.hlo:2:14: error: layout has 2 minor_to_major entries but the shape has rank 1\n"
           "%c (p: f32[8]{0,0}) -> f32[] {\n"
           "             ^");
-    CHECK(error_of("HloModule m, entry_computation_layout={(f32[8]{0})->f32[8,]{0}}\nENTRY %c {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m, entry_computation_layout={(f32[8]{0})->f32[8,]{0}}\nENTRY %c {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
           "m.hlo:1:59: error: expected a dimension size\n"
           "HloModule m, entry_computation_layout={(f32[8]{0})->f32[8,]{0}}\n"
           "                                                          ^");
     // An operand's declared shape must be its definition's (layouts aside).
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[8] parameter(0)\n  ROOT %n = f32[8] negate(f32[9] %x)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[8] parameter(0)\n  ROOT %n = f32[8] negate(f32[9] %x)\n}\n") ==
           "m.hlo:4:34: error: operand 'x' is declared as f32[9] but its shape is f32[8]\n"
           "  ROOT %n = f32[8] negate(f32[9] %x)\n"
           "                                 ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[8]{0} parameter(0)\n  ROOT %n = f32[8]{0} negate(f32[8] %x)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[8]{0} parameter(0)\n  ROOT %n = f32[8]{0} negate(f32[8] %x)\n}\n") ==
           "no error");
 }
 
 TEST_CASE("roots, parameters and ENTRY are checked", "[hlo][parser][errors]") {
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(1)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(1)\n}\n") ==
           "m.hlo:4:3: error: a second ROOT in computation 'main': 'x' is already its root\n"
           "  ROOT %y = f32[] parameter(1)\n"
           "  ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(0)\n}\n") ==
           "m.hlo:4:29: error: parameter number 0 is already used by 'x'\n"
           "  ROOT %y = f32[] parameter(0)\n"
           "                            ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(2)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(2)\n}\n") ==
           "m.hlo:4:29: error: computation 'main' has parameter(2) but no parameter(1)\n"
           "  ROOT %y = f32[] parameter(2)\n"
           "                            ^");
-    CHECK(error_of("HloModule m\nENTRY %a {\n  ROOT %x = f32[] parameter(0)\n}\nENTRY %b {\n  ROOT %y = f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %a {\n  ROOT %x = f32[] parameter(0)\n}\nENTRY %b {\n  ROOT %y = f32[] parameter(0)\n}\n") ==
           "m.hlo:5:1: error: a second ENTRY computation: 'a' is already the entry\n"
           "ENTRY %b {\n"
           "^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n}\n") ==
           "m.hlo:2:7: error: computation 'main' has no instructions\n"
           "ENTRY %main {\n"
           "      ^");
-    CHECK(error_of("HloModule m, input_output_alias={ {0}: (3, {}, may-alias) }\nENTRY %main {\n  ROOT %x = f32[8] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m, input_output_alias={ {0}: (3, {}, may-alias) }\nENTRY %main {\n  ROOT %x = f32[8] parameter(0)\n}\n") ==
           "m.hlo:1:41: error: input_output_alias names parameter 3, but the entry computation has 1 parameter\n"
           "HloModule m, input_output_alias={ {0}: (3, {}, may-alias) }\n"
           "                                        ^");
-    CHECK(error_of("HloModule m\n\nFileNames\n1 \"a.py\"\n\nFunctionNames\n2 \"f\"\n\nFileLocations\n\nStackFrames\n\n"
+    CHECK(module_error_of("HloModule m\n\nFileNames\n1 \"a.py\"\n\nFunctionNames\n2 \"f\"\n\nFileLocations\n\nStackFrames\n\n"
                    "ENTRY %main {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
           "m.hlo:7:1: error: FunctionNames entry 2 is out of order: expected 1\n"
           "2 \"f\"\n"
@@ -743,75 +743,75 @@ TEST_CASE("roots, parameters and ENTRY are checked", "[hlo][parser][errors]") {
 }
 
 TEST_CASE("raw attribute values must be balanced, strings closed", "[hlo][parser][errors]") {
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[8] parameter(0), backend_config={\"a\":\"}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[8] parameter(0), backend_config={\"a\":\"}\n}\n") ==
           "m.hlo:3:54: error: unterminated string: '\"' without a closing '\"'\n"
           "  ROOT %x = f32[8] parameter(0), backend_config={\"a\":\"}\n"
           "                                                     ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[8] parameter(0), sharding={devices=[2]0,1)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[8] parameter(0), sharding={devices=[2]0,1)\n}\n") ==
           "m.hlo:3:58: error: ')' does not match the '{' at column 43; expected '}'\n"
           "  ROOT %x = f32[8] parameter(0), sharding={devices=[2]0,1)\n"
           "                                                         ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[8] parameter(0), frontend_attributes={a=\"1\"") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[8] parameter(0), frontend_attributes={a=\"1\"") ==
           "m.hlo:3:54: error: '{' is never closed: expected '}' before the end of the input\n"
           "  ROOT %x = f32[8] parameter(0), frontend_attributes={a=\"1\"\n"
           "                                                     ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0) /* unterminated\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0) /* unterminated\n}\n") ==
           "m.hlo:3:32: error: unterminated comment: '/*' without '*/'\n"
           "  ROOT %x = f32[] parameter(0) /* unterminated\n"
           "                               ^");
 }
 
 TEST_CASE("syntax errors say what was expected", "[hlo][parser][errors]") {
-    CHECK(error_of("") == "m.hlo:1:1: error: expected 'HloModule'\n\n^");
-    CHECK(error_of("HloModule m\n") ==
+    CHECK(module_error_of("") == "m.hlo:1:1: error: expected 'HloModule'\n\n^");
+    CHECK(module_error_of("HloModule m\n") ==
           "m.hlo:1:12: error: expected a computation\n"
           "HloModule m\n"
           "           ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %x f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %x f32[] parameter(0)\n}\n") ==
           "m.hlo:3:6: error: expected '='\n"
           "  %x f32[] parameter(0)\n"
           "     ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %p = f32[] parameter(0)\n  ROOT %x = f32[] negate(%p %p)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %p = f32[] parameter(0)\n  ROOT %x = f32[] negate(%p %p)\n}\n") ==
           "m.hlo:4:29: error: expected ',' or ')'\n"
           "  ROOT %x = f32[] negate(%p %p)\n"
           "                            ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(x)\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(x)\n}\n") ==
           "m.hlo:3:29: error: expected a parameter number\n"
           "  ROOT %x = f32[] parameter(x)\n"
           "                            ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0),\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0),\n}\n") ==
           "m.hlo:4:1: error: expected an attribute such as metadata={...}\n"
           "}\n"
           "^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), slice={[0:2}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), slice={[0:2}\n}\n") ==
           "m.hlo:3:44: error: expected ':' or ']'\n"
           "  ROOT %x = f32[] parameter(0), slice={[0:2}\n"
           "                                           ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={op_name=\"a\" source_line=x12}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={op_name=\"a\" source_line=x12}\n}\n") ==
           "m.hlo:3:67: error: metadata source_line must be an integer, not 'x12'\n"
           "  ROOT %x = f32[] parameter(0), metadata={op_name=\"a\" source_line=x12}\n"
           "                                                                  ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=12x}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=12x}\n}\n") ==
           "m.hlo:3:55: error: metadata source_line must be an integer, not '12x'\n"
           "  ROOT %x = f32[] parameter(0), metadata={source_line=12x}\n"
           "                                                      ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=-}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=-}\n}\n") ==
           "m.hlo:3:55: error: metadata source_line must be an integer, not '-'\n"
           "  ROOT %x = f32[] parameter(0), metadata={source_line=-}\n"
           "                                                      ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=99999999999999999999}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), metadata={source_line=99999999999999999999}\n}\n") ==
           "m.hlo:3:55: error: metadata source_line must be an integer, not '99999999999999999999'\n"
           "  ROOT %x = f32[] parameter(0), metadata={source_line=99999999999999999999}\n"
           "                                                      ^");
-    CHECK(error_of("HloModule m, is_scheduled=yes\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
+    CHECK(module_error_of("HloModule m, is_scheduled=yes\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n}\n") ==
           "m.hlo:1:27: error: expected true or false\n"
           "HloModule m, is_scheduled=yes\n"
           "                          ^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n}\n}\n") ==
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0)\n}\n}\n") ==
           "m.hlo:5:1: error: expected a computation, 'HloModule' or the end of the input\n"
           "}\n"
           "^");
-    CHECK(error_of("HloModule m\nENTRY %main {\n  %p = (f32[], f32[]) parameter(0)\n"
+    CHECK(module_error_of("HloModule m\nENTRY %main {\n  %p = (f32[], f32[]) parameter(0)\n"
                    "  ROOT %x = f32[] get-tuple-element(%p), index=99999999999999999999\n}\n") ==
           "m.hlo:4:48: error: integer 99999999999999999999 does not fit in int64\n"
           "  ROOT %x = f32[] get-tuple-element(%p), index=99999999999999999999\n"
@@ -821,10 +821,10 @@ TEST_CASE("syntax errors say what was expected", "[hlo][parser][errors]") {
 TEST_CASE("deeply nested attribute values are an error, not a stack overflow", "[hlo][parser][errors]") {
     // The 257th '{' is at column 34 + 257.
     std::string const deep(100000, '{');
-    auto const e = error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), a=" + deep + "\n}\n");
+    auto const e = module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = f32[] parameter(0), a=" + deep + "\n}\n");
     CHECK(e.rfind("m.hlo:3:291: error: nesting deeper than 256 levels\n", 0) == 0);
     std::string const deep_tuple(100000, '(');
-    auto const t = error_of("HloModule m\nENTRY %main {\n  ROOT %x = " + deep_tuple + " parameter(0)\n}\n");
+    auto const t = module_error_of("HloModule m\nENTRY %main {\n  ROOT %x = " + deep_tuple + " parameter(0)\n}\n");
     CHECK(t.rfind("m.hlo:3:", 0) == 0);
     CHECK(t.find("error: nesting deeper than 256 levels") != std::string::npos);
 }

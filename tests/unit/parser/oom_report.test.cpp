@@ -16,13 +16,13 @@
 
 namespace {
 
-std::string read_data(std::string const& relative) {
+std::string report_data(std::string const& relative) {
     std::ifstream in(std::string(HLOMEM_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
     REQUIRE(in);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-hlomem::oom_log read_log(std::string const& relative) { return hlomem::parse_oom_reports(read_data(relative), relative); }
+hlomem::oom_log read_log(std::string const& relative) { return hlomem::parse_oom_reports(report_data(relative), relative); }
 
 /// The notes of the one report in `text` (which the reader always accepts).
 std::vector<std::string> notes_in(std::string const& text);
@@ -36,7 +36,7 @@ std::vector<std::string> disagreements_of(hlomem::oom_entry_analysis const& a) {
     return out;
 }
 
-std::vector<std::string> notes_of(hlomem::oom_report const& r) {
+std::vector<std::string> report_notes_of(hlomem::oom_report const& r) {
     std::vector<std::string> out;
     for (auto const& n : r.notes) out.push_back(std::to_string(n.line) + ":" + std::to_string(n.column) + ": " + n.message);
     return out;
@@ -49,7 +49,7 @@ std::vector<std::string> notes_in(std::string const& text) {
     auto r = hlomem::try_parse_oom_reports(text, "log.txt");
     REQUIRE(r);
     REQUIRE(r->reports.size() == 1);
-    return notes_of(r->reports[0]);
+    return report_notes_of(r->reports[0]);
 }
 
 }  // namespace
@@ -190,7 +190,7 @@ TEST_CASE("the real GPU report: sizes of f32 buffers, stats, and the buffer cut 
     CHECK_FALSE(b3.shape);
     CHECK_FALSE(b3.complete);
     CHECK_FALSE(hlomem::analyze(b3, r.kind).has_shape);
-    CHECK(notes_of(r) == std::vector<std::string>{
+    CHECK(report_notes_of(r) == std::vector<std::string>{
                              "24:23: the Size of buffer 3 does not read as a size: '384'",
                              "24:26: the input ends inside buffer 3, before its '====' line",
                          });
@@ -264,7 +264,7 @@ TEST_CASE("two GPU reports behind TensorFlow log headers, the second cut off by 
     CHECK(second.entries[0].size->text == "3.00GiB");
     CHECK(second.entries[0].label == "fusion");
     CHECK_FALSE(second.entries[0].shape);
-    CHECK(notes_of(second) ==
+    CHECK(report_notes_of(second) ==
           std::vector<std::string>{"51:1: buffer 1 is cut off here, before its '====' line; the rest is not part of the report"});
 }
 
@@ -302,7 +302,7 @@ TEST_CASE("a TPU report cut off in the middle of a Shape", "[oom_report]") {
     CHECK(r.entries[1].size->text == "570.00M");
     CHECK_FALSE(r.entries[1].shape);
     CHECK(r.entries[1].shape_text == "f32[29184,1,25");
-    CHECK(notes_of(r) == std::vector<std::string>{
+    CHECK(report_notes_of(r) == std::vector<std::string>{
                              "11:13: the Shape of entry 2 does not read (expected ',' or ']'): 'f32[29184,1,25'",
                              "11:27: the input ends inside entry 2, before its '====' line",
                          });
@@ -356,7 +356,7 @@ TEST_CASE("lenient reading: log headers, indentation, tabs, CRLF, fields in any 
         REQUIRE(r.entries.at(0).other_fields.size() == 1);
         CHECK(r.entries[0].other_fields[0].name == "Source file");
         CHECK(r.entries[0].other_fields[0].value == "/home/user/model.py:212");
-        CHECK(notes_of(r) == std::vector<std::string>{"4:6: 'Source file:' is not a field hlomem knows; kept as read"});
+        CHECK(report_notes_of(r) == std::vector<std::string>{"4:6: 'Source file:' is not a field hlomem knows; kept as read"});
     }
     SECTION("an entry that runs into the next one without its '====' line") {
         auto const log = hlomem::parse_oom_reports(tpu_report("  1. Size: 8.0K\n"
@@ -369,28 +369,28 @@ TEST_CASE("lenient reading: log headers, indentation, tabs, CRLF, fields in any 
         CHECK_FALSE(r.entries[0].complete);
         CHECK(r.entries[1].complete);
         CHECK_FALSE(r.cut_off);
-        CHECK(notes_of(r) == std::vector<std::string>{"5:3: entry 1 has no '====' line before the next entry"});
+        CHECK(report_notes_of(r) == std::vector<std::string>{"5:3: entry 1 has no '====' line before the next entry"});
     }
     SECTION("a report whose text stops after its header") {
         auto const log = hlomem::parse_oom_reports("  Largest program allocations in hbm:\nTraceback (most recent call last):\n");
         auto const& r = log.reports.at(0);
         CHECK(r.entries.empty());
         CHECK(r.cut_off);
-        CHECK(notes_of(r) == std::vector<std::string>{"1:1: the report ends before its first entry"});
+        CHECK(report_notes_of(r) == std::vector<std::string>{"1:1: the report ends before its first entry"});
     }
     SECTION("GPU pastes that start at the stats or at 'Peak buffers:'") {
         auto const stats = hlomem::parse_oom_reports("BufferAssignment stats:\n  total allocation:   12.00MiB\n\nDone.\n");
         REQUIRE(stats.reports.size() == 1);
         CHECK(stats.reports[0].stats.size() == 1);
         CHECK(stats.reports[0].cut_off);
-        CHECK(notes_of(stats.reports[0]) == std::vector<std::string>{"1:1: the report ends before its 'Peak buffers:' line"});
+        CHECK(report_notes_of(stats.reports[0]) == std::vector<std::string>{"1:1: the report ends before its 'Peak buffers:' line"});
         auto const peak = hlomem::parse_oom_reports("Peak buffers:\n\tBuffer 1:\n\t\tSize: 16B\n\t\tShape: (f32[2], s32[])\n\t\t===\n");
         REQUIRE(peak.reports.size() == 1);
         CHECK(peak.reports[0].has_peak_buffers);
         CHECK(hlomem::analyze(peak.reports[0].entries.at(0), hlomem::oom_report_kind::gpu).padded_bytes == 16);
     }
     SECTION("text without any report") {
-        auto const log = hlomem::parse_oom_reports(read_data("seeds/002_b0117d631587537a.txt"));
+        auto const log = hlomem::parse_oom_reports(report_data("seeds/002_b0117d631587537a.txt"));
         CHECK(log.reports.empty());
         CHECK(hlomem::parse_oom_reports("").reports.empty());
     }
@@ -398,9 +398,9 @@ TEST_CASE("lenient reading: log headers, indentation, tabs, CRLF, fields in any 
 
 TEST_CASE("damage inside a report is a note at its place, and the rest is read", "[oom_report][errors]") {
     // A malformed Shape (tests/data/oom/synthetic/tpu_malformed_shape.txt): kept as text.
-    auto const malformed = hlomem::parse_oom_reports(read_data("oom/synthetic/tpu_malformed_shape.txt"), "log.txt");
+    auto const malformed = hlomem::parse_oom_reports(report_data("oom/synthetic/tpu_malformed_shape.txt"), "log.txt");
     REQUIRE(malformed.reports.size() == 1);
-    CHECK(notes_of(malformed.reports[0]) ==
+    CHECK(report_notes_of(malformed.reports[0]) ==
           std::vector<std::string>{"4:13: the Shape of entry 1 does not read (minor_to_major lists dimension 1 twice; it must be "
                                    "a permutation of 0..1): 'f32[1024,1024]{1,1:T(8,128)}'"});
     CHECK(malformed.reports[0].entries.at(0).shape_text == "f32[1024,1024]{1,1:T(8,128)}");
@@ -473,7 +473,7 @@ TEST_CASE("log headers: glog and TensorFlow forms, and text that only looks like
 }
 
 TEST_CASE("with the view policy, the report's strings are views into the input", "[oom_report]") {
-    std::string const text = read_data("oom/tpu_oom_pytorch_xla_3041.txt");
+    std::string const text = report_data("oom/tpu_oom_pytorch_xla_3041.txt");
     auto const log = hlomem::parse_oom_reports<hlomem::view_policy>(text, "tpu.txt");
     auto const& e = log.reports.at(0).entries.at(1);
     CHECK(e.size->text == "570.00M");

@@ -17,7 +17,7 @@ using hlomem::shape;
 namespace {
 
 /// The full error report for `text`, or "ok".
-std::string error_of(std::string const& text) {
+std::string shape_error_of(std::string const& text) {
     auto r = hlomem::try_parse_shape(text);
     return r ? std::string("ok") : r.error().to_string();
 }
@@ -72,7 +72,7 @@ TEST_CASE("a brace after a shape is a layout only when an integer or ':' follows
     auto const s = hlomem::parse_shape_prefix(first, text.data() + text.size());
     CHECK(hlomem::to_string(s) == "f32[]");
     CHECK(std::string(first, 2) == " {");
-    CHECK(error_of("f32[3]{}") == "<shape>:1:7: error: expected end of input\nf32[3]{}\n      ^");
+    CHECK(shape_error_of("f32[3]{}") == "<shape>:1:7: error: expected end of input\nf32[3]{}\n      ^");
 }
 
 TEST_CASE("malformed shapes give exact errors with line, column and the offending text", "[parser][shape][errors]") {
@@ -125,7 +125,7 @@ TEST_CASE("malformed shapes give exact errors with line, column and the offendin
         {"(f32[], /*index=5 f32[])", "<shape>:1:9: error: unterminated comment: '/*' without '*/'\n(f32[], /*index=5 f32[])\n        ^"},
     }));
     CAPTURE(text);
-    CHECK(error_of(text) == report);
+    CHECK(shape_error_of(text) == report);
 }
 
 TEST_CASE("nesting deeper than the limit is an error, not a stack overflow", "[parser][shape][errors]") {

@@ -19,7 +19,7 @@
 
 namespace {
 
-hlomem::problem_buffer buffer(std::string id, std::int64_t lower, std::int64_t upper, std::int64_t size,
+hlomem::problem_buffer bound_buffer(std::string id, std::int64_t lower, std::int64_t upper, std::int64_t size,
                               std::int64_t alignment = 1) {
     return {std::move(id), {lower, upper}, size, alignment, std::nullopt, {}};
 }
@@ -28,12 +28,12 @@ hlomem::problem_buffer buffer(std::string id, std::int64_t lower, std::int64_t u
 
 TEST_CASE("arena sizes: every canonical arena is a multiple of the granularity", "[arena_bound]") {
     // Sizes 4 and 6, alignment 1: offsets are sums of sizes, so arenas are even.
-    hlomem::allocation_problem even{{buffer("a", 0, 2, 4), buffer("b", 1, 3, 6)}};
+    hlomem::allocation_problem even{{bound_buffer("a", 0, 2, 4), bound_buffer("b", 1, 3, 6)}};
     CHECK(hlomem::arena_granularity(even) == 2);
     auto const values = hlomem::detail::arena_values_of(hlomem::detail::read_items(even));
     CHECK(values.at_least(9) == 10);  // a's 4 on b's 6; no arena of 9 bytes
     // An alignment above 1 counts (8 and 12: 4); an alignment of 1 does not.
-    hlomem::allocation_problem aligned{{buffer("a", 0, 2, 8, 12), buffer("b", 1, 3, 16, 1)}};
+    hlomem::allocation_problem aligned{{bound_buffer("a", 0, 2, 8, 12), bound_buffer("b", 1, 3, 16, 1)}};
     CHECK(hlomem::arena_granularity(aligned) == 4);
     // MiniMalloc's challenging instances: sizes in multiples of 1024, alignment 1, so a proof at
     // 1024 * k covers every capacity up to 1024 * (k + 1) - 1. Their bounds are their live bytes.
@@ -53,7 +53,7 @@ TEST_CASE("buffers that must stack: the bound per moment", "[arena_bound]") {
     // size rounded up to 128, so the arena is at least 128 + 200 = 328, with y at 0 and x at 128.
     // lower_bound_bytes says 300: it takes off the most rounding of any buffer, the 127 of z, a
     // 1-byte buffer alone at time 1.
-    hlomem::allocation_problem p{{buffer("x", 0, 1, 200, 128), buffer("y", 0, 1, 100, 128), buffer("z", 1, 2, 1, 128)}};
+    hlomem::allocation_problem p{{bound_buffer("x", 0, 1, 200, 128), bound_buffer("y", 0, 1, 100, 128), bound_buffer("z", 1, 2, 1, 128)}};
     CHECK(hlomem::lower_bound_bytes(p) == 300);
     CHECK(hlomem::arena_lower_bound(p) == 328);
     auto const r = hlomem::exact_minimize(p);
@@ -80,7 +80,7 @@ TEST_CASE("the smallest arena and its proof agree with brute force on generated 
             auto const upper = lower + 1 + static_cast<std::int64_t>(random.below(4));
             auto const size = unit * (1 + static_cast<std::int64_t>(random.below(5)));
             std::int64_t const alignment = trial % 4 == 2 ? std::int64_t{2} << random.below(3) : 1;
-            p.buffers.push_back(buffer("b" + std::to_string(i), lower, upper, size, alignment));
+            p.buffers.push_back(bound_buffer("b" + std::to_string(i), lower, upper, size, alignment));
         }
         if (trial % 4 == 3 && p.buffers[0].span.upper - p.buffers[0].span.lower >= 3) {
             auto& g = p.buffers[0];  // live at its ends only
