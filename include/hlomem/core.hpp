@@ -7,6 +7,7 @@
 #include <hlomem/core/error.hpp>
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/core/layout.hpp>
+#include <hlomem/core/memory_space.hpp>
 #include <hlomem/core/padding.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/policy_cast.hpp>

@@ -118,6 +118,10 @@ struct basic_logical_value {
 
     bool index_printed = false;  ///< `<212 tuple{} @0>`: XLA prints the index for tuple-shaped instructions
     bool is_phi = false;
+    /// Listed again under its allocation's ` reused by buffers of a different color:` (newer XLA,
+    /// BufferAllocation::ToString): the value's color is not the allocation's, which XLA allows
+    /// for temp allocations (BufferAssigner::MaybeAssignBuffer, the backend's can_use_allocation).
+    bool cross_color = false;
     bool has_block = false;      ///< the value has a Used-values block
     uses_state uses_as_printed = uses_state::empty;
     bool instruction_text_spaced = true;  ///< `from instruction: %x` (newer) or `from instruction:%x` (older)
@@ -461,7 +465,8 @@ inline diagnostic dump_inconsistency(std::size_t line, std::string message) {
 ///   - the allocations are numbered 0..n-1;
 ///   - the sum of allocation sizes equals `Total bytes used`, and its human form is XLA's;
 ///   - every value satisfies offset + size <= its allocation's size;
-///   - a value's `@color` equals its allocation's color;
+///   - a value's `@color` equals its allocation's color, unless the allocation lists it under
+///     ` reused by buffers of a different color:` (then it must differ);
 ///   - every value line has a Used-values block and every block a value line (when the dump
 ///     has a `Used values:` section);
 ///   - every BufferLiveRange line names a known value, lies within [0, max], and the
@@ -505,9 +510,14 @@ std::vector<diagnostic> check_consistency(basic_buffer_assignment<P> const& ba) 
                             std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) +
                             ") beyond allocation " + std::to_string(a.index) + " of size " + std::to_string(a.size));
         }
-        if (v.color && *v.color != a.color) {
+        if (v.color && *v.color != a.color && !v.cross_color) {
             say(v.line, "value " + std::to_string(v.id) + " has color " + std::to_string(*v.color) + " but allocation " +
-                            std::to_string(a.index) + " has color " + std::to_string(a.color));
+                            std::to_string(a.index) + " has color " + std::to_string(a.color) +
+                            " and does not list it as reused by a different color");
+        }
+        if (v.cross_color && v.color.value_or(a.color) == a.color) {
+            say(v.line, "value " + std::to_string(v.id) + " is listed as reused by a different color of allocation " +
+                            std::to_string(a.index) + " but has its color, " + std::to_string(a.color));
         }
         if (ba.has_used_values && !v.has_block) {
             say(v.line, "value " + std::to_string(v.id) + " (" + std::string(std::string_view(v.name)) +
@@ -526,7 +536,7 @@ std::vector<diagnostic> check_consistency(basic_buffer_assignment<P> const& ba) 
                              std::to_string(lr.instruction_sequence.size()) + " instructions");
         }
         // XLA always ends the text with the peak; without it the text was cut short.
-        if (!lr.not_available && !lr.stated_peak) {
+        if (!lr.not_available && !lr.stated_peak && !lr.peak_undetermined) {
             say(lr.line, "the HloLiveRange text ends before 'Live ranges at N (peak):'; it looks truncated");
         }
         if (lr.stated_peak && !lr.stated_peak->stack_trace.empty() &&

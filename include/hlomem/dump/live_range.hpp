@@ -101,6 +101,9 @@ struct basic_stated_peak {
     }
 };
 
+/// The line that stands for the peak when it cannot be computed (basic_hlo_live_range::peak_undetermined).
+inline constexpr char const* peak_undetermined_text = "Peak memory could not be determined due to unbounded dynamic shape.";
+
 /// The whole HloLiveRange text.
 template <class P = default_policy>
 struct basic_hlo_live_range {
@@ -113,6 +116,11 @@ struct basic_hlo_live_range {
     /// `HloLiveRange not available (finalized or constructed from proto)`: newer XLA writes this
     /// line alone when it has no live ranges to print.
     bool not_available = false;
+    /// The newest XLA ends the text with peak_undetermined_text instead of `Live ranges at N
+    /// (peak):` when a value's shape has an unbounded dynamic dimension (`f32[?]`): its size, and
+    /// so the peak, is not known at compile time.
+    bool peak_undetermined = false;
+    std::size_t peak_undetermined_line = 0;
     std::size_t line = 0;
 
     /// The instruction at `t`, or an empty view when `t` is outside the sequence.

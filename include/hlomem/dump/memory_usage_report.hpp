@@ -22,6 +22,7 @@
 #ifndef HLOMEM_DUMP_MEMORY_USAGE_REPORT_HPP
 #define HLOMEM_DUMP_MEMORY_USAGE_REPORT_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include <hlomem/core/human_bytes.hpp>
+#include <hlomem/core/memory_space.hpp>
 #include <hlomem/core/policy.hpp>
 #include <hlomem/core/shape_table.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
@@ -136,9 +138,45 @@ struct basic_memory_usage_report {
 
 using memory_usage_report = basic_memory_usage_report<>;
 
+/// The allocations of color `color` that XLA's newer memory-usage report lists, in its order
+/// (BufferAssignment::GetMemoryUsageReportProto, xla/service/buffer_assignment.cc): by size,
+/// larger first, then by index; after each, the list stops once more than `more_than_k` are listed
+/// and the rest hold less than `percentile` of the color's bytes (the float product XLA computes).
+/// The defaults are MemoryUsageReport's, which the dump is written with. Indices into ba.allocations.
+template <class Q>
+std::vector<std::size_t> usage_report_allocations(basic_buffer_assignment<Q> const& ba, std::int64_t color,
+                                                  float percentile = 0.05f, std::int64_t more_than_k = 50) {
+    std::vector<std::size_t> of_color;
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < ba.allocations.size(); ++i) {
+        if (ba.allocations[i].color != color) continue;
+        of_color.push_back(i);
+        total += ba.allocations[i].size;
+    }
+    std::stable_sort(of_color.begin(), of_color.end(), [&](std::size_t x, std::size_t y) {
+        auto const& a = ba.allocations[x];
+        auto const& b = ba.allocations[y];
+        return a.size != b.size ? a.size > b.size : a.index < b.index;
+    });
+    std::vector<std::size_t> listed;
+    std::int64_t cumulative = 0;
+    for (std::size_t i : of_color) {
+        cumulative += ba.allocations[i].size;
+        listed.push_back(i);
+        if (static_cast<std::int64_t>(listed.size()) > more_than_k &&
+            static_cast<float>(total - cumulative) < static_cast<float>(total) * percentile) {
+            break;
+        }
+    }
+    return listed;
+}
+
 /// Checks a memory-usage report against the buffer-assignment dump of the same module:
 /// the totals are equal, every listed allocation exists with the same human size and flags,
-/// and every slice row's offset and value count match the values the dump assigns there.
+/// and every slice row's offset and value count match the values the dump assigns there. In the
+/// newer layout, whose tables name no allocation, each space must name its color as XLA does
+/// (memory_space_name) and hold the tables of usage_report_allocations, in that order; the
+/// allocations that rule leaves out are a note (severity note), not a difference.
 template <class P, class Q>
 std::vector<diagnostic> check_against(basic_memory_usage_report<P> const& report,
                                            basic_buffer_assignment<Q> const& ba) {
@@ -166,7 +204,52 @@ std::vector<diagnostic> check_against(basic_memory_usage_report<P> const& report
         }
         return &a;
     };
+    auto check_slices = [&](auto const& av, basic_allocation<Q> const& a) {
+        for (auto const& slice : av.slices) {
+            std::int64_t n = 0;
+            for (std::size_t vi : a.values) {
+                if (ba.values[vi].offset == slice.offset) ++n;
+            }
+            if (n != slice.used_by_n_values) {
+                out.push_back(dump_inconsistency(slice.line, "allocation " + std::to_string(a.index) + " has " + std::to_string(n) +
+                                                                 " values at offset " + std::to_string(slice.offset) +
+                                                                 " in the dump; the report says " +
+                                                                 std::to_string(slice.used_by_n_values)));
+            }
+        }
+    };
     for (auto const& space : report.memory_spaces) {
+        std::string const xla_name = memory_space_name(space.color);
+        if (std::string_view(space.name) != xla_name) {
+            out.push_back(dump_inconsistency(space.line, "the report names color " + std::to_string(space.color) + " '" +
+                                                             std::string(std::string_view(space.name)) + "'; XLA names it '" +
+                                                             xla_name + "'"));
+        }
+        std::vector<std::size_t> const expected = usage_report_allocations(ba, space.color);
+        std::vector<basic_report_allocation_values<P> const*> tables;
+        for (auto const& av : report.allocation_values) {
+            if (av.allocation.index < 0 && av.allocation.color == space.color) tables.push_back(&av);
+        }
+        std::size_t of_color = 0;
+        for (auto const& a : ba.allocations) of_color += a.color == space.color;
+        if (tables.size() != expected.size()) {
+            out.push_back(dump_inconsistency(space.line, "memory space " + std::to_string(space.color) + " has " +
+                                                             std::to_string(tables.size()) + " allocation tables; XLA lists " +
+                                                             std::to_string(expected.size()) + " of its " +
+                                                             std::to_string(of_color) + " allocations"));
+        } else {
+            for (std::size_t k = 0; k < tables.size(); ++k) check_slices(*tables[k], ba.allocations[expected[k]]);
+            if (expected.size() < of_color) {
+                out.push_back(make_diagnostic(diagnostic_kind::partial_read, severity::note,
+                                              "memory space " + std::to_string(space.color) + " lists " +
+                                                  std::to_string(expected.size()) + " of its " + std::to_string(of_color) +
+                                                  " allocations: XLA stops after 50 once the rest hold under 5% of the "
+                                                  "space (GetMemoryUsageReportProto), so the " +
+                                                  std::to_string(of_color - expected.size()) +
+                                                  " smallest are in the dump only")
+                                  .at(space.line));
+            }
+        }
         std::int64_t bytes = 0;
         for (auto const& a : ba.allocations) bytes += a.color == space.color ? a.size : 0;
         if (bytes != space.total_bytes) {
@@ -178,20 +261,7 @@ std::vector<diagnostic> check_against(basic_memory_usage_report<P> const& report
     for (auto const& row : report.allocations) check_header(row.allocation);
     for (auto const& av : report.allocation_values) {
         if (av.allocation.index < 0) continue;  // a table of the newer layout names no allocation
-        auto const* a = check_header(av.allocation);
-        if (!a) continue;
-        for (auto const& slice : av.slices) {
-            std::int64_t n = 0;
-            for (std::size_t vi : a->values) {
-                if (ba.values[vi].offset == slice.offset) ++n;
-            }
-            if (n != slice.used_by_n_values) {
-                out.push_back(dump_inconsistency(slice.line, "allocation " + std::to_string(av.allocation.index) + " has " +
-                                               std::to_string(n) + " values at offset " + std::to_string(slice.offset) +
-                                               " in the dump; the report says " +
-                                               std::to_string(slice.used_by_n_values)));
-            }
-        }
+        if (auto const* a = check_header(av.allocation)) check_slices(av, *a);
     }
     return out;
 }

@@ -62,6 +62,7 @@ basic_logical_value<Q> value_cast(basic_logical_value<P> const& v) {
     out.block_line = v.block_line;
     out.index_printed = v.index_printed;
     out.is_phi = v.is_phi;
+    out.cross_color = v.cross_color;
     out.has_block = v.has_block;
     out.uses_as_printed = v.uses_as_printed;
     out.instruction_text_spaced = v.instruction_text_spaced;
@@ -128,6 +129,8 @@ basic_hlo_live_range<Q> policy_cast(basic_hlo_live_range<P> const& lr) {
     }
     if (lr.stated_peak) out.stated_peak = detail::stated_peak_cast<Q>(*lr.stated_peak);
     out.not_available = lr.not_available;
+    out.peak_undetermined = lr.peak_undetermined;
+    out.peak_undetermined_line = lr.peak_undetermined_line;
     out.line = lr.line;
     return out;
 }

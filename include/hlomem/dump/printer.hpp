@@ -89,6 +89,7 @@ void print_live_range(std::ostream& os, basic_hlo_live_range<P> const& lr) {
         flush(false);
     }
     flush(true);
+    if (lr.peak_undetermined) os << "  " << peak_undetermined_text << '\n';
     if (!lr.stated_peak) return;
     auto const& peak = *lr.stated_peak;
     os << "  Live ranges at " << peak.time << " (peak):\n";
@@ -179,6 +180,18 @@ void print_buffer_assignment(std::ostream& os, basic_buffer_assignment<P> const&
             os << " value: ";
             detail::print_value_key(os, v);
             os << " (size=" << v.size << ",offset=" << v.offset << "): " << shape_text(v.shape) << '\n';
+        }
+        // BufferAllocation::ToString lists again, by id, the values whose color is not the
+        // allocation's.
+        bool head = false;
+        for (std::size_t vi : a.values) {
+            auto const& v = ba.values[vi];
+            if (!v.cross_color) continue;
+            if (!head) os << " reused by buffers of a different color:\n";
+            head = true;
+            os << "  value: ";
+            detail::print_value_key(os, v);
+            os << " (color=" << v.color.value_or(a.color) << ")\n";
         }
     }
     if (ba.stated_total_bytes) {

@@ -562,7 +562,9 @@ void derive_live_range_text(basic_hlo_liveness<P> const& live, peak_size_rule pe
         ba.live_range->stated_peak = std::move(stated);
         peak_out = peak;
     } catch (shape_error const&) {
-        // An unbounded dynamic shape: XLA states no peak either.
+        // An unbounded dynamic shape: XLA states no peak either; the newest text says so in a
+        // line of its own (basic_hlo_live_range::peak_undetermined).
+        if (peak_rule == peak_size_rule::value_subshape) ba.live_range->peak_undetermined = true;
     }
 }
 

@@ -328,10 +328,17 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
                          detail::describe_value(ba, vi) + " reaches " +
                          std::to_string(v.offset + v.size - a.size) + " bytes past its end");
             }
-            if (v.color && *v.color != a.color) {
+            // A value of another color may use a temp allocation, as the dump states under
+            // ` reused by buffers of a different color:`; an input or output allocation keeps its
+            // color (BufferAssigner::MaybeAssignBuffer: IsInputOrOutput and the colors differ).
+            if (v.color && *v.color != a.color &&
+                (!v.cross_color || a.parameter_number || a.maybe_live_out)) {
                 fail(diagnostic_kind::color_mismatch, vi, npos, ai, v.line,
                      detail::describe_value(ba, vi) + " has color " + std::to_string(*v.color) +
-                         " but allocation " + std::to_string(a.index) + " has color " + std::to_string(a.color));
+                         " but allocation " + std::to_string(a.index) + " has color " + std::to_string(a.color) +
+                         (v.cross_color ? "; XLA lets a value of another color use a temp allocation only, never a "
+                                          "parameter or output"
+                                        : ""));
             }
             if (auto const* shape = ba.shape_of(v)) {
                 if (v.color && shape->is_array()) {

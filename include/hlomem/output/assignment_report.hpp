@@ -171,6 +171,8 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
             bool const agrees = ba.live_range->stated_peak->time == p.time && hlomem::compare_stated_peak(ba, p).empty();
             out << (agrees ? "  the dump states the same peak and list\n" : "  the dump states another peak (see warnings)\n");
         }
+    } else if (ba.live_range && ba.live_range->peak_undetermined) {
+        out << "\nXLA's peak: none; the dump says \"" << hlomem::peak_undetermined_text << "\"\n";
     }
 
     if (!f.bounds.empty() && ba.live_range) {
@@ -421,6 +423,7 @@ void print_live_range_report(std::ostream& os, hlomem::basic_hlo_live_range<P> c
         json.member("buffer_live_ranges", lr.buffer_live_ranges.size());
         json.member("stated_peak_time", lr.stated_peak ? std::optional<std::int64_t>(lr.stated_peak->time) : std::nullopt);
         json.member("stated_peak_values", lr.stated_peak ? lr.stated_peak->entries.size() : 0);
+        json.member("peak_undetermined", lr.peak_undetermined);
         json.end_object();
         json.finish();
         return;
@@ -438,6 +441,7 @@ void print_live_range_report(std::ostream& os, hlomem::basic_hlo_live_range<P> c
         os << "  stated peak at " << lr.stated_peak->time << " (" << lr.instruction_at(lr.stated_peak->time) << "): "
            << lr.stated_peak->entries.size() << " values, " << listed << " bytes listed\n";
     }
+    if (lr.peak_undetermined) os << "  XLA wrote: " << hlomem::peak_undetermined_text << '\n';
     os << "  read it together with its buffer-assignment dump to size the values: hlomem report DUMP --live-range "
        << file << '\n';
 }
@@ -469,6 +473,8 @@ void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_repo
             json.begin_object();
             json.member("name", space.name);
             json.member("color", space.color);
+            auto const meaning = hlomem::gpu_memory_space_meaning(space.color);
+            json.member("gpu_meaning", meaning.empty() ? std::nullopt : std::optional<std::string_view>(meaning));
             json.member("total_bytes", space.total_bytes);
             std::size_t tables = 0;
             for (auto const& av : r.allocation_values) tables += av.allocation.index < 0 && av.allocation.color == space.color;
@@ -485,7 +491,9 @@ void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_repo
     for (auto const& space : r.memory_spaces) {
         std::size_t tables = 0;
         for (auto const& av : r.allocation_values) tables += av.allocation.index < 0 && av.allocation.color == space.color;
-        os << "  memory space " << std::string_view(space.name) << " (color " << space.color << "): " << space.total_bytes << " bytes ("
+        auto const meaning = hlomem::gpu_memory_space_meaning(space.color);
+        os << "  memory space " << space.color << " (XLA's label " << std::string_view(space.name)
+           << (meaning.empty() ? std::string() : "; on GPU " + std::string(meaning)) << "): " << space.total_bytes << " bytes ("
            << hlomem::human_bytes(space.total_bytes) << "), " << tables << " value tables (one per allocation, unnamed)\n";
     }
     if (!r.memory_spaces.empty()) return;

@@ -50,10 +50,19 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
     }
     if (loaded.memory_usage_report) {
         auto const& file = *loaded.memory_usage_report_file;
-        auto problems = hlomem::check_against(*loaded.memory_usage_report, ba);
+        std::vector<hlomem::diagnostic> differences;
+        std::vector<std::string> report_notes;
+        for (auto& p : hlomem::check_against(*loaded.memory_usage_report, ba)) {
+            if (p.severity == hlomem::severity::note) {
+                report_notes.push_back(file + ":" + std::to_string(p.line) + ": " + p.message);
+            } else {
+                differences.push_back(hlomem::dump_inconsistency(0, file + ":" + std::to_string(p.line) + ": " + p.message));
+            }
+        }
         facts.notes.push_back("checked against " + file + ": " +
-                              (problems.empty() ? std::string("it agrees") : std::to_string(problems.size()) + " differences"));
-        for (auto& p : problems) facts.warnings.push_back(hlomem::dump_inconsistency(0, file + ":" + std::to_string(p.line) + ": " + p.message));
+                              (differences.empty() ? std::string("it agrees") : std::to_string(differences.size()) + " differences"));
+        for (auto& n : report_notes) facts.notes.push_back(std::move(n));
+        for (auto& d : differences) facts.warnings.push_back(std::move(d));
     }
     return facts;
 }

@@ -113,6 +113,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         shape_id shape = no_shape;
         bool index_printed = false;
         bool is_phi = false;
+        bool cross_color = false;
     };
     // The line of the allocation header or value line read last (0 once the allocations end).
     std::size_t previous_line = 0;
@@ -144,6 +145,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
             v.shape = r.shape;
             v.index_printed = r.index_printed;
             v.is_phi = r.is_phi;
+            v.cross_color = r.cross_color;
         }
         for (auto& a : ba.allocations) {
             for (auto& vi : a.values) vi = new_index[vi];
@@ -211,6 +213,34 @@ struct buffer_assignment_builder : live_range_builder<P> {
         }
         previous_line = r.line;
         pending_allocation_values.push_back(i);
+    }
+
+    /// ` reused by buffers of a different color:` after an allocation's value lines. The lines that
+    /// follow are counted from the text (line_of): they are rare.
+    void cross_color_head() { previous_line = 0; }
+
+    /// `  value: <12 fusion.3 @0> (color=0)` under it: a value listed above, in this allocation.
+    void cross_color(cross_color_line const& l) {
+        auto const& k = l.key;
+        std::size_t const i = by_id.find(k.id);
+        std::size_t const here = ba.allocations.size() - 1;
+        if (i == npos || value_lines[i].allocation != here) {
+            throw failure(k.where, "value " + std::to_string(k.id) + " is listed as reused by a different color of allocation " +
+                                       std::to_string(ba.allocations.back().index) +
+                                       " but has no value line in it; XLA lists only the values above");
+        }
+        auto& r = value_lines[i];
+        if (r.cross_color) throw failure(k.where, "value " + std::to_string(k.id) + " is listed twice as reused by a different color");
+        if (k.color && *k.color != l.color) {
+            throw failure(k.where, "value " + std::to_string(k.id) + " is @" + std::to_string(*k.color) + " but (color=" +
+                                       std::to_string(l.color) + ")");
+        }
+        if (r.color && *r.color != l.color) {
+            throw failure(k.where, "value " + std::to_string(k.id) + " has color " + std::to_string(*r.color) +
+                                       " on its value line but " + std::to_string(l.color) + " here");
+        }
+        r.color = l.color;
+        r.cross_color = true;
     }
 
     /// `HloLiveRange (max N):`. The `BufferLiveRange:` lines that follow are about as many as the

@@ -42,6 +42,14 @@ struct value_line {
     shape_id shape = no_shape;
 };
 
+/// `  value: <12 fusion.3 @0> (color=0)` under ` reused by buffers of a different color:`, which
+/// newer XLA writes after an allocation's value lines (BufferAllocation::ToString) for the values
+/// listed above whose color differs from the allocation's.
+struct cross_color_line {
+    value_key key;
+    std::int64_t color = 0;
+};
+
 /// `  tuple.16 {0}` under ` positions:`.
 struct position_line {
     std::string_view name;
@@ -69,6 +77,8 @@ inline constexpr auto key_phi = [](auto& ctx, auto&, char const*) { x3::_val(ctx
 // Builder calls: one per finished line.
 inline constexpr auto on_allocation = [](auto& ctx, allocation_header& h, char const*) { builder(ctx).allocation(h); };
 inline constexpr auto on_value_line = [](auto& ctx, value_line& v, char const*) { builder(ctx).value(v); };
+inline constexpr auto on_cross_color_head = [](auto& ctx, auto&, char const*) { builder(ctx).cross_color_head(); };
+inline constexpr auto on_cross_color = [](auto& ctx, cross_color_line& l, char const*) { builder(ctx).cross_color(l); };
 inline constexpr auto on_used_values = [](auto& ctx, auto&, char const*) { builder(ctx).used_values(); };
 inline constexpr auto on_block = [](auto& ctx, value_key& k, char const*) { builder(ctx).block(k); };
 inline constexpr auto on_position = [](auto& ctx, position_line& p, char const*) { builder(ctx).position(p); };
@@ -92,12 +102,15 @@ using x3::lit;
 
 struct value_key_id;
 struct value_line_id;
+struct cross_color_line_id;
 struct position_line_id;
 struct use_line_id;
 struct buffer_assignment_id;
 
 inline constexpr x3::rule<value_key_id, value_key> value_key_rule{"a value such as <150 all-gather.30 @0>"};
 inline constexpr x3::rule<value_line_id, value_line> value_line_rule{"a value line"};
+inline constexpr x3::rule<cross_color_line_id, cross_color_line> cross_color_line_rule{
+    "a value such as 'value: <12 fusion.3 @0> (color=0)'"};
 inline constexpr x3::rule<position_line_id, position_line> position_line_rule{"a position"};
 inline constexpr x3::rule<use_line_id, use_line> use_line_rule{"a use"};
 inline constexpr x3::rule<buffer_assignment_id> buffer_assignment_rule{"a buffer assignment"};
@@ -113,6 +126,11 @@ inline auto const value_line_rule_def = lit("value:") > on_match(value_key_rule,
                                         on_match(uint64_, a::set_size) > ',' > lit("offset=") >
                                         on_match(uint64_, a::set_offset) > ')' > ':' >
                                         on_match(named("a shape", shape), a::set_shape);
+
+// `  value: <12 fusion.3 @0> (color=0)`: a value listed above, whose own color is not the
+// allocation's (XLA:GPU lets default-memory temps live in a collective-memory allocation).
+inline auto const cross_color_line_rule_def = lit("value:") > on_match(value_key_rule, a::set_key) > '(' > lit("color=") >
+                                              on_match(int64_, a::set_color) > ')';
 
 // Used values blocks.
 // A position or use line is only handed to the builder once it has matched whole: `uses:` and
@@ -135,8 +153,14 @@ inline auto const value_block = on_match(value_key_rule, a::on_block) > eol > li
 inline auto const used_values = on_match(lit("Used values:"), a::on_used_values) > eol > *(blank_lines >> value_block);
 
 // A whole buffer-assignment dump.
+// After the value lines, newer XLA may list again those whose color differs from the
+// allocation's (BufferAllocation::ToString, cross_color_buffers_):
+//    reused by buffers of a different color:
+//     value: <12 fusion.3 @0> (color=0)
+inline auto const cross_color_block = on_match(lit("reused by buffers of a different color:"), a::on_cross_color_head) > eol >
+                                      *(on_match(cross_color_line_rule, a::on_cross_color) > eol);
 inline auto const allocation_block = on_match(allocation_header_rule, a::on_allocation) > eol >
-                                     *(on_match(value_line_rule, a::on_value_line) > eol);
+                                     *(on_match(value_line_rule, a::on_value_line) > eol) > -cross_color_block;
 inline auto const buffer_assignment_rule_def =
     blank_lines > named("'BufferAssignment:'", lit("BufferAssignment:")) > eol > *allocation_block > blank_lines >
     named("an allocation header, a value line, or 'Total bytes used:' after a blank line", total_line) > blank_lines >
@@ -165,7 +189,7 @@ inline auto const aliasing_rule_def = lit('{') > -(alias_entry_def > *(',' > ali
 
 BOOST_SPIRIT_DEFINE(aliasing_rule)
 
-BOOST_SPIRIT_DEFINE(value_key_rule, value_line_rule, position_line_rule, use_line_rule, buffer_assignment_rule)
+BOOST_SPIRIT_DEFINE(value_key_rule, value_line_rule, cross_color_line_rule, position_line_rule, use_line_rule, buffer_assignment_rule)
 
 // The parts of a dump that read apart (parser/threaded_read.hpp, read_in_parts): together, in text
 // order, they read what buffer_assignment_rule reads; each stops at the end of its part.

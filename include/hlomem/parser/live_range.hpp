@@ -179,6 +179,7 @@ inline constexpr auto peak_start = [](auto& ctx, std::string_view n, char const*
 };
 inline constexpr auto peak_index = [](auto& ctx, index_path& p, char const*) { x3::_val(ctx).index = std::move(p); };
 inline constexpr auto on_live_range = [](auto& ctx, std::int64_t max, char const* where) { builder(ctx).live_range(max, where); };
+inline constexpr auto on_peak_undetermined = [](auto& ctx, auto&, char const* where) { builder(ctx).peak_undetermined(where); };
 inline constexpr auto on_live_range_unavailable = [](auto& ctx, auto&, char const* where) {
     builder(ctx).live_range_unavailable(where);
 };
@@ -224,7 +225,7 @@ inline auto const live_range_text =
     (on_match(lit("HloLiveRange not available (finalized or constructed from proto)"), a::on_live_range_unavailable) > eol) |
     (lit("HloLiveRange (max") > on_match(int64_, a::on_live_range) > lit("):") > eol > lit("InstructionSequence:") > eol >
      *sequence_line > named("a sequence entry such as '0:param.2' or 'BufferLiveRange:'", lit("BufferLiveRange:")) >
-     eol > *range_entry > -peak_section >
+     eol > *range_entry > -(peak_section | (on_match(lit(peak_undetermined_text), a::on_peak_undetermined) > eol)) >
      named("a live range such as 'param.2{}:0-80', 'Live ranges at N (peak):', a peak entry or a blank line",
            &(blank_line | end_of_input)));
 
@@ -295,6 +296,10 @@ struct live_range_builder : builder_base<P> {
             this->start_lines_at(r.where, out.line);
         }
         ranges.push_back(std::move(out));
+    }
+    void peak_undetermined(char const* where) {
+        lr().peak_undetermined = true;
+        lr().peak_undetermined_line = this->line_of(where);
     }
     void peak(std::int64_t t, char const* where) {
         lr().stated_peak.emplace();

@@ -139,6 +139,7 @@ struct value_line_fields {
     bool has_color;
     bool index_printed;
     bool is_phi;
+    bool cross_color;
 };
 
 /// One threaded read of a dump split into `parts` (read_in_parts runs its steps in order): the
@@ -345,7 +346,7 @@ struct threaded_reader {
                 for (std::size_t i = line_count * share / threads; i < line_count * (share + 1) / threads; ++i) {
                     auto const& v = ba.values[i];
                     fields[i] = value_line_fields{v.allocation, v.offset, v.size, v.color.value_or(0), v.line, v.shape,
-                                                  v.color.has_value(), v.index_printed, v.is_phi};
+                                                  v.color.has_value(), v.index_printed, v.is_phi, v.cross_color};
                 }
             });
         });
@@ -371,6 +372,7 @@ struct threaded_reader {
                     v.shape = f.shape;
                     v.index_printed = f.index_printed;
                     v.is_phi = f.is_phi;
+                    v.cross_color = f.cross_color;
                 }
             });
         });
