@@ -210,6 +210,16 @@ struct basic_bfc_chunk_sizes {
     std::size_t line = 0;
 };
 
+/// The chunks in use that one executable asked for: newer BFC logs tag each chunk with its
+/// allocation annotation (`InUse at 302000200 of size 1073741824 tag lower allocation_annotation
+/// xla.execute{executable=jit_broadcast_in_dim} next 3`).
+template <class P = default_policy>
+struct basic_bfc_owner {
+    typename P::string_type executable;  ///< `jit_broadcast_in_dim`; the annotation as printed when it names no executable
+    std::int64_t chunks = 0;
+    std::int64_t bytes = 0;
+};
+
 /// What the BFC allocator's log says (bfc_allocator.cc: `Allocator (GPU_0_bfc) ran out of memory
 /// trying to allocate 84.50MiB`, DumpMemoryLog's bins, chunks, chunk sizes and `Stats:`).
 template <class P = default_policy>
@@ -224,6 +234,9 @@ struct basic_bfc_log {
     std::int64_t in_use_chunk_bytes = 0;
     std::int64_t free_chunk_bytes = 0;
     std::int64_t largest_free_chunk = 0;
+    /// The in-use chunks by the executable of their annotation, in the order first seen; chunks
+    /// without an annotation (older logs) are in none.
+    std::vector<basic_bfc_owner<P>> in_use_by_executable;
     std::vector<basic_bfc_chunk_sizes<P>> chunk_sizes;
     std::optional<basic_reported_size<P>> sum_in_use;  ///< `Sum Total of in-use chunks: 4.16GiB`
     std::optional<std::int64_t> region_allocated;      ///< `total_region_allocated_bytes_: 8590983168`

@@ -7,12 +7,14 @@
 #ifndef HLOMEM_OUTPUT_OOM_MESSAGE_OUTPUT_HPP
 #define HLOMEM_OUTPUT_OOM_MESSAGE_OUTPUT_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include <hlomem/core/printed_size.hpp>
 #include <hlomem/dump/oom_report.hpp>
@@ -149,6 +151,17 @@ inline void print_verdict_json(json_writer& json, oom_verdict const& v) {
     json.end_object();
 }
 
+/// The owners of in-use chunks, most bytes first (then in the order first seen).
+template <class Bfc>
+std::vector<std::size_t> executables_by_bytes(Bfc const& b) {
+    std::vector<std::size_t> order(b.in_use_by_executable.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        return b.in_use_by_executable[x].bytes > b.in_use_by_executable[y].bytes;
+    });
+    return order;
+}
+
 /// The figures of the one-line messages and the BFC log that the summary lines do not show.
 inline void print_message_text(std::ostream& out, oom_report const& r) {
     if (!r.program_name.empty() || r.program_load) out << "  program load" << (r.program_name.empty() ? std::string() : " '" + r.program_name + "'") << '\n';
@@ -169,6 +182,13 @@ inline void print_message_text(std::ostream& out, oom_report const& r) {
     if (b.chunks_in_use + b.chunks_free > 0) {
         out << "  chunk lines: " << b.chunks_in_use << " in use (" << xla(b.in_use_chunk_bytes) << "), " << b.chunks_free << " free ("
             << xla(b.free_chunk_bytes) << ", the largest " << xla(b.largest_free_chunk) << ")\n";
+    }
+    if (!b.in_use_by_executable.empty()) {
+        out << "  in use by executable (the chunks' allocation_annotation):\n";
+        for (std::size_t i : executables_by_bytes(b)) {
+            auto const& o = b.in_use_by_executable[i];
+            out << "    " << o.executable << ": " << xla(o.bytes) << " in " << o.chunks << (o.chunks == 1 ? " chunk\n" : " chunks\n");
+        }
     }
     if (!b.chunk_sizes.empty()) out << "  chunk sizes in use: " << b.chunk_sizes.size() << " lines\n";
     if (b.sum_in_use) out << "  sum of in-use chunks " << b.sum_in_use->text << '\n';
@@ -218,6 +238,16 @@ inline void print_message_json(json_writer& json, oom_report const& r) {
     json.member("chunks_free", b.chunks_free);
     json.member("free_chunk_bytes", b.free_chunk_bytes);
     json.member("largest_free_chunk", b.largest_free_chunk);
+    json.key("in_use_by_executable").begin_array();
+    for (std::size_t i : executables_by_bytes(b)) {
+        auto const& o = b.in_use_by_executable[i];
+        json.begin_object();
+        json.member("executable", o.executable);
+        json.member("chunks", o.chunks);
+        json.member("bytes", o.bytes);
+        json.end_object();
+    }
+    json.end_array();
     bytes_member(json, "sum_in_use_bytes", b.sum_in_use);
     json.key("memory_limit");
     b.memory_limit ? json.value(*b.memory_limit) : json.null();

@@ -32,6 +32,7 @@
 #ifndef HLOMEM_PARSER_OOM_MESSAGES_HPP
 #define HLOMEM_PARSER_OOM_MESSAGES_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -379,11 +380,39 @@ protected:
         if (l.content[0] == 'I') {
             ++b.chunks_in_use;
             b.in_use_chunk_bytes += *size;
+            chunk_owner(p, l.end, *size);
         } else {
             ++b.chunks_free;
             b.free_chunk_bytes += *size;
             if (*size > b.largest_free_chunk) b.largest_free_chunk = *size;
         }
+    }
+
+    /// `... tag lower allocation_annotation xla.execute{executable=jit_f} next 3` after an in-use
+    /// chunk's size: its bytes counted to `jit_f` (to the annotation as printed when it is of
+    /// another form).
+    void chunk_owner(char const* p, char const* end, std::int64_t size) {
+        constexpr std::string_view tag = " allocation_annotation ";
+        constexpr std::string_view execute = "xla.execute{executable=";
+        char const* at = find_in(p, end, tag);
+        if (!at) return;
+        char const* first = at + tag.size();
+        char const* last = find_in(first, end, " next ");
+        std::string_view annotation(first, static_cast<std::size_t>((last ? last : end) - first));
+        while (!annotation.empty() && (annotation.back() == ' ' || annotation.back() == '\r')) annotation.remove_suffix(1);
+        if (annotation.size() > execute.size() && annotation.substr(0, execute.size()) == execute && annotation.back() == '}') {
+            annotation = annotation.substr(execute.size(), annotation.size() - execute.size() - 1);
+        }
+        auto& owners = bfc().in_use_by_executable;
+        auto it = std::find_if(owners.begin(), owners.end(),
+                               [&](auto const& o) { return std::string_view(o.executable) == annotation; });
+        if (it == owners.end()) {
+            owners.emplace_back();
+            owners.back().executable = str(annotation);
+            it = owners.end() - 1;
+        }
+        ++it->chunks;
+        it->bytes += size;
     }
 
     /// `9 Chunks of size 256 totalling 2.2KiB`

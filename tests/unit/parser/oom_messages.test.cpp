@@ -12,7 +12,9 @@
 #include "test_data.hpp"
 
 #include <cstdint>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -306,4 +308,19 @@ TEST_CASE("oom messages: a BFC log of JAX 0.11.2 on an H100, full then fragmente
     CHECK(v.outcome == "fragmented");  // 30.38 GiB free, the largest free block 1.38 GiB
     CHECK(v.text.find("29.00GiB in 29 chunks of bin 256.00MiB") != std::string::npos);
     CHECK(log.reports[3].requested->text == "2.00GiB");
+    // Each in-use chunk is tagged `allocation_annotation xla.execute{executable=NAME}`: the 59 (then
+    // 29) arrays of 1 GiB are jit_broadcast_in_dim's, the 256-byte chunk jit_convert_element_type's
+    // (in the order the log names them first; the text puts the most bytes first).
+    using owner = std::tuple<std::string, std::int64_t, std::int64_t>;
+    auto owners = [](hlomem::oom_report const& r) {
+        std::vector<owner> out;
+        for (auto const& o : r.bfc.in_use_by_executable) out.emplace_back(o.executable, o.chunks, o.bytes);
+        return out;
+    };
+    CHECK(owners(full) == std::vector<owner>{{"jit_convert_element_type", 1, 256}, {"jit_broadcast_in_dim", 59, 63350767616}});
+    CHECK(owners(holes) == std::vector<owner>{{"jit_broadcast_in_dim", 29, 31138512896}, {"jit_convert_element_type", 1, 256}});
+    std::ostringstream text;
+    hlomem::print_oom_log_text(text, log);
+    CHECK(text.str().find("    jit_broadcast_in_dim: 29.00GiB in 29 chunks\n    jit_convert_element_type: 256B in 1 chunk\n") !=
+          std::string::npos);
 }
