@@ -28,7 +28,7 @@ constexpr char const* assign_usage =
     "every value with its offset, 'Total bytes used', 'Used values' and the HloLiveRange appendix.\n"
     "'hlomem report', 'check', 'timeline' and 'repack' read the output as they read XLA's dump.\n"
     "\n"
-    "  --backend gpu|cpu|tpu  whose BufferAssigner options to follow (alignment of temps: 128, 64,\n"
+    "  --backend gpu|cpu|tpu  whose BufferAssigner options to follow (alignment of temps: 256, 64,\n"
     "                         512 bytes). By default it is inferred from the module: tiled layouts\n"
     "                         are TPU's; GPU library calls, kInput/kCustom fusions, GPU backend\n"
     "                         configs and the latency-hiding scheduler's fingerprint are GPU's; CPU\n"
@@ -38,6 +38,7 @@ constexpr char const* assign_usage =
     "                         XLA's best-fit (best-fit, best-fit-spatial, best-fit-temporal,\n"
     "                         greedy-by-size, first-fit, improve, exact): what would it save?\n"
     "  --alignment N          align temp buffers to N bytes instead of the backend's alignment\n"
+    "                         (128 for a GPU module of an XLA older than June 2025)\n"
     "  --time-limit SECONDS   for improve and exact, per heap (default 10)\n"
     "  --json                 what 'hlomem report --json' prints for the predicted dump\n"
     "Exit status: 0 done, 2 bad usage or a module that cannot be read or assigned.\n";

@@ -1,9 +1,11 @@
 // hlomem/assign/backend.hpp: which compiler's BufferAssigner options a module is assigned with —
 // the backend (GPU, CPU, TPU) inferred from what only one compiler writes into a module, and each
-// backend's temp alignment (GpuCompiler: 128 bytes, 256 in JAX 0.11's XLA; CpuCompiler: 64; TPU assumed 512).
+// backend's temp alignment (GpuCompiler: 256 bytes, 128 before June 2025; CpuCompiler: 64; TPU
+// assumed 512), and the alignment a buffer-assignment dump shows.
 #ifndef HLOMEM_ASSIGN_BACKEND_HPP
 #define HLOMEM_ASSIGN_BACKEND_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,21 +29,48 @@ inline std::optional<xla_backend> xla_backend_named(std::string_view name) noexc
     return std::nullopt;
 }
 
-/// The alignment of every temp chunk (BufferAssigner's color_alignment) on each backend.
+/// The alignment of every temp chunk (BufferAssigner's color_alignment) on each backend, as
+/// today's XLA sets it. GPU: kXlaAllocatedBufferAlignBytes (xla/service/gpu/gpu_constants.h), which
+/// compile_module_to_llvm_ir.cc passes as every color's alignment: 256 bytes since XLA's change of
+/// June 2025 (openxla/xla PR #27784), 128 before it, under no flag. A module does not say which XLA
+/// compiled it, so a module of an older XLA is assigned at 128 when the user says so
+/// (`--alignment 128`), or when its dump shows it (alignment_shown_by). CPU: 64
+/// (cpu::MinimumAlignmentForBuffer); TPU: assumed 512.
 inline constexpr std::int64_t default_alignment(xla_backend b) noexcept {
-    return b == xla_backend::gpu ? 128 : b == xla_backend::cpu ? 64 : 512;
+    return b == xla_backend::gpu ? 256 : b == xla_backend::cpu ? 64 : 512;
 }
 
-/// The alignment a module's temp chunks get: default_alignment(b), except on GPU for a module
-/// printed by the XLA of JAX 0.11, which aligns them at 256 bytes. That XLA is told by its printer,
-/// which names tuple elements as operands (`async-start(%arg_tuple.1#3, ...)`, no get-tuple-element
-/// instructions): all 19 modules of its dumps in tests/data/jax_0_11 assign exactly as XLA did at 256
-/// (3 of them not at 128: their small tuple buffers sit 256 bytes apart in XLA's arena), and every
-/// older GPU dump of tests/data does at 128. A module of that XLA without any tuple element operand
-/// is not told apart, and gets 128.
-template <class P>
-std::int64_t module_alignment(basic_hlo_module<P> const& m, xla_backend b) noexcept {
-    return b == xla_backend::gpu && m.names_tuple_elements() ? 256 : default_alignment(b);
+/// The GPU alignment of XLA before June 2025 (default_alignment).
+inline constexpr std::int64_t gpu_alignment_before_2025_06 = 128;
+
+/// The largest alignment (a power of two, 4096 at most) that every offset of a value in the
+/// dump's preallocated-temp allocations is a multiple of: a bound on the alignment XLA used, and
+/// that alignment itself when some offset is an odd multiple of it. A GPU dump with a value 128
+/// bytes past a 256-byte boundary was made by an XLA aligning at 128. Nullopt when every such
+/// value sits at offset 0 (nothing shows).
+template <class BufferAssignment>
+std::optional<std::int64_t> alignment_shown_by(BufferAssignment const& ba) {
+    std::optional<std::int64_t> shown;
+    for (auto const& a : ba.allocations) {
+        if (!a.is_preallocated_temp) continue;
+        for (std::size_t vi : a.values) {
+            std::int64_t const offset = ba.values[vi].offset;
+            if (offset <= 0) continue;
+            std::int64_t const largest = offset & -offset;  // the largest power of two dividing it
+            shown = std::min<std::int64_t>(shown.value_or(4096), std::min<std::int64_t>(largest, 4096));
+        }
+    }
+    return shown;
+}
+
+/// The alignment that reproduces dump `ba` on backend `b` when its dump shows an older XLA's: the
+/// alignment it shows when that is below default_alignment(b) (a GPU dump of XLA before June 2025,
+/// with a temp value at an odd multiple of 128), else nullopt (the backend's own).
+template <class BufferAssignment>
+std::optional<std::int64_t> alignment_of_dump(BufferAssignment const& ba, xla_backend b) {
+    auto const shown = alignment_shown_by(ba);
+    if (shown && *shown < default_alignment(b)) return shown;
+    return std::nullopt;
 }
 
 /// Which backend compiled a module, and why that answer.

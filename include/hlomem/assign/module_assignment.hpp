@@ -77,6 +77,7 @@ struct basic_predicted_assignment {
     size_function_kind sizes = size_function_kind::xla;  ///< the sizes its values were given
     xla_backend backend = xla_backend::gpu;
     std::int64_t alignment = 0;  ///< of temp buffers: the backend's, or the one given
+    bool alignment_given = false;
     /// "given", "inferred" (from what the module holds) or "default" (nothing told).
     std::string backend_source;
     std::string backend_reason;  ///< what was seen in the module, or why nothing was
@@ -86,8 +87,14 @@ struct basic_predicted_assignment {
     /// What `hlomem assign` says on standard error: "backend tpu (inferred: tiled layouts ...)".
     std::string backend_note() const {
         std::string out = "backend " + std::string(to_string(backend));
-        if (backend_source == "given") return out + " (given)";
-        return out + " (" + backend_source + ": " + backend_reason + ")";
+        out += backend_source == "given" ? " (given)" : " (" + backend_source + ": " + backend_reason + ")";
+        out += ", temp alignment " + std::to_string(alignment);
+        if (alignment_given) return out + " (given)";
+        if (backend == xla_backend::gpu) {
+            out += " (XLA:GPU's since June 2025; an older XLA aligned at " + std::to_string(gpu_alignment_before_2025_06) +
+                   ": --alignment " + std::to_string(gpu_alignment_before_2025_06) + ")";
+        }
+        return out;
     }
 };
 using predicted_assignment = basic_predicted_assignment<default_policy>;
@@ -153,6 +160,7 @@ basic_predicted_assignment<P> predict_module_assignment(basic_hlo_module<P> cons
     out.sizes = problem.sizes;
     out.backend = problem.backend;
     out.alignment = problem.alignment;
+    out.alignment_given = options.alignment.has_value();
     out.backend_source = options.backend ? "given" : problem.inference.inferred ? "inferred" : "default";
     out.backend_reason = problem.inference.reason;
     out.notes = problem.notes;

@@ -24,7 +24,7 @@ namespace hlomem {
 
 struct assign_options {
     std::optional<xla_backend> backend;    ///< nullopt: infer_backend
-    std::optional<std::int64_t> alignment; ///< nullopt: module_alignment(module, backend)
+    std::optional<std::int64_t> alignment; ///< nullopt: default_alignment(backend)
     allocation_algorithm algorithm = allocation_algorithm::best_fit;
     plan_options plan;                     ///< for improve and exact (their budgets)
     bool allocate_buffers_for_constants = true;

@@ -53,7 +53,7 @@ public:
             out.inference.reason = "given";
             out.inference.inferred = false;
         }
-        out.alignment = options_.alignment.value_or(module_alignment(m_, out.backend));
+        out.alignment = options_.alignment.value_or(default_alignment(out.backend));
         out.sizes = options_.sizes.value_or(size_function_of(m_.shapes()));
         derive_options derive;
         derive.sizes = out.sizes;

@@ -158,7 +158,8 @@ TEST_CASE("assign_module: the wrappers give its results", "[assign][module_assig
     CHECK(predicted.backend_source == "inferred");
     CHECK(predicted.alignment == 512);
     CHECK(predicted.sizes == hlomem::size_function_kind::tpu);
-    CHECK(predicted.backend_note() == "backend tpu (inferred: tiled layouts (T(...)) are written by the TPU compiler only)");
+    CHECK(predicted.backend_note() ==
+          "backend tpu (inferred: tiled layouts (T(...)) are written by the TPU compiler only), temp alignment 512");
     CHECK(hlomem::to_string(predicted.assignment) == predicted.text);
     // assign_buffers: its model alone.
     CHECK(hlomem::to_string(hlomem::assign_buffers(m, assigner)) == predicted.text);

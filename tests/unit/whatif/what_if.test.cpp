@@ -216,9 +216,10 @@ TEST_CASE("whatif: a module's input_output_alias removed and donated back is XLA
     CHECK(w.peak().bytes == w0.peak().bytes);
     CHECK(w.peak().time == w0.peak().time);
     if (seed) return;
-    hlomem::assign_options options;
-    auto const predicted = hlomem::predict_assignment(hlomem::parse_hlo_module(back, base), options, false).assignment;
     auto const actual = hlomem::parse_buffer_assignment(read_data(base + ".buffer_assignment.txt"), base);
+    hlomem::assign_options options;
+    options.alignment = hlomem::alignment_of_dump(actual, hlomem::xla_backend::gpu);  // the dump's XLA's
+    auto const predicted = hlomem::predict_assignment(hlomem::parse_hlo_module(back, base), options, false).assignment;
     auto const c = hlomem::compare_assignments(predicted, actual);
     CHECK(c.predicted_total == c.actual_total);
     CHECK(c.allocations_same_multiset);
