@@ -215,6 +215,18 @@ struct buffer_assignment_builder : live_range_builder<P> {
         pending_allocation_values.push_back(i);
     }
 
+    /// A key that repeats a value (its block, a cross-color line) must name the value of its id's
+    /// value line: `name` at `index`. Compared in place: a tuple element's key (`<7 tuple.3{1} @0>`)
+    /// would otherwise allocate an index only to compare it.
+    void require_same_value(typename P::string_type const& name, basic_shape_index<P> const& index, value_key const& k) {
+        bool const same_index = std::equal(index.begin(), index.end(), k.index.begin(), k.index.end());
+        if (std::string_view(name) != k.name || !same_index) {
+            throw failure(k.where, "value " + std::to_string(k.id) + " is " + std::string(std::string_view(name)) +
+                                       to_string(index) + " on its value line but " + std::string(k.name) +
+                                       to_string(base::to_index(k.index)) + " here");
+        }
+    }
+
     /// ` reused by buffers of a different color:` after an allocation's value lines. The lines that
     /// follow are counted from the text (line_of): they are rare.
     void cross_color_head() { previous_line = 0; }
@@ -230,6 +242,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
                                        " but has no value line in it; XLA lists only the values above");
         }
         auto& r = value_lines[i];
+        require_same_value(r.name, r.index, k);
         if (r.cross_color) throw failure(k.where, "value " + std::to_string(k.id) + " is listed twice as reused by a different color");
         if (k.color && *k.color != l.color) {
             throw failure(k.where, "value " + std::to_string(k.id) + " is @" + std::to_string(*k.color) + " but (color=" +
@@ -269,14 +282,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         current = value_for(k);
         auto& v = ba.values[current];
         if (v.has_block) throw failure(k.where, "a second Used-values block for value " + std::to_string(k.id));
-        // Compared in place: a block of a tuple's element (`<7 tuple.3{1} @0>`) would otherwise
-        // allocate an index only to compare it.
-        bool const same_index = std::equal(v.index.begin(), v.index.end(), k.index.begin(), k.index.end());
-        if (std::string_view(v.name) != k.name || !same_index) {
-            throw failure(k.where, "value " + std::to_string(k.id) + " is " + std::string(std::string_view(v.name)) +
-                                       to_string(v.index) + " on its value line but " + std::string(k.name) +
-                                       to_string(base::to_index(k.index)) + " here");
-        }
+        require_same_value(v.name, v.index, k);
         v.has_block = true;
         v.block_line = this->line_of(k.where);
     }
