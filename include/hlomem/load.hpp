@@ -19,5 +19,6 @@
 #include <hlomem/load/kind.hpp>
 #include <hlomem/load/loaded.hpp>
 #include <hlomem/load/mapped_file.hpp>
+#include <hlomem/load/source_text.hpp>
 
 #endif  // HLOMEM_LOAD_HPP

@@ -4,6 +4,7 @@
 #define HLOMEM_WHATIF_HPP
 
 #include <hlomem/whatif/advise.hpp>
+#include <hlomem/whatif/advise_memory_analysis.hpp>
 #include <hlomem/whatif/apply.hpp>
 #include <hlomem/whatif/edit.hpp>
 #include <hlomem/whatif/edit_request.hpp>

@@ -54,17 +54,19 @@ def snapshot(text_or_compiled, *, top=10, strip_roots=()):
     return _snapshot(_text_of(text_or_compiled), top=top, strip_roots=list(strip_roots))
 
 
-def advise(text_or_compiled, *, budget, top=10):
+def advise(text_or_compiled, *, budget, top=10, against="peak"):
     """The edits that bring each memory space of a scheduled module under a budget (`hlomem advise`).
 
     text_or_compiled: a jax.stages.Compiled (its compiled.as_text()), a Dump of a module or of a
     dump read with its module, or anything hlomem.load reads (a module's text, a path; a dump's
     path finds its module beside it, X.txt beside X-buffer-assignment.txt). budget: the budget of
     every memory space, bytes (an int, or a str of digits) or a percent of its peak ("90%").
-    top: how many ranked candidates are listed. Returns an Advice (to_dict() is
-    `hlomem advise --json`, str() its text, fits, emit_module()).
+    top: how many ranked candidates are listed. against: "peak" (each memory space's live peak) or
+    "memory_analysis" (the peak compiled.memory_analysis() reports; a percent is of that figure;
+    the set is checked on the edited module, `hlomem advise --against memory_analysis`).
+    Returns an Advice (to_dict() is `hlomem advise --json`, str() its text, fits, emit_module()).
     """
-    return _advise(_text_of(text_or_compiled), budget=budget, top=top)
+    return _advise(_text_of(text_or_compiled), budget=budget, top=top, against=against)
 
 
 def assert_memory(text_or_compiled, path, *, tolerance="2%", measure="peak", fail_on_unused_donation=False, update=None,

@@ -159,6 +159,9 @@ class SourceLine:
     @property
     def values(self) -> List[int]:
         """The ids of its values live at the peak."""
+    @property
+    def text(self) -> Optional[str]:
+        """The line's text from the program's source file (as written, or below Dump.source_roots); None where not found. Not in to_dict()."""
     def to_dict(self) -> Dict[str, Any]: ...
 
 class HoldingNode:
@@ -513,6 +516,11 @@ class Dump:
     def text(self) -> str:
         """The text it was read from; for hlomem.assign, the dump `hlomem assign` prints."""
     @property
+    def source_roots(self) -> List[str]:
+        """Folders the program's source files are looked for below (`--source-root`), for SourceLine.text and the timeline page."""
+    @source_roots.setter
+    def source_roots(self, roots: Sequence[str]) -> None: ...
+    @property
     def prediction(self) -> Optional[Dict[str, Any]]:
         """Set by assign: backend, backend_source ('given', 'inferred', 'default'), backend_reason, alignment, algorithm, module; None otherwise."""
     def what_if(
@@ -648,10 +656,11 @@ def snapshot(text_or_compiled: Any, *, top: int = 10, strip_roots: Sequence[str]
     load() reads; top: how many values at each peak it keeps; strip_roots: folders source paths
     are kept below."""
 
-def advise(text_or_compiled: Any, *, budget: Union[int, str], top: int = 10) -> Advice:
+def advise(text_or_compiled: Any, *, budget: Union[int, str], top: int = 10, against: str = "peak") -> Advice:
     """The edits that bring each memory space of a scheduled module under a budget (`hlomem
     advise`): a jax.stages.Compiled, a Dump with a module, or anything load() reads; budget: bytes
-    or a percent of each color's peak ('90%'); top: candidates listed."""
+    or a percent of each color's peak ('90%'); top: candidates listed; against: 'peak' or
+    'memory_analysis' (the budget on compiled.memory_analysis()'s peak, checked on the edited module)."""
 
 def assert_memory(
     text_or_compiled: Any,

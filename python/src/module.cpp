@@ -425,7 +425,10 @@ void bind_records(py::module_& m) {
     bind_record(m, "Allocation", "An allocation of the buffer assignment, as `hlomem report --json` lists it in 'allocations'\n"
                 "(its values: LogicalValue objects; to_dict() lists their ids).", allocation_fields(), "index size color kind");
     bind_record(m, "SourceLine", "A source line's share of a color's peak: its values' bytes there (ids in values).",
-                source_line_fields(), "source_file source_line bytes");
+                source_line_fields(), "source_file source_line bytes")
+        .def_readonly("text", &source_line_group::text,
+            "The line's text, read from the program's source file where it is found (as written, or below\n"
+            "Dump.source_roots); None otherwise. Not in to_dict(), which is the report's JSON row.");
     bind_record(m, "HoldingNode", "A node of a color's peak by op_name or by stack frame: its bytes, the values held there\n"
                 "(ids), its children.", holding_node_fields(), "name bytes");
     bind_record(m, "Color", "A color (memory space) of the buffer assignment, as `hlomem report --json` lists it in 'colors'.",
@@ -574,6 +577,11 @@ void bind_dump(py::module_& m) {
                 return py::reinterpret_steal<py::object>(text);
             },
             "The text it was read from (a str; for hlomem.assign, the dump `hlomem assign` prints).")
+        .def_property("source_roots", [](dump const& d) { return d.source_text.roots(); },
+            [](dump& d, std::vector<std::string> roots) { d.source_text = hlomem::source_text(std::move(roots)); },
+            "Folders where the program's source files are, for a dump made on another machine (`hlomem\n"
+            "timeline --source-root`): SourceLine.text and the timeline page read each source line's text\n"
+            "from its file as written, else below each root with the path's leading folders dropped one by one.")
         .def_readonly("prediction", &dump::prediction,
             "Set by hlomem.assign: how the assignment was predicted, a dict: backend ('gpu', 'cpu' or\n"
             "'tpu'), backend_source ('given', 'inferred' from the module, or 'default'), backend_reason,\n"
@@ -765,11 +773,13 @@ void bind_functions(py::module_& m) {
         "alignment: of temp buffers, a power of two instead of the backend's (128, 64, 512 bytes).\n"
         "time_limit: seconds per heap for improve and exact.\n"
         "Warns when the module is not scheduled (its text order then stands in for the schedule).");
-    m.def("advise", &advise, py::arg("source"), py::kw_only(), py::arg("budget"), py::arg("top") = 10,
+    m.def("advise", &advise, py::arg("source"), py::kw_only(), py::arg("budget"), py::arg("top") = 10, py::arg("against") = "peak",
         "The edits that bring each memory space of a scheduled module under a budget (`hlomem advise`),\n"
         "an Advice. source: a Dump of a module or of a dump read with its module, or anything\n"
         "hlomem.load reads into one; budget: bytes (an int, or a str of digits) or a percent of each\n"
-        "color's peak ('90%'); top: how many candidates are listed.");
+        "color's peak ('90%'); top: how many candidates are listed; against: 'peak' (each color's live\n"
+        "peak) or 'memory_analysis' (the peak compiled.memory_analysis() reports, checked on the edited\n"
+        "module: `--against memory_analysis`).");
     m.def("load", &load, py::arg("source"), py::kw_only(), py::arg("name") = py::none(), py::arg("live_range") = py::none(),
         py::arg("memory_usage_report") = py::none(), py::arg("module") = py::none(),
         "Reads an XLA text, of the kind its content says (as the hlomem tool does).\n"

@@ -239,6 +239,7 @@ struct source_line_group {
     py::object source_file, source_line, origin, argument;
     std::int64_t bytes;
     py::list values;
+    py::object text;  ///< the line's text where its file was found (Dump.source_roots), else None
 };
 
 inline std::array<field<source_line_group>, 6> const& source_line_fields() {
@@ -305,10 +306,11 @@ struct color_ref {
         auto const& f = d->facts();
         for (auto const& g : hlomem::peak_by_source_line(*h, f.sources)) {
             bool const line = !g.key.is_no_source() && !g.key.is_argument();
+            auto const text = line ? d->source_text.line(hlomem::c_unescape(g.key.source_file), g.key.source_line) : std::nullopt;
             out.append(source_line_group{metadata(g.key.source_file), line ? py::object(py::int_(g.key.source_line)) : py::object(py::none()),
                                          py::str(std::string(hlomem::to_string(g.key.kind))),
                                          g.key.is_argument() ? py::object(py::int_(g.key.argument)) : py::object(py::none()),
-                                         g.bytes, value_ids(f.ba, g.values)});
+                                         g.bytes, value_ids(f.ba, g.values), text ? py::object(py::str(*text)) : py::object(py::none())});
         }
         return std::move(out);
     }

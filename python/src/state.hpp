@@ -97,6 +97,9 @@ struct dump {
     py::object jax_memory_analysis = py::none();
     /// Set by hlomem.assign: how the assignment was predicted.
     py::object prediction = py::none();
+    /// Where the program's source files are (Dump.source_roots, `--source-root`), and the text of
+    /// the lines read from them so far (load/source_text.hpp).
+    hlomem::source_text source_text{};
     /// The JSON texts, made on first use.
     std::optional<std::string> report_json;
     std::optional<std::string> assignment_json;
@@ -346,7 +349,7 @@ struct timeline {
 
     std::string html() const {
         std::ostringstream out;
-        hlomem::write_timeline_html(out, ba(), tl, source->sources());
+        hlomem::write_timeline_html(out, ba(), tl, source->sources(), &source->source_text);
         return out.str();
     }
     std::string svg() const {

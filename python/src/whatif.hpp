@@ -103,16 +103,19 @@ struct what_if_result : edited_module {
 /// hlomem.advise's result: `hlomem advise`'s.
 struct advice_result : edited_module {
     hlomem::advice a;
+    /// against='memory_analysis': the budget on memory_analysis()'s peak, before and after.
+    std::optional<hlomem::memory_analysis_advice> ma;
     std::size_t top = 10;
 
     using edited_module::edited_module;
 
     std::string write(bool as_json) const {
         std::ostringstream out;
-        hlomem::write_advice(out, *w, a, top, as_json);
+        hlomem::write_advice(out, *w, a, top, as_json, ma ? &*ma : nullptr);
         return out.str();
     }
     bool fits() const {
+        if (ma) return ma->fits;
         return std::all_of(a.colors.begin(), a.colors.end(), [](hlomem::color_advice const& c) { return c.fits; });
     }
     /// `hlomem advise --page`: the chosen set applied, each color's budget drawn.
@@ -166,7 +169,9 @@ inline std::shared_ptr<what_if_result> what_if(std::shared_ptr<dump> const& d, p
 }
 
 /// hlomem.advise: `budget` bytes (an int) or text (`hlomem advise --budget`'s: "1048576", "90%").
-inline std::shared_ptr<advice_result> advise(py::object source, py::object const& budget, std::int64_t top) {
+inline std::shared_ptr<advice_result> advise(py::object source, py::object const& budget, std::int64_t top, std::string const& against) {
+    auto const against_named = hlomem::advise_against_named(against);
+    if (!against_named) throw py::value_error("against needs " + std::string(hlomem::advise_against_expected) + ", not '" + against + "'");
     std::optional<hlomem::advise_options> options;
     if (py::isinstance<py::int_>(budget) && !py::isinstance<py::bool_>(budget)) {
         std::int64_t const bytes = budget.cast<std::int64_t>();
@@ -182,7 +187,12 @@ inline std::shared_ptr<advice_result> advise(py::object source, py::object const
     auto out = std::make_shared<advice_result>(as_dump(std::move(source)));
     out->top = static_cast<std::size_t>(top);
     py::gil_scoped_release unlocked;
-    out->a = hlomem::advise(*out->w, *options);
+    if (*against_named == hlomem::advise_against::memory_analysis) {
+        out->ma = hlomem::advise_memory_analysis(*out->w, out->m.text, *options);
+        out->a = out->ma->live;
+    } else {
+        out->a = hlomem::advise(*out->w, *options);
+    }
     return out;
 }
 

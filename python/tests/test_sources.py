@@ -87,3 +87,29 @@ def test_jax_0_11_values_take_the_lines_of_their_stack_frames(in_data):
     tool = json.loads(run_tool("report", "--json", "jax_0_11/grad_ckpt-buffer-assignment.txt").stdout)
     listed = next(v for v in tool["values"] if v["name"] == "custom-call.3" and v["index"] == "{1}")
     assert listed["origin"] == origin
+
+
+# The JAX 0.11 modules name /work/main/devcheck/make_pairs.py; data/jax_0_11/source_root holds a
+# stand-in for it (its README), whose line N reads "# line N of a stand-in for make_pairs.py ...".
+GRAD_CKPT = DATA / "jax_0_11" / "grad_ckpt-buffer-assignment.txt"
+SOURCE_ROOT = DATA / "jax_0_11" / "source_root"
+
+
+def test_source_roots_give_each_line_its_text():
+    dump = hlomem.load(GRAD_CKPT)
+    assert dump.source_roots == []
+    dump.source_roots = [str(DATA / "no-such-folder")]
+    assert all(line.text is None for line in dump.colors[0].peak_by_source)
+    dump.source_roots = [str(SOURCE_ROOT)]
+    assert dump.source_roots == [str(SOURCE_ROOT)]
+    lines = dump.colors[0].peak_by_source
+    # The peak's two lines, make_pairs.py:18 (48 MiB) and :26, with the text of those lines.
+    assert [(line.source_line, line.text) for line in lines[:2]] == [
+        (18, "# line 18 of a stand-in for make_pairs.py (see tests/data/jax_0_11/source_root/README.md)"),
+        (26, "# line 26 of a stand-in for make_pairs.py (see tests/data/jax_0_11/source_root/README.md)"),
+    ]
+    # to_dict() stays the report's row, without the text.
+    assert [line.to_dict() for line in lines] == dump.to_dict()["colors"][0]["peak_by_source"]
+    page = dump.timeline().html()
+    assert '"source_text":["# line 18 of a stand-in' in page
+    assert '"source_missing":[]' in page

@@ -163,3 +163,19 @@ def test_the_pages_are_the_tools(tmp_path):
     assert saved.read_text() == tool_page.read_text() == advice.page()
     with pytest.raises(ValueError, match="cannot write"):
         advice.save_page(str(tmp_path / "no" / "such" / "folder" / "page.html"))
+
+
+def test_advise_against_memory_analysis_is_the_tools_and_its_after_is_the_edited_modules():
+    advice = hlomem.advise(str(DATA / FFT), budget="90%", top=2, against="memory_analysis")
+    assert str(advice) == (GOLDEN / "advise_fft_memory_analysis.out").read_text()
+    assert advice.fits
+    ma = advice.to_dict()["memory_analysis"]
+    assert (ma["peak_memory_in_bytes_before"], ma["budget"], ma["peak_memory_in_bytes_after"]) == (98314560, 88483104, 74230080)
+    # The module as given and as edited, each read back on its own: their predicted figures.
+    assert hlomem.load(str(DATA / FFT)).memory_analysis.peak_memory_in_bytes == 98314560
+    assert hlomem.load(advice.emit_module()).memory_analysis.peak_memory_in_bytes == 74230080
+    # Against the peak, the same text budget has no memory_analysis.
+    plain = hlomem.advise(str(DATA / FFT), budget="90%").to_dict()
+    assert (plain["against"], plain["memory_analysis"]) == ("peak", None)
+    with pytest.raises(ValueError, match="against needs peak or memory_analysis, not 'live'"):
+        hlomem.advise(str(DATA / FFT), budget="90%", against="live")

@@ -159,6 +159,16 @@ hlomem_cli_test("explain without a file prints usage and exits 2" 2 - explain_us
 # hlomem timeline. The peaks are those `hlomem report` prints for each color (report_tpu_seed.out:
 # 2.52GiB at 78 (fusion) for seed 002); the trace of the small tiled dump shows the assigned and
 # unpadded counters (4096 + 4096 + 6144 at 2; f32[3,100]{1,0:T(8,128)} holds 1200 bytes of data).
+# --source-root: the JAX 0.11 modules name /work/main/devcheck/make_pairs.py, found below
+# data/jax_0_11/source_root (a stand-in; its README) and not below a folder that does not exist,
+# which is said on standard error; the page goes to /dev/null (tests/unit/load/source_text.test.cpp
+# checks its source_text).
+hlomem_cli_test("timeline --source-root names the source files it did not find" 0 timeline_source_root.out timeline_source_root_missing.err
+  timeline -o /dev/null --format html --source-root data/no-such-folder data/jax_0_11/grad_ckpt-buffer-assignment.txt)
+hlomem_cli_test("timeline --source-root finds the source file below the root" 0 timeline_source_root.out -
+  timeline -o /dev/null --format html --source-root data/jax_0_11/source_root data/jax_0_11/grad_ckpt-buffer-assignment.txt)
+hlomem_cli_test("timeline --source-root needs an HTML page" 2 - timeline_source_root_svg.err
+  timeline -o - --format svg --source-root data data/jax_0_11/grad_ckpt-buffer-assignment.txt)
 hlomem_cli_test("timeline prints each color's peak and what it drew" 0 timeline_tpu_seed.out -
   timeline data/seeds/002_b0117d631587537a.txt)
 hlomem_cli_test("timeline --json on seed 000" 0 timeline_000.json -
@@ -391,6 +401,21 @@ hlomem_cli_test("advise at 90% of the peak: one offload fits, with its source li
 hlomem_cli_test("advise --json on a dump with its module beside it: nothing to move, what stands in the way" 1
   advise_dump_with_module.json - advise --budget 90% --json --top 3
   data/synthetic/module_0004.jit_left_ifft_after_optimizations-buffer-assignment.txt)
+
+# The budget against compiled.memory_analysis()'s peak: 98314560 bytes for the FFT module (the
+# predicted figure, 8 bytes above its live peak 98314552); 90% of it is 88483104, 8 more than the
+# live budget above; the set is written into the module, read back and predicted at 74230080.
+hlomem_cli_test("advise --against memory_analysis: the budget on peak_memory_in_bytes, checked on the edited module" 0
+  advise_fft_memory_analysis.out - advise --budget 90% --against memory_analysis --top 2
+  data/corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo)
+# JAX reported 67108896 bytes for grad_ckpt (data/jax_0_11/grad_ckpt.memory_analysis.json), above
+# its 60.00MiB live peak: a budget of that live peak fits as it is against the peak and not against
+# memory_analysis(), where nothing can move (the cuBLAS workspace is a custom-call's tuple element).
+hlomem_cli_test("advise --against memory_analysis --json: a budget the live peak meets and JAX's figure does not" 1
+  advise_grad_ckpt_memory_analysis.json - advise --budget 62914576 --against memory_analysis --json --top 0
+  data/jax_0_11/grad_ckpt.txt)
+hlomem_cli_test("advise --against names what it takes" 2 - advise_against_unknown.err
+  advise --budget 90% --against live data/jax_0_11/grad_ckpt.txt)
 
 # The page of `hlomem whatif --page` and `hlomem advise --page`: self-contained, each color's live
 # bytes before and after with their peaks (color 0 98314552 bytes before, 74230072 after the

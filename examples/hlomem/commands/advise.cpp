@@ -1,6 +1,8 @@
-// commands/advise.cpp: `hlomem advise --budget BYTES|PERCENT% [--json] [--top N] [--emit-module OUT]
-// [--page OUT.html] MODULE`: which donations, rematerializations and offloads bring each memory
-// space of a scheduled module under a budget (<hlomem/whatif/advise.hpp>), printed by output/whatif_report.hpp.
+// commands/advise.cpp: `hlomem advise --budget BYTES|PERCENT% [--against peak|memory_analysis]
+// [--json] [--top N] [--emit-module OUT] [--page OUT.html] MODULE`: which donations,
+// rematerializations and offloads bring each memory space of a scheduled module, or the peak
+// memory_analysis() reports, under a budget (<hlomem/whatif/advise.hpp>,
+// advise_memory_analysis.hpp), printed by output/whatif_report.hpp.
 #include <map>
 #include <optional>
 #include <ostream>
@@ -19,8 +21,8 @@ namespace hlomem_cli {
 namespace {
 
 constexpr char const* advise_usage =
-    "usage: hlomem advise --budget BYTES|PERCENT% [--top N] [--emit-module OUT] [--page OUT.html]\n"
-    "                     [--json] MODULE\n"
+    "usage: hlomem advise --budget BYTES|PERCENT% [--against peak|memory_analysis] [--top N]\n"
+    "                     [--emit-module OUT] [--page OUT.html] [--json] MODULE\n"
     "\n"
     "Lists the edits that lower the peak of a scheduled HLO module (or a buffer-assignment dump with\n"
     "its module beside it): every entry parameter donated, every value live at a memory space's\n"
@@ -32,6 +34,12 @@ constexpr char const* advise_usage =
     "the change in JAX's terms.\n"
     "\n"
     "  --budget BYTES|P%   the budget of every memory space, in bytes or in percent of its peak\n"
+    "  --against memory_analysis  the budget is on the peak JAX's compiled.memory_analysis()\n"
+    "                      reports (peak_memory_in_bytes, in bytes or percent of the module's):\n"
+    "                      the bytes over it are taken off the live peak of the memory space whose\n"
+    "                      heap reaches it, and the set is checked on the edited module, read back\n"
+    "                      and predicted as for any module (searched again, up to 4 times, while\n"
+    "                      it is still over). Default: peak (each memory space's live peak)\n"
     "  --top N             candidates listed (default 10)\n"
     "  --emit-module OUT   write the module with the set applied to OUT ('-': standard output)\n"
     "  --page OUT.html     write a page that draws each memory space's live bytes before and after\n"
@@ -45,6 +53,7 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file, emit, page;
     std::optional<std::string> budget;
+    hlomem::advise_against against = hlomem::advise_against::peak;
     std::int64_t top = 10;
     argument_reader a("advise", advise_usage, args, err);
     while (a.next()) {
@@ -59,6 +68,12 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (a.is("--budget")) {
             budget = value();
             if (!budget) return exit_error;
+        } else if (a.is("--against")) {
+            auto v = value();
+            if (!v) return exit_error;
+            auto const named = hlomem::advise_against_named(*v);
+            if (!named) return usage_error(err, "advise", "--against needs " + std::string(hlomem::advise_against_expected) + ", not '" + *v + "'");
+            against = *named;
         } else if (a.is("--top")) {
             auto v = value();
             auto n = v ? decimal(*v) : std::nullopt;
@@ -79,14 +94,24 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
     auto in = read_module_input(*file, "advise", err);
     if (!in) return exit_error;
     hlomem::what_if w(in->module);
-    auto const advice = hlomem::advise(w, *options);
+    std::optional<hlomem::memory_analysis_advice> against_ma;
+    if (against == hlomem::advise_against::memory_analysis) {
+        try {
+            against_ma = hlomem::advise_memory_analysis(w, in->text, *options);
+        } catch (hlomem::error const& e) {
+            err << "hlomem advise: " << in->path << ": " << e.what() << '\n';
+            return exit_error;
+        }
+    }
+    auto const advice = against_ma ? against_ma->live : hlomem::advise(w, *options);
     std::map<std::int64_t, std::int64_t> budgets;
     for (auto const& c : advice.colors) budgets[c.color] = c.budget;
-    hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
+    hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json, against_ma ? &*against_ma : nullptr);
     if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
     if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, budgets)); })) {
         return exit_error;
     }
+    if (against_ma) return against_ma->fits ? exit_ok : exit_findings;
     for (auto const& c : advice.colors) {
         if (!c.fits) return exit_findings;
     }

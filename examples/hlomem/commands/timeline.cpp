@@ -24,7 +24,8 @@ namespace {
 
 constexpr char const* timeline_usage =
     "usage: hlomem timeline [-o OUT.html|OUT.svg] [--trace OUT.json] [--json] [--live-range FILE]\n"
-    "                       [--module FILE] [--size-function xla|tpu] [--max-rectangles N] FILE\n"
+    "                       [--module FILE] [--size-function xla|tpu] [--max-rectangles N]\n"
+    "                       [--source-root DIR]... FILE\n"
     "\n"
     "Draws the memory of a buffer-assignment dump over program order, one panel per color (memory\n"
     "space), as XProf's Memory Viewer does: the bytes live at each time (assigned sizes, shared\n"
@@ -52,6 +53,10 @@ constexpr char const* timeline_usage =
     "  --size-function xla|tpu  padded sizes (default: tpu when the dump has tiled layouts, else xla)\n"
     "  --max-rectangles N  values drawn one by one per color (default 2000); beyond, the smallest are\n"
     "                      aggregated into grey bands per allocation and stretch of time\n"
+    "  --source-root DIR   where the program's source files are, when the dump was made on another\n"
+    "                      machine: the page shows each source line's text (a path as written is\n"
+    "                      tried first, then below each DIR with its leading folders dropped one by\n"
+    "                      one); repeatable. Files not found are named on standard error.\n"
     "OUT may be - for standard output. Without -o, --trace or --json, the summary is printed.\n"
     "Exit status: 0 when written, 2 for bad usage, an unreadable or unparsable dump, a dump\n"
     "without live ranges, or an output that cannot be written.\n";
@@ -65,6 +70,7 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     load_options.find_live_range = true;
     load_options.find_module = true;
     hlomem::timeline_options options;
+    std::vector<std::string> source_roots;
     argument_reader a("timeline", timeline_usage, args, err);
     while (a.next()) {
         if (a.is_help()) {
@@ -79,6 +85,9 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!(load_options.live_range_file = a.value())) return a.needs_value();
         } else if (a.is("--module")) {
             if (!(load_options.module_file = a.value())) return a.needs_value();
+        } else if (a.is("--source-root")) {
+            if (!a.has_value()) return a.needs_value();
+            source_roots.push_back(*a.value());
         } else if (a.is("--format")) {
             if (!(format = a.value())) return a.needs_value();
             if (*format != "html" && *format != "svg") return a.error("--format takes html or svg, not '" + *format + "'");
@@ -98,18 +107,12 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!file) return a.usage();
-    bool svg = false;
-    if (output) {
-        if (format) {
-            svg = *format == "svg";
-        } else if (ends_with(*output, ".svg")) {
-            svg = true;
-        } else if (!ends_with(*output, ".html") && !ends_with(*output, ".htm") && *output != "-") {
-            return a.error("cannot tell the format of '" + *output + "': name it .html or .svg, or give --format");
-        }
-    } else if (format) {
-        return a.error("--format needs -o");
+    if (!output && format) return a.error("--format needs -o");
+    bool const svg = output && (format ? *format == "svg" : ends_with(*output, ".svg"));
+    if (output && !format && !svg && !ends_with(*output, ".html") && !ends_with(*output, ".htm") && *output != "-") {
+        return a.error("cannot tell the format of '" + *output + "': name it .html or .svg, or give --format");
     }
+    if (!source_roots.empty() && (!output || svg)) return a.error("--source-root needs -o OUT.html: only the page shows source text");
     int const to_stdout = (output == std::optional<std::string>("-")) + (trace == std::optional<std::string>("-")) + as_json;
     if (to_stdout > 1) return a.error("only one of -o -, --trace - and --json can use standard output");
 
@@ -124,16 +127,15 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     auto const tl = hlomem::make_timeline(*ba, options);
     auto const sources = hlomem::attribute_values(*loaded);
+    hlomem::source_text source_text(source_roots);
 
     if (output && !write_output("timeline", *output, out, err, [&](std::ostream& os) {
-            if (svg) {
-                hlomem::write_timeline_svg(os, *ba, tl);
-            } else {
-                hlomem::write_timeline_html(os, *ba, tl, sources);
-            }
+            if (svg) return hlomem::write_timeline_svg(os, *ba, tl);
+            hlomem::write_timeline_html(os, *ba, tl, sources, &source_text);
         })) {
         return exit_error;
     }
+    if (!source_roots.empty()) hlomem::print_missing_sources(err, "timeline", source_text);
     if (trace && !write_output("timeline", *trace, out, err, [&](std::ostream& os) { hlomem::write_timeline_trace(os, *ba, tl, sources); })) return exit_error;
     if (as_json) {
         hlomem::print_timeline_json(out, *ba, tl);

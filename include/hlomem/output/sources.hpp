@@ -15,6 +15,7 @@
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/attribution.hpp>
+#include <hlomem/load/source_text.hpp>
 #include <hlomem/memory/peak_holdings.hpp>
 
 #include <hlomem/output/percent.hpp>
@@ -264,6 +265,22 @@ void print_peak_by_source(std::ostream& out, hlomem::basic_buffer_assignment<P> 
             print_holding_tree(out, hlomem::peak_by_op_name(h, sources), h.bytes, depth, 0);
         }
     }
+}
+
+/// The warning for source files looked for under the user's source roots and not found:
+/// `hlomem timeline: source text: 1 of 3 files not found under --source-root (/src): /w/train.py`.
+/// Nothing when every file was found.
+inline void print_missing_sources(std::ostream& err, std::string_view command, source_text const& text) {
+    auto const& missing = text.missing();
+    if (missing.empty()) return;
+    err << "hlomem " << command << ": source text: " << missing.size() << " of " << missing.size() + text.found_count()
+        << " files not found as written or under --source-root (";
+    for (std::size_t k = 0; k < text.roots().size(); ++k) err << (k ? ", " : "") << text.roots()[k];
+    err << "):";
+    std::size_t const shown = std::min<std::size_t>(missing.size(), 5);
+    for (std::size_t k = 0; k < shown; ++k) err << ' ' << missing[k];
+    if (missing.size() > shown) err << " and " << missing.size() - shown << " more";
+    err << '\n';
 }
 
 }  // namespace hlomem

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -33,6 +34,7 @@
 #include <hlomem/hlo.hpp>
 #include <hlomem/load.hpp>
 #include <hlomem/memory.hpp>
+#include <hlomem/load/source_text.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include <hlomem/output/json_writer.hpp>
@@ -433,6 +435,26 @@ inline void write_timeline_colors(json_writer& json, hlomem::timeline const& tl,
     json.end_array();
 }
 
+/// The page's `source_text` (each of `lines`' text, null where its file was not found) and
+/// `source_missing` (the files looked for in vain); nothing when no file was found at all.
+inline void write_source_text(json_writer& json, std::vector<hlomem::source_line_key> const& lines, hlomem::source_text& text) {
+    std::vector<std::optional<std::string>> texts;
+    bool any = false;
+    for (auto const& key : lines) {
+        texts.push_back(key.is_no_source() || key.is_argument() ? std::nullopt : text.line(hlomem::c_unescape(key.source_file), key.source_line));
+        any = any || texts.back().has_value();
+    }
+    if (!any) return;
+    json.key("source_text").begin_array();
+    for (auto const& t : texts) {
+        if (t) json.value(*t); else json.null();
+    }
+    json.end_array();
+    json.key("source_missing").begin_array();
+    for (auto const& f : text.missing()) json.value(f);
+    json.end_array();
+}
+
 /// The page's JSON: allocations, the values drawn or listed at a peak, bands, and each color's
 /// peak and table. Values are referred to by their position in `values`. The page's data: every drawn value (with `src`, the index of its source line in `sources`, the
 /// page's list of lines, and `frame`, its innermost Python frame in `frames`, when the module's
@@ -440,7 +462,8 @@ inline void write_timeline_colors(json_writer& json, hlomem::timeline const& tl,
 /// index, bytes, and the data indices of its values; sums to the color's peak).
 template <class P>
 std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
-                               hlomem::basic_source_attribution<P> const& sources, std::vector<std::size_t>& data_index) {
+                               hlomem::basic_source_attribution<P> const& sources, std::vector<std::size_t>& data_index,
+                               hlomem::source_text* text = nullptr) {
     data_index.assign(ba.values.size(), hlomem::npos);
     std::vector<hlomem::timeline_buffer const*> listed;
     auto list = [&](hlomem::timeline_buffer const& b) {
@@ -571,6 +594,9 @@ std::string timeline_data_json(hlomem::basic_buffer_assignment<P> const& ba, hlo
     json.key("sources").begin_array();
     for (auto const& key : lines) json.value(source_line_text(key));
     json.end_array();
+    // `source_text`: each line's text where its file was found (load/source_text.hpp), else null;
+    // left out when no file was found, and `source_missing` lists the files that were not.
+    if (text) write_source_text(json, lines, *text);
     write_timeline_bands(json, tl, allocation_index);
     write_timeline_colors(json, tl, by_source, line_index, data_index);
     json.end_object();
@@ -594,9 +620,9 @@ inline void write_page_head(std::ostream& out, std::string const& title, std::st
 /// The whole page.
 template <class P>
 void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl,
-                         hlomem::basic_source_attribution<P> const& sources) {
+                         hlomem::basic_source_attribution<P> const& sources, hlomem::source_text* text = nullptr) {
     std::vector<std::size_t> data_index;
-    std::string const data = timeline_data_json(ba, tl, sources, data_index);
+    std::string const data = timeline_data_json(ba, tl, sources, data_index, text);
     std::ostringstream out;
     write_page_head(out, "memory timeline: " + ba.file, std::string(assets::timeline_css) + assets::page_css);
     out << "<h1>" << escape_markup("memory timeline of " + ba.file) << "</h1>\n";

@@ -169,13 +169,49 @@ void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapsho
     detail::write_snapshot_text(out, "after", snapshot(w));
 }
 
-/// `hlomem advise`: each color's budget and peaks, the set chosen, the ranked candidates.
+namespace detail {
+
+/// `against` and `memory_analysis` of `hlomem advise --json`: null when the budget is on each
+/// color's live peak.
+inline void write_against_json(json_writer& j, memory_analysis_advice const* ma) {
+    j.key("against").value(ma ? "memory_analysis" : "peak").key("memory_analysis");
+    if (!ma) return void(j.null());
+    j.begin_object().key("budget").value(ma->budget).key("peak_memory_in_bytes_before").value(ma->peak_before());
+    j.key("peak_memory_in_bytes_after").value(ma->peak_after()).key("fits").value(ma->fits);
+    j.key("color").value(ma->color).key("rounds").value(static_cast<std::int64_t>(ma->rounds));
+    j.key("peak_time_before");
+    if (ma->before.peak_time) j.value(static_cast<std::int64_t>(*ma->before.peak_time)); else j.null();
+    j.key("peak_time_after");
+    if (ma->after && ma->after->peak_time) j.value(static_cast<std::int64_t>(*ma->after->peak_time)); else j.null();
+    j.end_object();
+}
+
+/// The line of `hlomem advise --against memory_analysis` above the colors.
+inline void write_against_text(std::ostream& out, memory_analysis_advice const& ma) {
+    out << "memory_analysis() peak_memory_in_bytes: " << bytes_text(ma.peak_before()) << ", budget " << bytes_text(ma.budget) << " -> "
+        << bytes_text(ma.peak_after()) << (ma.fits ? ", fits" : ", does not fit");
+    if (ma.rounds > 0 && ma.after) {
+        out << " (the edited module's, predicted as for the module; color " << ma.color << "'s live budget lowered to match, "
+            << ma.rounds << (ma.rounds == 1 ? " search)" : " searches)");
+    } else if (ma.rounds > 0) {
+        out << " (no edit lowers color " << ma.color << "'s live peak)";
+    }
+    out << '\n';
+}
+
+}  // namespace detail
+
+/// `hlomem advise`: each color's budget and peaks, the set chosen, the ranked candidates; with
+/// `against`, first the budget on memory_analysis()'s peak (whatif/advise_memory_analysis.hpp).
 template <class P>
-void write_advice(std::ostream& out, basic_what_if<P> const& w, advice const& a, std::size_t shown, bool as_json) {
+void write_advice(std::ostream& out, basic_what_if<P> const& w, advice const& a, std::size_t shown, bool as_json,
+                  memory_analysis_advice const* against = nullptr) {
     auto const& m = w.module();
     if (as_json) {
         json_writer j(out);
-        j.begin_object().key("module").value(std::string_view(m.name())).key("colors").begin_array();
+        j.begin_object().key("module").value(std::string_view(m.name()));
+        detail::write_against_json(j, against);
+        j.key("colors").begin_array();
         for (auto const& c : a.colors) {
             j.begin_object().key("color").value(c.color).key("budget").value(c.budget).key("peak_before").value(c.before.bytes);
             j.key("peak_after").value(c.after.bytes).key("fits").value(c.fits).key("obstacles").begin_array();
@@ -201,6 +237,7 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, advice const& a,
         return;
     }
     out << "module " << std::string_view(m.name()) << '\n';
+    if (against) detail::write_against_text(out, *against);
     for (auto const& c : a.colors) {
         out << "color " << c.color << ": peak " << detail::bytes_text(c.before.bytes) << ", budget " << detail::bytes_text(c.budget) << " -> "
             << detail::bytes_text(c.after.bytes) << (c.fits ? ", fits" : ", does not fit") << '\n';

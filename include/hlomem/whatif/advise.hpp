@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include <hlomem/memory/memory_analysis.hpp>
 #include <hlomem/whatif/what_if.hpp>
 
 namespace hlomem {
@@ -33,6 +34,8 @@ namespace hlomem {
 struct advise_options {
     std::optional<std::int64_t> budget_bytes;  ///< every color's budget; unset: a fraction of its peak
     double budget_fraction = 0.9;
+    /// A color's own budget, over the two above (advise_memory_analysis sets them).
+    std::map<std::int64_t, std::int64_t> color_budgets;
     std::size_t exact_candidates = 12;         ///< the exact search looks at the best ranked these
     std::size_t exact_evaluations = 20000;     ///< and evaluates at most so many sets
 };
@@ -66,6 +69,21 @@ struct advice {
     std::size_t evaluations = 0;               ///< sets the exact search evaluated
     bool exact_complete = true;                ///< the search ended before its bound
     bool exact_improved = false;               ///< it found a smaller set than the greedy one
+};
+
+/// advise_memory_analysis's result (whatif/advise_memory_analysis.hpp, which needs the parser).
+struct memory_analysis_advice {
+    std::int64_t budget = 0;        ///< on peak_memory_in_bytes
+    memory_analysis before;         ///< predicted for the module as given
+    /// Predicted for the module with the chosen set written in; nullopt when the set is empty.
+    std::optional<memory_analysis> after;
+    std::int64_t color = 0;         ///< the color whose heap trace reaches the peak, whose live budget was lowered
+    std::size_t rounds = 0;         ///< searches run (1 to 4; 0 when the module fits as it is)
+    bool fits = false;              ///< the edited module's figure (or the module's) within the budget
+    advice live;                    ///< the last search's advice, on the live peaks
+
+    std::int64_t peak_before() const { return before.peak_memory_in_bytes.value_or(0); }
+    std::int64_t peak_after() const { return after ? after->peak_memory_in_bytes.value_or(0) : peak_before(); }
 };
 
 namespace detail {
@@ -144,8 +162,10 @@ advice advise(basic_what_if<P>& w, advise_options const& options = {}) {
         c.color = color;
         c.before = w.color_peak(color);
         if (c.before.bytes <= 0) continue;
-        c.budget = options.budget_bytes ? *options.budget_bytes
-                                        : static_cast<std::int64_t>(static_cast<double>(c.before.bytes) * options.budget_fraction);
+        auto const own = options.color_budgets.find(color);
+        c.budget = own != options.color_budgets.end() ? own->second
+                   : options.budget_bytes            ? *options.budget_bytes
+                                                     : static_cast<std::int64_t>(static_cast<double>(c.before.bytes) * options.budget_fraction);
         a.colors.push_back(c);
         detail::color_candidates(w, color, a);
     }

@@ -121,6 +121,20 @@ inline std::optional<advise_options> advise_budget_named(std::string_view v) {
     return options;
 }
 
+/// What a budget is taken against: each memory space's live peak (`advise`), or the peak JAX's
+/// compiled.memory_analysis() reports (`advise_memory_analysis`).
+enum class advise_against : std::uint8_t { peak, memory_analysis };
+
+/// What `--against` must be, as the tool's message says it.
+constexpr std::string_view advise_against_expected = "peak or memory_analysis";
+
+/// `peak` or `memory_analysis`; nullopt for anything else.
+inline std::optional<advise_against> advise_against_named(std::string_view v) {
+    if (v == "peak") return advise_against::peak;
+    if (v == "memory_analysis") return advise_against::memory_analysis;
+    return std::nullopt;
+}
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_WHATIF_EDIT_REQUEST_HPP

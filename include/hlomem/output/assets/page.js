@@ -46,6 +46,8 @@
     for (var n = 0; f !== null && f !== undefined && n < data.frames.length; ++n) { labels.unshift(data.frames[f].label); f = data.frames[f].parent; }
     return labels.join(' \u203a ');
   }
+  // The text of the page's source line `src` (`--source-root`), null where its file was not found.
+  function sourceText(src) { return data.source_text && data.source_text[src] !== null && data.source_text[src] !== undefined ? data.source_text[src] : null; }
   function valueCard(k) {
     var v = data.values[k];
     var padding = v.padded !== null && v.unpadded !== null ? v.padded - v.unpadded : null;
@@ -62,6 +64,7 @@
       ['op_type', v.op_type || null],
       ['source', v.source_file ? v.source_file + (v.source_line ? ':' + v.source_line : '') : null],
       ['origin', v.origin || null],
+      ['code', sourceText(v.src)],
       ['stack', v.frame === undefined ? null : stackText(v.frame)]
     ]);
   }
@@ -197,7 +200,7 @@
       var bar = document.createElement('div'); bar.className = 'source-bar';
       bar.setAttribute('data-rank', rank); bar.setAttribute('data-src', line.src);
       var label = document.createElement('span'); label.className = 'label'; label.textContent = data.sources[line.src];
-      label.title = data.sources[line.src];
+      label.title = data.sources[line.src] + (sourceText(line.src) === null ? '' : '\n' + sourceText(line.src));
       var track = document.createElement('span'); track.className = 'track';
       var fill = document.createElement('span'); fill.className = 'fill';
       fill.style.width = (color.peak_bytes > 0 ? 100 * line.bytes / color.peak_bytes : 0).toFixed(2) + '%';

@@ -1,0 +1,88 @@
+// hlomem/whatif/advise_memory_analysis.hpp: advice under a budget on the figure JAX users read
+// first, `compiled.memory_analysis().peak_memory_in_bytes`, checked on the edited module.
+//
+//   hlomem::what_if w(module);                                  // parsed from `text`
+//   auto options = hlomem::advise_budget_named("60000000");     // or "90%" of the module's figure
+//   auto r = hlomem::advise_memory_analysis(w, text, *options);
+//   r.before.peak_memory_in_bytes;  r.after->peak_memory_in_bytes;  r.fits;
+//
+// peak_memory_in_bytes is XLA's ComputePeakMemorySizes (memory/memory_analysis.hpp): a static part
+// (parameters, constants, outputs) plus the highest point of one color's heap trace. The what-if
+// measures what each color's buffers hold at their highest (basic_what_if::color_peak), which moves
+// with the heap's peak but is not the same figure. So the budget is turned into a budget on that
+// color's live peak: lower it by the bytes the module's figure is over the budget, let `advise`
+// choose the edits, then write them into the module's text (apply_edits), read it back and predict
+// its memory_analysis() as for any module (assign/predict.hpp). Where the edited module is still
+// over, its live budget is lowered by what is still missing and the search runs again, at most
+// four rounds; the result states the figure before and after, both predicted the same way.
+#ifndef HLOMEM_WHATIF_ADVISE_MEMORY_ANALYSIS_HPP
+#define HLOMEM_WHATIF_ADVISE_MEMORY_ANALYSIS_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <hlomem/assign/predict.hpp>
+#include <hlomem/core/error.hpp>
+#include <hlomem/memory/memory_analysis.hpp>
+#include <hlomem/parser.hpp>
+#include <hlomem/whatif/advise.hpp>
+#include <hlomem/whatif/apply.hpp>
+
+namespace hlomem {
+
+/// The edits that bring `w`'s module under `options`' budget on peak_memory_in_bytes (bytes, or a
+/// fraction of the module's own figure). `text` is the module's text, the one `w`'s module was
+/// parsed from. `w` must hold no edit; it holds the set on return. Throws error when the module's
+/// figure cannot be predicted.
+template <class P>
+memory_analysis_advice advise_memory_analysis(basic_what_if<P>& w, std::string_view text, advise_options const& options,
+                                              assign_options const& assign = {}) {
+    auto predict = [&](std::string_view module_text, std::string_view name) {
+        return predicted_memory_analysis(parse_hlo_module<default_policy>(module_text, name), assign);
+    };
+    memory_analysis_advice r;
+    r.before = predict(text, std::string_view(w.module().name()));
+    if (!r.before.peak_memory_in_bytes) throw error("memory_analysis(): the module's peak_memory_in_bytes cannot be predicted");
+    std::int64_t const peak = *r.before.peak_memory_in_bytes;
+    r.budget = options.budget_bytes ? *options.budget_bytes : static_cast<std::int64_t>(static_cast<double>(peak) * options.budget_fraction);
+    r.color = r.before.peak_color.value_or(0);
+    // Bytes the chosen color's live peak must lose; the other colors keep theirs.
+    std::int64_t cut = peak - r.budget;
+    advise_options o = options;
+    o.budget_bytes.reset();
+    for (std::int64_t c : w.colors()) o.color_budgets[c] = w.color_peak(c).bytes;
+    std::int64_t const live_peak = w.color_peak(r.color).bytes;
+    if (cut <= 0) {
+        r.live = advise(w, o);  // every color at its own peak: the candidates, no set
+        r.fits = true;
+        return r;
+    }
+    for (r.rounds = 1; r.rounds <= 4; ++r.rounds) {
+        while (!w.edits().empty()) w.undo();
+        o.color_budgets[r.color] = live_peak - cut;
+        r.live = advise(w, o);
+        if (w.edits().empty()) {
+            r.after.reset();
+            break;
+        }
+        r.after = predict(apply_edits(text, w), std::string(std::string_view(w.module().name())) + " (edited)");
+        std::int64_t const now = r.after->peak_memory_in_bytes.value_or(peak);
+        if (now <= r.budget) {
+            r.fits = true;
+            break;
+        }
+        // The live search reached no lower than asked: asking lower finds nothing new.
+        bool const live_fits = std::all_of(r.live.colors.begin(), r.live.colors.end(), [](color_advice const& c) { return c.fits; });
+        if (!live_fits || r.rounds == 4) break;
+        cut += now - r.budget;
+    }
+    return r;
+}
+
+}  // namespace hlomem
+
+#endif  // HLOMEM_WHATIF_ADVISE_MEMORY_ANALYSIS_HPP
