@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs hlomem's build and test dependencies from Debian 12 when they are missing:
-# cmake, g++, Boost 1.74 headers (Spirit X3, Graph), Catch2 2.13, and for the Python module
+# cmake, ninja, g++, Boost 1.74 headers (Spirit X3, Graph), Catch2 2.13, and for the Python module
 # pybind11 2.10, the Python headers, pytest and setuptools (for `pip install .`). Nothing is downloaded
 # from anywhere else. Safe to run repeatedly; it only calls apt when something is absent.
 # Optional packages are named as arguments: `install-deps.sh clang chromium` (chromium renders
@@ -11,6 +11,9 @@ missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
+# Ninja: the README builds with it, which compiles the objects of every target side by side (make
+# finishes a target before it starts the next one that links it).
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
 [ -f /usr/include/boost/spirit/home/x3.hpp ] || missing+=(libboost-dev)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
 # The Python module (python/) and its tests, for Debian's interpreter /usr/bin/python3.

@@ -4,8 +4,9 @@
 # lines are also read, so that an include hidden behind a preprocessor condition is caught too.
 #
 #   cmake -DLAYER=core -DALLOWED="detail;core" -DINCLUDE_DIR=.../include -DWORK_DIR=...
-#         -DCXX=g++ [-DNO_BOOST=ON] [-DEXTRA_INCLUDE_DIRS=...] -P check_layer.cmake
+#         -DCXX=g++ [-DNO_BOOST=ON] [-DSEPARATE=ON] [-DEXTRA_INCLUDE_DIRS=...] -P check_layer.cmake
 #
+# SEPARATE: compile with HLOMEM_SEPARATE_COMPILATION (the parsers declared, not instantiated).
 # NO_BOOST: the layer must not include Boost at all (core/: users who only want shapes and sizes
 # need no Boost). The headers are compiled with -Werror, each included twice (include guards).
 foreach(var LAYER ALLOWED INCLUDE_DIR WORK_DIR CXX)
@@ -44,6 +45,10 @@ foreach(dir IN LISTS EXTRA_INCLUDE_DIRS)
   endif()
 endforeach()
 
+set(definitions)
+if(SEPARATE)
+  set(definitions -DHLOMEM_SEPARATE_COMPILATION)
+endif()
 set(failures 0)
 foreach(header IN LISTS headers)
   # What the text asks for.
@@ -79,7 +84,7 @@ foreach(header IN LISTS headers)
   endif()
   string(MAKE_C_IDENTIFIER ${header} id)
   file(WRITE ${WORK_DIR}/${id}.cpp "${source}")
-  execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror ${include_flags}
+  execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror ${definitions} ${include_flags}
                           ${WORK_DIR}/${id}.cpp
                   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT status EQUAL 0)

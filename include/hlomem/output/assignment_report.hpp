@@ -13,10 +13,10 @@
 #include <string_view>
 #include <vector>
 
-#include <hlomem/assign.hpp>
-#include <hlomem/diff.hpp>
-#include <hlomem/hlo.hpp>
-#include <hlomem/load.hpp>
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/dump.hpp>
+#include <hlomem/hlo/attribution.hpp>
+#include <hlomem/hlo/donation.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/memory/peak.hpp>
 

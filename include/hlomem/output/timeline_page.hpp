@@ -27,14 +27,12 @@
 #include <string_view>
 #include <vector>
 
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/attribution.hpp>
 #include <hlomem/hlo/metadata.hpp>
-#include <hlomem/assign.hpp>
-#include <hlomem/diff.hpp>
-#include <hlomem/hlo.hpp>
-#include <hlomem/load.hpp>
-#include <hlomem/memory.hpp>
 #include <hlomem/load/source_text.hpp>
+#include <hlomem/memory/peak_holdings.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include <hlomem/output/json_writer.hpp>

@@ -6,11 +6,8 @@
 
 #include <ostream>
 
-#include <hlomem/assign.hpp>
-#include <hlomem/diff.hpp>
-#include <hlomem/hlo.hpp>
-#include <hlomem/load.hpp>
-#include <hlomem/memory.hpp>
+#include <hlomem/core/human_bytes.hpp>
+#include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/memory/timeline.hpp>
 
 #include <hlomem/output/json_writer.hpp>

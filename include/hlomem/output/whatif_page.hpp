@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <hlomem/core/human_bytes.hpp>
+#include <hlomem/diff/assignment_diff.hpp>  // signed_human_bytes, signed_percent
 #include <hlomem/output/markup.hpp>
 #include <hlomem/output/page_assets.hpp>
 #include <hlomem/output/timeline_page.hpp>
