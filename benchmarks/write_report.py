@@ -673,6 +673,11 @@ def main(argv):
                    f"{fmt_bytes(compile_tu['rss'])} (target 45 s, 2 GiB)")
     md.append("Headline numbers: " + "; ".join(summary) + f". {met} of {len(targets)} targets met.\n")
 
+    # The build's own times (build_time.py), kept between its markers so that it can replace them.
+    build_times = Path(__file__).with_name("build_times.md")
+    if build_times.exists():
+        md.append(build_times.read_text())
+
     by_hand = Path(__file__).with_name("measured_by_hand.md")
     if by_hand.exists():
         text = re.sub(r"<!--.*?-->\n?", "", by_hand.read_text(), flags=re.S).strip()
