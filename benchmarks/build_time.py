@@ -111,8 +111,8 @@ def main(argv):
 
     md = [BEGIN, "### Build time (written by `benchmarks/build_time.py`)", ""]
     md.append(f"Wall time from a fresh clone of `{commit}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
-              f"on {cpu()} ({os.cpu_count()} cores), GCC and CMake from Debian 12, Ninja; the 1-minute load average "
-              "before and after each step. The README's commands build with `-j2`.")
+              f"on {cpu()} ({os.cpu_count()} cores), GCC and CMake from Debian 12, the README's commands as that commit "
+              "states them (`-j2`); the 1-minute load average before and after each step.")
     md.append("")
     md.append("| step | wall time | load before, after |")
     md.append("|---|---|---|")
