@@ -102,26 +102,21 @@ struct what_if_result : edited_module {
 
 /// hlomem.advise's result: `hlomem advise`'s.
 struct advice_result : edited_module {
-    hlomem::advice a;
-    /// against='memory_analysis': the budget on memory_analysis()'s peak, before and after.
-    std::optional<hlomem::memory_analysis_advice> ma;
+    hlomem::budget_advice a;
     std::size_t top = 10;
 
     using edited_module::edited_module;
 
     std::string write(bool as_json) const {
         std::ostringstream out;
-        hlomem::write_advice(out, *w, a, top, as_json, ma ? &*ma : nullptr);
+        hlomem::write_advice(out, *w, a, top, as_json);
         return out.str();
     }
-    bool fits() const {
-        if (ma) return ma->fits;
-        return std::all_of(a.colors.begin(), a.colors.end(), [](hlomem::color_advice const& c) { return c.fits; });
-    }
+    bool fits() const { return a.fits(); }
     /// `hlomem advise --page`: the chosen set applied, each color's budget drawn.
     std::string page() const {
         std::map<std::int64_t, std::int64_t> budgets;
-        for (auto const& c : a.colors) budgets[c.color] = c.budget;
+        for (auto const& c : a.live.colors) budgets[c.color] = c.budget;
         std::ostringstream out;
         hlomem::write_what_if_html(out, hlomem::what_if_page(*w, budgets));
         return out.str();
@@ -187,12 +182,7 @@ inline std::shared_ptr<advice_result> advise(py::object source, py::object const
     auto out = std::make_shared<advice_result>(as_dump(std::move(source)));
     out->top = static_cast<std::size_t>(top);
     py::gil_scoped_release unlocked;
-    if (*against_named == hlomem::advise_against::memory_analysis) {
-        out->ma = hlomem::advise_memory_analysis(*out->w, out->m.text, *options);
-        out->a = out->ma->live;
-    } else {
-        out->a = hlomem::advise(*out->w, *options);
-    }
+    out->a = hlomem::advise_budget(*out->w, out->m.text, *options, *against_named);
     return out;
 }
 
@@ -238,7 +228,7 @@ inline void bind_whatif(py::module_& m) {
         .def_property_readonly("fits", &advice_result::fits,
             "Whether the set brings every memory space under its budget (the tool exits 1 when not).")
         .def("__repr__", [](advice_result const& r) {
-            return "<hlomem.Advice of '" + std::string(std::string_view(r.m.module->name())) + "', a set of " + std::to_string(r.a.chosen.size()) +
+            return "<hlomem.Advice of '" + std::string(std::string_view(r.m.module->name())) + "', a set of " + std::to_string(r.a.live.chosen.size()) +
                    (r.fits() ? " edits that fits>" : " edits that does not fit>");
         });
 }

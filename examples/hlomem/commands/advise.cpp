@@ -1,8 +1,8 @@
 // commands/advise.cpp: `hlomem advise --budget BYTES|PERCENT% [--against peak|memory_analysis]
 // [--json] [--top N] [--emit-module OUT] [--page OUT.html] MODULE`: which donations,
 // rematerializations and offloads bring each memory space of a scheduled module, or the peak
-// memory_analysis() reports, under a budget (<hlomem/whatif/advise.hpp>,
-// advise_memory_analysis.hpp), printed by output/whatif_report.hpp.
+// memory_analysis() reports, under a budget (advise_budget, <hlomem/whatif/advise_memory_analysis.hpp>),
+// printed by output/whatif_report.hpp.
 #include <map>
 #include <optional>
 #include <ostream>
@@ -94,28 +94,21 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
     auto in = read_module_input(*file, "advise", err);
     if (!in) return exit_error;
     hlomem::what_if w(in->module);
-    std::optional<hlomem::memory_analysis_advice> against_ma;
-    if (against == hlomem::advise_against::memory_analysis) {
-        try {
-            against_ma = hlomem::advise_memory_analysis(w, in->text, *options);
-        } catch (hlomem::error const& e) {
-            err << "hlomem advise: " << in->path << ": " << e.what() << '\n';
-            return exit_error;
-        }
+    hlomem::budget_advice advice;
+    try {
+        advice = hlomem::advise_budget(w, in->text, *options, against);
+    } catch (hlomem::error const& e) {
+        err << "hlomem advise: " << in->path << ": " << e.what() << '\n';
+        return exit_error;
     }
-    auto const advice = against_ma ? against_ma->live : hlomem::advise(w, *options);
     std::map<std::int64_t, std::int64_t> budgets;
-    for (auto const& c : advice.colors) budgets[c.color] = c.budget;
-    hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json, against_ma ? &*against_ma : nullptr);
+    for (auto const& c : advice.live.colors) budgets[c.color] = c.budget;
+    hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
     if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
     if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, budgets)); })) {
         return exit_error;
     }
-    if (against_ma) return against_ma->fits ? exit_ok : exit_findings;
-    for (auto const& c : advice.colors) {
-        if (!c.fits) return exit_findings;
-    }
-    return exit_ok;
+    return advice.fits() ? exit_ok : exit_findings;
 }
 
 }  // namespace hlomem_cli

@@ -201,12 +201,14 @@ inline void write_against_text(std::ostream& out, memory_analysis_advice const& 
 
 }  // namespace detail
 
-/// `hlomem advise`: each color's budget and peaks, the set chosen, the ranked candidates; with
-/// `against`, first the budget on memory_analysis()'s peak (whatif/advise_memory_analysis.hpp).
+/// `hlomem advise`: against memory_analysis(), first its budget and peak before and after
+/// (whatif/advise_memory_analysis.hpp); each color's budget and peaks, the set chosen, the ranked
+/// candidates.
 template <class P>
-void write_advice(std::ostream& out, basic_what_if<P> const& w, advice const& a, std::size_t shown, bool as_json,
-                  memory_analysis_advice const* against = nullptr) {
+void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice const& b, std::size_t shown, bool as_json) {
     auto const& m = w.module();
+    auto const& a = b.live;
+    memory_analysis_advice const* against = b.memory_analysis ? &*b.memory_analysis : nullptr;
     if (as_json) {
         json_writer j(out);
         j.begin_object().key("module").value(std::string_view(m.name()));

@@ -69,9 +69,15 @@ struct advice {
     std::size_t evaluations = 0;               ///< sets the exact search evaluated
     bool exact_complete = true;                ///< the search ended before its bound
     bool exact_improved = false;               ///< it found a smaller set than the greedy one
+
+    /// Whether the set brings every color under its budget.
+    bool fits() const {
+        return std::all_of(colors.begin(), colors.end(), [](color_advice const& c) { return c.fits; });
+    }
 };
 
-/// advise_memory_analysis's result (whatif/advise_memory_analysis.hpp, which needs the parser).
+/// The budget on memory_analysis()'s peak, before and after the set (advise_budget, in
+/// whatif/advise_memory_analysis.hpp, which needs the parser).
 struct memory_analysis_advice {
     std::int64_t budget = 0;        ///< on peak_memory_in_bytes
     memory_analysis before;         ///< predicted for the module as given
@@ -80,10 +86,20 @@ struct memory_analysis_advice {
     std::int64_t color = 0;         ///< the color whose heap trace reaches the peak, whose live budget was lowered
     std::size_t rounds = 0;         ///< searches run (1 to 4; 0 when the module fits as it is)
     bool fits = false;              ///< the edited module's figure (or the module's) within the budget
-    advice live;                    ///< the last search's advice, on the live peaks
 
     std::int64_t peak_before() const { return before.peak_memory_in_bytes.value_or(0); }
     std::int64_t peak_after() const { return after ? after->peak_memory_in_bytes.value_or(0) : peak_before(); }
+};
+
+/// What `hlomem advise` and hlomem.advise report: the advice on each color's live peak (against
+/// memory_analysis(), that of the last search), and the budget on memory_analysis()'s peak when
+/// the budget was taken against it.
+struct budget_advice {
+    advice live;
+    std::optional<memory_analysis_advice> memory_analysis;
+
+    /// Whether the set fits: memory_analysis()'s peak when the budget is on it, else every color.
+    bool fits() const { return memory_analysis ? memory_analysis->fits : live.fits(); }
 };
 
 namespace detail {

@@ -3,8 +3,11 @@
 //
 //   hlomem::what_if w(module);                                  // parsed from `text`
 //   auto options = hlomem::advise_budget_named("60000000");     // or "90%" of the module's figure
-//   auto r = hlomem::advise_memory_analysis(w, text, *options);
-//   r.before.peak_memory_in_bytes;  r.after->peak_memory_in_bytes;  r.fits;
+//   auto r = hlomem::advise_budget(w, text, *options, hlomem::advise_against::memory_analysis);
+//   r.memory_analysis->before.peak_memory_in_bytes;  r.memory_analysis->after;  r.fits();
+//
+// advise_budget is the one entry point of `hlomem advise` and hlomem.advise: against
+// advise_against::peak it is `advise` (each color's live peak), with no memory_analysis.
 //
 // peak_memory_in_bytes is XLA's ComputePeakMemorySizes (memory/memory_analysis.hpp): a static part
 // (parameters, constants, outputs) plus the highest point of one color's heap trace. The what-if
@@ -18,7 +21,6 @@
 #ifndef HLOMEM_WHATIF_ADVISE_MEMORY_ANALYSIS_HPP
 #define HLOMEM_WHATIF_ADVISE_MEMORY_ANALYSIS_HPP
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -31,20 +33,21 @@
 #include <hlomem/parser.hpp>
 #include <hlomem/whatif/advise.hpp>
 #include <hlomem/whatif/apply.hpp>
+#include <hlomem/whatif/edit_request.hpp>
 
 namespace hlomem {
 
-/// The edits that bring `w`'s module under `options`' budget on peak_memory_in_bytes (bytes, or a
-/// fraction of the module's own figure). `text` is the module's text, the one `w`'s module was
-/// parsed from. `w` must hold no edit; it holds the set on return. Throws error when the module's
-/// figure cannot be predicted.
+namespace detail {
+
+/// The search against memory_analysis()'s peak (the rule above).
 template <class P>
-memory_analysis_advice advise_memory_analysis(basic_what_if<P>& w, std::string_view text, advise_options const& options,
-                                              assign_options const& assign = {}) {
+budget_advice advise_memory_analysis(basic_what_if<P>& w, std::string_view text, advise_options const& options,
+                                     assign_options const& assign) {
     auto predict = [&](std::string_view module_text, std::string_view name) {
         return predicted_memory_analysis(parse_hlo_module<default_policy>(module_text, name), assign);
     };
-    memory_analysis_advice r;
+    budget_advice out;
+    auto& r = out.memory_analysis.emplace();
     r.before = predict(text, std::string_view(w.module().name()));
     if (!r.before.peak_memory_in_bytes) throw error("memory_analysis(): the module's peak_memory_in_bytes cannot be predicted");
     std::int64_t const peak = *r.before.peak_memory_in_bytes;
@@ -57,14 +60,14 @@ memory_analysis_advice advise_memory_analysis(basic_what_if<P>& w, std::string_v
     for (std::int64_t c : w.colors()) o.color_budgets[c] = w.color_peak(c).bytes;
     std::int64_t const live_peak = w.color_peak(r.color).bytes;
     if (cut <= 0) {
-        r.live = advise(w, o);  // every color at its own peak: the candidates, no set
+        out.live = advise(w, o);  // every color at its own peak: the candidates, no set
         r.fits = true;
-        return r;
+        return out;
     }
     for (r.rounds = 1; r.rounds <= 4; ++r.rounds) {
         while (!w.edits().empty()) w.undo();
         o.color_budgets[r.color] = live_peak - cut;
-        r.live = advise(w, o);
+        out.live = advise(w, o);
         if (w.edits().empty()) {
             r.after.reset();
             break;
@@ -76,11 +79,23 @@ memory_analysis_advice advise_memory_analysis(basic_what_if<P>& w, std::string_v
             break;
         }
         // The live search reached no lower than asked: asking lower finds nothing new.
-        bool const live_fits = std::all_of(r.live.colors.begin(), r.live.colors.end(), [](color_advice const& c) { return c.fits; });
-        if (!live_fits || r.rounds == 4) break;
+        if (!out.live.fits() || r.rounds == 4) break;
         cut += now - r.budget;
     }
-    return r;
+    return out;
+}
+
+}  // namespace detail
+
+/// The edits that bring `w`'s module under `options`' budget, taken `against` each color's live
+/// peak or memory_analysis()'s peak_memory_in_bytes (bytes, or a fraction of the module's own
+/// figure). `text` is the module's text, the one `w`'s module was parsed from. `w` must hold no
+/// edit; it holds the set on return. Throws error when the module's figure cannot be predicted.
+template <class P>
+budget_advice advise_budget(basic_what_if<P>& w, std::string_view text, advise_options const& options, advise_against against,
+                            assign_options const& assign = {}) {
+    if (against == advise_against::memory_analysis) return detail::advise_memory_analysis(w, text, options, assign);
+    return budget_advice{advise(w, options), std::nullopt};
 }
 
 }  // namespace hlomem
