@@ -68,6 +68,22 @@ def ninja_units(build):
     return sorted(units, reverse=True)
 
 
+def unit_name(output):
+    """A Ninja output as 'target: unit', never a build-tree path (the docs test checks that every
+    path the documents cite exists in the repository): a unity unit by its group, a source of the
+    repository by its path, a generated source by its name."""
+    match = re.fullmatch(r"(?:(.*)/)?CMakeFiles/([^/]+)\.dir/(.*)\.o", output)
+    if not match:
+        return output
+    folder, target, source = match.groups()
+    if source.startswith("Unity/unity_"):
+        return f"{target}: unity unit {source[len('Unity/unity_'):].removesuffix('_cxx.cxx')}"
+    in_repo = f"{folder}/{source}" if folder else source
+    if (ROOT / in_repo).exists():
+        return f"{target}: `{in_repo}`"
+    return f"{target}: {pathlib.PurePosixPath(source).name} (generated)"
+
+
 def fresh_clone(where, commit="HEAD"):
     if where.exists():
         shutil.rmtree(where)
@@ -127,7 +143,7 @@ def main(argv):
     md.append("| seconds | object |")
     md.append("|---|---|")
     for seconds, output in first_units:
-        md.append(f"| {seconds:.1f} | `{output}` |")
+        md.append(f"| {seconds:.1f} | {unit_name(output)} |")
     md.append("")
     md.append(f"The full build's {len(units)} objects took {sum(s for s, _ in units):.0f} s of compilation in all; "
               "the slowest ten:")
@@ -135,7 +151,7 @@ def main(argv):
     md.append("| seconds | object |")
     md.append("|---|---|")
     for seconds, output in units[:10]:
-        md.append(f"| {seconds:.1f} | `{output}` |")
+        md.append(f"| {seconds:.1f} | {unit_name(output)} |")
     md.append(END)
     text = "\n".join(md) + "\n"
     if rev != "HEAD":
