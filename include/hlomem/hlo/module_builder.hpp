@@ -346,16 +346,7 @@ public:
             current().opcode = *op;
             return;
         }
-        hlo_opcode op = hlo_opcode::unknown;
-        for (auto [suffix, async_op] : {std::pair<std::string_view, hlo_opcode>{"-start", hlo_opcode::async_start},
-                                        {"-update", hlo_opcode::async_update},
-                                        {"-done", hlo_opcode::async_done}}) {
-            if (text.size() > suffix.size() && text.substr(text.size() - suffix.size()) == suffix &&
-                hlo_opcode_from_string(text.substr(0, text.size() - suffix.size()))) {
-                op = async_op;
-            }
-        }
-        current().opcode = op;
+        current().opcode = opcode_of_text(text);
         module_.opcode_texts_.emplace_back(static_cast<instruction_id>(module_.instructions_.size() - 1), string_type(text));
     }
 

@@ -15,6 +15,7 @@
 #include <optional>
 #include <ostream>
 #include <string_view>
+#include <utility>
 
 #include <hlomem/memory/opcode_classes.hpp>
 
@@ -191,6 +192,31 @@ constexpr std::optional<hlo_opcode> async_start_opcode_of(hlo_opcode done) noexc
 
 /// Opcodes that finish an asynchronous operation.
 constexpr bool is_async_done(hlo_opcode op) noexcept { return async_start_opcode_of(op).has_value(); }
+
+/// The opcode an instruction's opcode text stands for: its own name (`all-gather-start`), or
+/// XLA's asynchronous syntax sugar, `X-start`, `X-update` and `X-done` for an opcode X that has no
+/// such pair of its own (`all-to-all-start` is an async-start wrapping all-to-all: HloParser's
+/// ParseInstructionRhs, async wrapping of an opcode followed by -start/-update/-done); any other
+/// text is hlo_opcode::unknown. The one rule for both a module's instructions
+/// (hlo/module_builder.hpp) and a dump's `from instruction:` texts (hlo/origin.hpp).
+constexpr hlo_opcode opcode_of_text(std::string_view text) noexcept {
+    if (auto op = hlo_opcode_from_string(text)) return *op;
+    constexpr std::pair<std::string_view, hlo_opcode> sugar[] = {
+        {"-start", hlo_opcode::async_start}, {"-update", hlo_opcode::async_update}, {"-done", hlo_opcode::async_done}};
+    for (auto const& s : sugar) {
+        std::string_view const suffix = s.first;
+        if (text.size() > suffix.size() && text.substr(text.size() - suffix.size()) == suffix &&
+            hlo_opcode_from_string(text.substr(0, text.size() - suffix.size()))) {
+            return s.second;
+        }
+    }
+    return hlo_opcode::unknown;
+}
+static_assert(opcode_of_text("all-to-all-start") == hlo_opcode::async_start);
+static_assert(opcode_of_text("all-gather-start") == hlo_opcode::all_gather_start);
+static_assert(opcode_of_text("reduce-scatter-done") == hlo_opcode::async_done);
+static_assert(opcode_of_text("fusion-update") == hlo_opcode::async_update);
+static_assert(opcode_of_text("no-such-start") == hlo_opcode::unknown);
 
 }  // namespace hlomem
 

@@ -37,8 +37,10 @@
 #ifndef HLOMEM_HLO_ORIGIN_HPP
 #define HLOMEM_HLO_ORIGIN_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,6 +53,8 @@
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/opcode.hpp>
+#include <hlomem/hlo/origin_steps.hpp>
 #include <hlomem/hlo/stack_frames.hpp>
 
 namespace hlomem {
@@ -135,121 +139,6 @@ struct value_origin {
 
 namespace detail {
 
-/// `%a, f32[8]{0} %b, %c.1#0` between an instruction's parentheses, as (name, element) pairs:
-/// older XLA prints each operand's shape before it, newest XLA refers to element N of a
-/// tuple-shaped result as `%c.1#0` (element -1: the whole result).
-inline std::vector<std::pair<std::string_view, std::int64_t>> origin_operands(std::string_view text, std::string_view opcode) {
-    std::vector<std::pair<std::string_view, std::int64_t>> out;
-    auto const eq = text.find(" = ");
-    if (eq == std::string_view::npos || opcode.empty()) return out;
-    std::string const call = " " + std::string(opcode) + "(";
-    auto const open = text.find(call, eq);
-    if (open == std::string_view::npos) return out;
-    std::size_t i = open + call.size();
-    int depth = 0;
-    std::size_t start = i;
-    auto take = [&](std::string_view op) {
-        auto const pct = op.rfind('%');
-        if (pct != std::string_view::npos) op.remove_prefix(pct + 1);
-        else if (auto const sp = op.rfind(' '); sp != std::string_view::npos) op.remove_prefix(sp + 1);
-        while (!op.empty() && op.back() == ' ') op.remove_suffix(1);
-        std::int64_t element = -1;
-        if (auto const hash = op.rfind('#'); hash != std::string_view::npos) {
-            if (auto n = metadata_integer(op.substr(hash + 1))) element = *n;
-            op = op.substr(0, hash);
-        }
-        if (!op.empty()) out.emplace_back(op, element);
-    };
-    for (; i < text.size(); ++i) {
-        char const c = text[i];
-        if (c == '(' || c == '[' || c == '{') ++depth;
-        else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-        else if (c == ')' || (c == ',' && depth == 0)) {
-            take(text.substr(start, i - start));
-            if (c == ')') break;
-            start = i + 1;
-        }
-    }
-    return out;
-}
-
-/// The integer after `key` in an instruction's text (`parameter(`, `index=`), or -1.
-inline std::int64_t origin_integer_after(std::string_view text, std::string_view key) {
-    auto const at = text.find(key);
-    if (at == std::string_view::npos) return -1;
-    std::size_t b = at + key.size(), e = b;
-    while (e < text.size() && text[e] >= '0' && text[e] <= '9') ++e;
-    return metadata_integer(text.substr(b, e - b)).value_or(-1);
-}
-
-/// One step of the walk that forwards: operand `operand` at `index` holds the bytes.
-struct forward_step {
-    std::size_t operand = 0;
-    std::vector<std::int64_t> index;
-};
-
-inline std::vector<std::int64_t> with_front(std::int64_t first, std::vector<std::int64_t> const& rest) {
-    std::vector<std::int64_t> out{first};
-    out.insert(out.end(), rest.begin(), rest.end());
-    return out;
-}
-
-/// XLA's dataflow rules for the instructions that forward or copy an operand's value
-/// (xla/service/hlo_dataflow_analysis.cc: UpdateBitcastValueSet, UpdateGetTupleElementValueSet,
-/// UpdateTupleValueSet, UpdateCopyStartValueSet / UpdateCopyDoneValueSet, UpdateAsyncStartValueSet
-/// / UpdateAsyncDoneValueSet, UpdateAllGatherStart/Done, UpdateCollectivePermuteStart/Done,
-/// UpdateAllReduceDone, UpdateOptimizationBarrierValueSet, UpdateDomainValueSet, UpdateAddDependency;
-/// a copy and a while's init are not forwarded by XLA but hold the same data).
-inline std::optional<forward_step> forwarded_operand(std::string_view op, std::vector<std::int64_t> const& index,
-                                                     std::int64_t tuple_index) {
-    auto rest = [&] { return std::vector<std::int64_t>(index.begin() + 1, index.end()); };
-    if (op == "copy" || op == "bitcast" || op == "domain" || op == "add-dependency" || op == "while" ||
-        op == "all-reduce-done") {
-        return forward_step{0, index};
-    }
-    if (op == "opt-barrier") return index.empty() ? std::nullopt : std::optional<forward_step>({0, index});
-    if (op == "get-tuple-element" && tuple_index >= 0) return forward_step{0, with_front(tuple_index, index)};
-    if (op == "tuple" && !index.empty() && index[0] >= 0) return forward_step{static_cast<std::size_t>(index[0]), rest()};
-    // copy-start: ({0} destination, {1} source, {2} context); both hold the operand's data.
-    if (op == "copy-start" && !index.empty() && index[0] <= 1) return forward_step{0, rest()};
-    if (op == "copy-done") return forward_step{0, with_front(0, index)};
-    if (op == "async-done" || op == "all-gather-done" || op == "collective-permute-done") {
-        return forward_step{0, with_front(1, index)};
-    }
-    // An async start's {0} holds its operands: {0, k} is operand k (one operand: {0} itself).
-    if ((op == "async-start" || op == "all-gather-start" || op == "collective-permute-start") && !index.empty() &&
-        index[0] == 0) {
-        if (index.size() >= 2 && op == "async-start") {
-            return forward_step{static_cast<std::size_t>(index[1]), std::vector<std::int64_t>(index.begin() + 2, index.end())};
-        }
-        return forward_step{0, rest()};
-    }
-    return std::nullopt;
-}
-
-/// Whether an instruction without metadata takes that of its called computation.
-inline bool takes_callee_metadata(std::string_view op) {
-    return op == "fusion" || op == "custom-call" || op == "async-start" || op == "call" || op == "conditional";
-}
-
-/// Whether an instruction without metadata, which neither forwards a value nor calls a
-/// computation that states a source, takes the source of its operands' producers: the
-/// instructions that wrap or move data they are handed (fusions, custom calls, collectives),
-/// those that only retype or rearrange it (a convert of a weight XLA inserted on a TPU, seed 002:
-/// 56 MiB, a transpose, a slice, a tuple's index table) and those that update their operand 0 in
-/// place (xla/service/hlo_dataflow_analysis.cc, GetInPlaceInputOutputPairs). Arithmetic, a
-/// reduction or a constant makes new data: it stays without a source rather than take an
-/// operand's line.
-inline bool takes_operand_source(std::string_view op) {
-    return takes_callee_metadata(op) || op == "convert" || op == "bitcast-convert" || op == "reshape" ||
-           op == "transpose" || op == "slice" || op == "dynamic-slice" || op == "reverse" || op == "pad" ||
-           op == "concatenate" || op == "broadcast" || op == "tuple" || op == "async-done" || op == "all-reduce" || op == "all-gather" ||
-           op == "all-to-all" || op == "reduce-scatter" || op == "collective-permute" || op == "collective-broadcast" ||
-           op == "ragged-all-to-all" || op == "all-reduce-start" || op == "all-gather-start" ||
-           op == "collective-permute-start" || op == "dynamic-update-slice" || op == "scatter" || op == "send" ||
-           op == "recv" || op == "send-done" || op == "recv-done";
-}
-
 /// A value's source from its instruction's metadata `m`: the file and line are metadata_position's
 /// (its own source_file and source_line, else the frame its stack_frame_id names in `frames`, the
 /// module's tables; null: none at hand).
@@ -329,12 +218,12 @@ private:
         while (budget-- > 0) {
             auto const op = g_.opcode(n);
             std::vector<std::pair<node, inheritance>> next;
-            if (op == "parameter") {
+            if (op == hlo_opcode::parameter) {
                 for (auto& f : g_.call_feeds(n)) next.emplace_back(std::move(f), inheritance::call_parameter);
-            } else if (auto f = forwarded_operand(op, g_.index(n), g_.tuple_index(n))) {
+            } else if (auto f = forwarded_operand(op, g_.index(n), op == hlo_opcode::get_tuple_element ? g_.tuple_index(n) : -1)) {
                 if (auto p = g_.operand(n, f->operand, f->index)) next.emplace_back(std::move(*p), inheritance::forwarded);
                 // A while's result is its init or what its body's root carries.
-                if (op == "while") {
+                if (op == hlo_opcode::while_) {
                     for (auto& r : g_.body_roots(n)) next.emplace_back(std::move(r), inheritance::forwarded);
                 }
             }
@@ -348,7 +237,7 @@ private:
             }
             if (next.empty() && takes_operand_source(op)) {
                 // A conditional's operand 0 is its predicate or branch index, not its data.
-                for (std::size_t k = op == "conditional" ? 1 : 0; k < g_.operand_count(n); ++k) {
+                for (std::size_t k = op == hlo_opcode::conditional ? 1 : 0; k < g_.operand_count(n); ++k) {
                     if (auto p = g_.operand(n, k, {})) next.emplace_back(std::move(*p), inheritance::operands);
                 }
             }
@@ -378,21 +267,6 @@ private:
     G const& g_;
 };
 
-/// XLA's async syntax sugar (`all-to-all-start`, `reduce-scatter-done`, ...) is an async-start or
-/// async-done wrapping the collective (HloParser's ParseInstruction, async wrapping); the opcodes
-/// that have pairs of their own keep them.
-inline std::string_view origin_opcode(std::string_view op) {
-    auto ends = [&](std::string_view tail) { return op.size() > tail.size() && op.substr(op.size() - tail.size()) == tail; };
-    if (op == "copy-start" || op == "copy-done" || op == "all-gather-start" || op == "all-gather-done" ||
-        op == "all-reduce-start" || op == "all-reduce-done" || op == "collective-permute-start" ||
-        op == "collective-permute-done" || op == "send-done" || op == "recv-done") {
-        return op;
-    }
-    if (ends("-start")) return "async-start";
-    if (ends("-done")) return "async-done";
-    return op;
-}
-
 /// The walk's graph over a module: a node is an instruction and a shape index of its result.
 template <class P, class Q>
 struct module_origin_graph {
@@ -407,7 +281,7 @@ struct module_origin_graph {
         auto const* md = m.metadata(n.k);
         return md ? origin_source_from(*md, metadata_origin::module, &m.stack_frame_index()) : value_source{};
     }
-    std::string_view opcode(node const& n) const { return origin_opcode(m.opcode_name(n.k)); }
+    hlo_opcode opcode(node const& n) const { return m.instruction(n.k).opcode; }
     std::vector<std::int64_t> const& index(node const& n) const { return n.index; }
     std::string name(node const& n) const { return std::string(m.instruction(n.k).name) + index_suffix(n.index); }
     std::int64_t entry_parameter(node const& n) const {
@@ -501,28 +375,46 @@ struct dump_origin_graph {
     using node = std::size_t;
     basic_buffer_assignment<P> const& ba;
     basic_stack_frame_index<Q> const* frames = nullptr;
-    /// Every `positions:` entry's instruction name, to the values listed there; built when first needed.
-    mutable std::unordered_multimap<std::string_view, std::size_t> positions;
+    /// Every `positions:` entry's instruction name, as its hash, with the value listed there,
+    /// sorted; built when first needed (one sort of integers: no node for each of 10^5 entries).
+    mutable std::vector<std::pair<std::size_t, std::size_t>> positions;
     mutable bool positions_built = false;
+    /// Lookups answered by reading the whole list before the index is built: a report that
+    /// traces the values at the peaks alone (a few dozen) makes a few; tracing every value, none.
+    mutable std::size_t unindexed_lookups = 0;
+    std::size_t max_unindexed_lookups = 0;
+    /// The operands of the last value asked (operand_count, then operand k of the same value).
+    mutable node operands_of_node = npos;
+    mutable std::vector<std::pair<std::string_view, std::int64_t>> operands_of_last;
+
+    dump_origin_graph(basic_buffer_assignment<P> const& b, basic_stack_frame_index<Q> const* f, std::size_t traced_values)
+        : ba(b), frames(f), max_unindexed_lookups(traced_values <= 256 ? 8 : 0) {}
 
     std::string_view text(node v) const { return ba.values[v].instruction_text; }
     value_source source(node v) const {
         if (auto md = instruction_metadata(text(v))) return origin_source_from(*md, metadata_origin::dump, frames);
         return {};
     }
-    std::string_view opcode(node v) const { return origin_opcode(ba.values[v].instruction_opcode); }
+    hlo_opcode opcode(node v) const { return opcode_of_text(ba.values[v].instruction_opcode); }
+    std::vector<std::pair<std::string_view, std::int64_t>> const& operands(node v) const {
+        if (operands_of_node != v) {
+            operands_of_last = origin_operands(text(v), ba.values[v].instruction_opcode);
+            operands_of_node = v;
+        }
+        return operands_of_last;
+    }
     std::vector<std::int64_t> index(node v) const { return {ba.values[v].index.begin(), ba.values[v].index.end()}; }
     std::string name(node v) const { return ba.values[v].display_name(); }
     std::int64_t entry_parameter(node v) const {
         auto const& x = ba.values[v];
-        if (opcode(v) != "parameter" || x.is_phi || x.allocation >= ba.allocations.size()) return -1;
+        if (opcode(v) != hlo_opcode::parameter || x.is_phi || x.allocation >= ba.allocations.size()) return -1;
         if (!ba.allocations[x.allocation].is_entry_computation_parameter()) return -1;
         return origin_integer_after(text(v), "parameter(");
     }
     std::int64_t tuple_index(node v) const { return origin_integer_after(text(v), "index="); }
-    std::size_t operand_count(node v) const { return origin_operands(text(v), ba.values[v].instruction_opcode).size(); }
+    std::size_t operand_count(node v) const { return operands(v).size(); }
     std::optional<node> operand(node v, std::size_t k, std::vector<std::int64_t> index) const {
-        auto const ops = origin_operands(text(v), ba.values[v].instruction_opcode);
+        auto const& ops = operands(v);
         if (k >= ops.size()) return std::nullopt;
         if (ops[k].second >= 0) index = with_front(ops[k].second, index);
         return resolve(ops[k].first, index);
@@ -532,17 +424,35 @@ struct dump_origin_graph {
     std::optional<node> resolve(std::string_view name, std::vector<std::int64_t> const& index) const {
         basic_shape_index<P> const at(index);
         if (std::size_t const i = ba.value_index(name, at); i != npos) return i;
-        if (!positions_built) {
-            for (std::size_t i = 0; i < ba.values.size(); ++i) {
-                for (auto const& p : ba.values[i].positions) positions.emplace(std::string_view(p.instruction), i);
+        auto listed_at = [&](std::size_t i) {
+            for (auto const& p : ba.values[i].positions) {
+                if (std::string_view(p.instruction) == name && p.index == at) return true;
             }
+            return false;
+        };
+        if (!positions_built && ++unindexed_lookups <= max_unindexed_lookups) {
+            for (std::size_t i = 0; i < ba.values.size(); ++i) {
+                if (listed_at(i)) return i;
+            }
+            return std::nullopt;
+        }
+        if (!positions_built) {
+            // A value's own position (its instruction, its index) is value_index's: left out.
+            for (std::size_t i = 0; i < ba.values.size(); ++i) {
+                auto const& v = ba.values[i];
+                for (auto const& p : v.positions) {
+                    if (p.index == v.index && std::string_view(p.instruction) == std::string_view(v.name)) continue;
+                    positions.emplace_back(std::hash<std::string_view>{}(std::string_view(p.instruction)), i);
+                }
+            }
+            std::sort(positions.begin(), positions.end());
             positions_built = true;
         }
-        auto const range = positions.equal_range(name);
+        auto const range = std::equal_range(positions.begin(), positions.end(),
+                                            std::pair<std::size_t, std::size_t>(std::hash<std::string_view>{}(name), 0),
+                                            [](auto const& x, auto const& y) { return x.first < y.first; });
         for (auto it = range.first; it != range.second; ++it) {
-            for (auto const& p : ba.values[it->second].positions) {
-                if (std::string_view(p.instruction) == name && p.index == at) return it->second;
-            }
+            if (listed_at(it->second)) return it->second;
         }
         return std::nullopt;
     }
@@ -559,7 +469,7 @@ struct dump_origin_graph {
                 if (use.operand_number != 0 || use.operand_index != x.index) continue;
                 std::size_t const w = ba.value_index(std::string_view(use.instruction), x.index);
                 if (w != npos && ba.values[w].allocation == x.allocation && ba.values[w].offset == x.offset &&
-                    std::string_view(ba.values[w].instruction_opcode) == "while") {
+                    opcode(w) == hlo_opcode::while_) {
                     return {u};
                 }
             }
@@ -594,10 +504,10 @@ void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<
         std::size_t const v = ba.value_index(std::string_view(m.instruction(n.k).name), basic_shape_index<P>(n.index));
         if (v != npos) set_output(out[v], number);
         auto const op = g.opcode(n);
-        if (op == "tuple" && n.index.empty()) {
+        if (op == hlo_opcode::tuple && n.index.empty()) {
             for (std::size_t k = 0; k < g.operand_count(n); ++k) self(self, *g.operand(n, k, {}), number, depth + 1);
         } else if (v == npos) {
-            if (auto f = forwarded_operand(op, n.index, g.tuple_index(n)); f && op != "copy" && op != "while") {
+            if (auto f = forwarded_operand(op, n.index, g.tuple_index(n)); f && op != hlo_opcode::copy && op != hlo_opcode::while_) {
                 if (auto p = g.operand(n, f->operand, f->index)) self(self, *p, number, depth + 1);
             }
         }
@@ -605,7 +515,7 @@ void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<
     instruction_id const root = m.entry_computation().root;
     if (root == no_instruction) return;
     node const r{root, {}};
-    if (g.opcode(r) != "tuple") return mark(mark, r, 0, 0);
+    if (g.opcode(r) != hlo_opcode::tuple) return mark(mark, r, 0, 0);
     for (std::size_t k = 0; k < g.operand_count(r); ++k) mark(mark, *g.operand(r, k, {}), static_cast<std::int64_t>(k), 1);
 }
 
@@ -613,12 +523,12 @@ void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<
 /// the last tuple defined in a maybe-live-out allocation that nothing uses; without a tuple root,
 /// the values of the one maybe-live-out allocation that is not a parameter are output 0.
 template <class P>
-void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_origin>& out) {
+void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_origin>& out, std::vector<char> const* wanted) {
     auto live_out = [&](std::size_t a) { return a < ba.allocations.size() && ba.allocations[a].maybe_live_out; };
     std::size_t root = npos;
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
-        if (std::string_view(v.instruction_opcode) == "tuple" && v.index.empty() && v.uses.empty() && live_out(v.allocation) &&
+        if (v.index.empty() && v.uses.empty() && live_out(v.allocation) && opcode_of_text(v.instruction_opcode) == hlo_opcode::tuple &&
             !ba.allocations[v.allocation].is_entry_computation_parameter()) {
             root = i;
         }
@@ -626,6 +536,7 @@ void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_o
     if (root != npos) {
         std::string_view const name = ba.values[root].name;
         for (std::size_t i = 0; i < ba.values.size(); ++i) {
+            if (wanted && !(*wanted)[i]) continue;
             for (auto const& p : ba.values[i].positions) {
                 if (std::string_view(p.instruction) == name && !p.index.empty()) {
                     set_output(out[i], p.index[0]);
@@ -653,7 +564,8 @@ template <class P, class Q>
 std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
                                         std::vector<value_source> const& own, std::vector<char> const* wanted = nullptr) {
     std::vector<value_origin> out(ba.values.size());
-    detail::dump_origin_graph<P, Q> const dump_graph{ba, m ? &m->stack_frame_index() : nullptr, {}, false};
+    std::size_t const traced = wanted ? static_cast<std::size_t>(std::count(wanted->begin(), wanted->end(), 1)) : ba.values.size();
+    detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, traced);
     detail::origin_walk<detail::dump_origin_graph<P, Q>> const dump_walk(dump_graph);
     std::unordered_map<std::string_view, instruction_id> names;
     std::optional<detail::module_origin_graph<P, Q>> module_graph;
@@ -675,7 +587,7 @@ std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, ba
         out[i] = dump_walk.origin_of(i, own[i]);
     }
     if (m) detail::mark_module_outputs(ba, *m, out);
-    else detail::mark_dump_outputs(ba, out);
+    else detail::mark_dump_outputs(ba, out, wanted);
     if (wanted) {
         for (std::size_t i = 0; i < out.size(); ++i) {
             if (!(*wanted)[i]) out[i] = value_origin{};
