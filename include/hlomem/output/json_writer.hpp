@@ -231,11 +231,30 @@ private:
     /// `s` quoted, with what JSON must escape escaped. A string that fits behind the buffer's end
     /// (keys, names, shapes: nearly all) is copied as it is checked, a character at a time with a
     /// table lookup; one with something to escape, or a longer one, in runs of plain characters.
+    /// Whether any of the 8 bytes of `w` needs an escape: below 0x20, '"' or '\\' (the exact
+    /// test for "some byte is zero", (x - 0x01..) & ~x & 0x80.., applied to w < 0x20 and to w
+    /// xor each of the two characters).
+    static bool needs_escape(std::uint64_t w) noexcept {
+        constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        auto zero_byte = [&](std::uint64_t x) { return (x - ones) & ~x & highs; };
+        return (((w - ones * 0x20) & ~w & highs) | zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\'))) != 0;
+    }
+    /// A string that needs no escape is copied 8 bytes at a time behind a check of those 8 (a
+    /// report is mostly names, shapes and paths); one that does goes through write_escaped.
     void write_string(std::string_view s) {
         if (s.size() <= inline_string) {
             char* o = at_;
             *o++ = '"';
-            for (char const c : s) {
+            char const* p = s.data();
+            std::size_t n = s.size();
+            for (; n >= 8; n -= 8, p += 8, o += 8) {
+                std::uint64_t w;
+                std::memcpy(&w, p, 8);
+                if (needs_escape(w)) return write_escaped(s);
+                std::memcpy(o, &w, 8);
+            }
+            for (; n > 0; --n) {
+                char const c = *p++;
                 if (json_escaped[static_cast<unsigned char>(c)]) return write_escaped(s);
                 *o++ = c;
             }

@@ -1,0 +1,50 @@
+// The JSON writer's strings (<hlomem/output/json_writer.hpp>): RFC 8259's escapes, for strings
+// that the writer copies 8 bytes at a time (write_string's word test) and for those it copies a
+// byte at a time, with the character to escape at every position of a word, next to UTF-8 bytes
+// (0x80 and above, which stay as they are).
+#include <hlomem/output/json_writer.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace {
+
+std::string written(std::string_view s) {
+    std::ostringstream out;
+    {
+        hlomem::json_writer json(out, false);
+        json.value(s);
+    }
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("json_writer: strings without escapes are copied whole, of every length", "[output][json]") {
+    std::string const text = "/usr/lib/python3/site-packages/jax/_src/numpy/lax_numpy.py \xc3\xa9\xe2\x82\xac\x7f";
+    for (std::size_t n = 0; n <= text.size(); ++n) {
+        CHECK(written(text.substr(0, n)) == "\"" + text.substr(0, n) + "\"");
+    }
+}
+
+TEST_CASE("json_writer: each character that needs an escape, at every place in a word", "[output][json]") {
+    struct escape {
+        char c;
+        std::string_view as;
+    };
+    for (auto const& e : {escape{'"', "\\\""}, escape{'\\', "\\\\"}, escape{'\n', "\\n"}, escape{'\r', "\\r"},
+                          escape{'\t', "\\t"}, escape{'\x01', "\\u0001"}, escape{'\x1f', "\\u001f"}, escape{'\0', "\\u0000"}}) {
+        for (std::size_t at = 0; at < 20; ++at) {
+            std::string s(20, 'a');
+            s[at] = e.c;
+            s[(at + 3) % 20] = '\xc3';  // a UTF-8 lead byte in the same word
+            std::string expected = s.substr(0, at) + std::string(e.as) + s.substr(at + 1);
+            CHECK(written(s) == "\"" + expected + "\"");
+        }
+    }
+    // 0x20 (a space) and 0x21, 0x23, 0x5b, 0x5d next to '"' and '\\' are not escaped.
+    CHECK(written("  !#[]{}~\x7f  !#[]") == "\"  !#[]{}~\x7f  !#[]\"");
+}
