@@ -124,6 +124,16 @@ struct dump {
                               "' holds no buffer assignment (load a buffer-assignment dump or an HLO module)");
     }
 
+    /// The module that belongs with the assignment, as loaded.assignment_module() gives it for
+    /// the tool (whose loader derives at once): also the module an assignment is derived from here.
+    hlomem::basic_hlo_module<policy> const* assignment_module() {
+        if (auto const* m = loaded.assignment_module()) return m;
+        auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<policy>>>(&loaded.model);
+        if (!modules || modules->size() != 1) return nullptr;
+        assignment();
+        return &modules->front();
+    }
+
     /// The live-range text of the assignment; ValueError when it has none.
     assignment_type const& assignment_with_live_ranges() {
         auto const& ba = assignment();
@@ -466,9 +476,13 @@ struct diff_result {
         }
         auto const m = hlomem::gate_measure_named(measure);
         if (!m) throw py::value_error("measure is 'peak' or 'total', not '" + measure + "'");
-        hlomem::donation_analysis const donations =
-            sd ? sd->b.donations : hlomem::analyze_donations(b->assignment(), b->loaded.assignment_module());
-        return hlomem::diff_gate(d, threshold, *m, fail_on_unused, donations);
+        return hlomem::diff_gate(d, threshold, *m, fail_on_unused, donations(true));
+    }
+    /// A side's donations (hlo/donation.hpp): its snapshot's, or its dump's with the module.
+    hlomem::donation_analysis donations(bool side_b) const {
+        if (sd) return side_b ? sd->b.donations : sd->a.donations;
+        dump& s = side_b ? *b : *a;  // a module's assignment is derived on first use
+        return hlomem::analyze_donations(s.assignment(), s.assignment_module());
     }
     std::string markdown(std::size_t rows, std::optional<std::string> const& fail_above, std::string const& measure, bool fail_on_unused) const {
         std::ostringstream out;
@@ -490,8 +504,11 @@ struct diff_result {
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                if (sd) hlomem::print_snapshot_diff_json(out, name_a, name_b, *sd);
-                else hlomem::print_diff_json(out, side_a(), side_b(), d);
+                auto const donations_a = donations(false), donations_b = donations(true);
+                std::optional<hlomem::diff_report_side<policy>> sa, sb;  // a snapshot keeps no values
+                if (!sd) sa.emplace(side_a()), sb.emplace(side_b());
+                hlomem::print_diff_json(out, hlomem::diff_document<policy>{name_a, name_b, d, donations_a, donations_b, sa ? &*sa : nullptr,
+                                                                           sb ? &*sb : nullptr, sd ? &sd->not_compared : nullptr});
             }
             json = out.str();
         }
@@ -523,7 +540,7 @@ inline snapshot_object snapshot(py::object source, std::size_t top, std::vector<
     auto const& ba = d->assignment();
     auto sources = d->sources();
     hlomem::strip_source_roots(sources, strip_roots);
-    return {hlomem::make_snapshot(ba, sources, d->loaded.assignment_module(), top), d->loaded.path};
+    return {hlomem::make_snapshot(ba, sources, d->assignment_module(), top), d->loaded.path};
 }
 
 inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top, std::vector<std::string> const& strip_roots) {

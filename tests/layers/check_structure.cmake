@@ -4,7 +4,10 @@
 #     the library; what it prints is the library's, in include/hlomem/output/);
 #   - no header of include/hlomem/ is over 700 lines;
 #   - no command file of the tool (examples/hlomem/commands/*.cpp) is over 150 lines: a command
-#     parses its arguments, calls the library and prints.
+#     parses its arguments, calls the library and prints;
+#   - no header compares an XLA opcode's name (`op == "while"`, `"tuple" != text`) outside the
+#     headers of opcode rules, hlo/opcode.hpp and memory/opcode_classes.hpp (and the parsers'
+#     grammars): a rule on opcodes is written once, and asked by hlo_opcode or by name there.
 # Every breach is listed; the test fails when there is one.
 cmake_minimum_required(VERSION 3.16)
 if(NOT DEFINED ROOT)
@@ -37,7 +40,36 @@ endfunction()
 check_lines("${ROOT}/include/hlomem/*.hpp" 700 "header")
 check_lines("${ROOT}/examples/hlomem/commands/*.cpp" 150 "command file")
 
+# The names of hlo_opcode (hlo/opcode.hpp's hlo_opcode_names), then every comparison of a string
+# literal that is one of them.
+file(READ ${ROOT}/include/hlomem/hlo/opcode.hpp opcode_header)
+string(REGEX MATCH "hlo_opcode_names\\{\\{[^}]*\\}\\}" opcode_table "${opcode_header}")
+string(REGEX MATCHALL "\"[a-z0-9-]+\"" opcode_names "${opcode_table}")
+list(LENGTH opcode_names opcode_count)
+if(opcode_count LESS 100)
+  string(APPEND breaches "  include/hlomem/hlo/opcode.hpp: hlo_opcode_names not found (${opcode_count} names read)\n")
+endif()
+file(GLOB_RECURSE headers ${ROOT}/include/hlomem/*.hpp)
+foreach(file IN LISTS headers)
+  if(file MATCHES "/hlo/opcode\\.hpp$|/memory/opcode_classes\\.hpp$|/parser/")
+    continue()
+  endif()
+  file(STRINGS ${file} lines REGEX "[=!]=[ ]*(std::string_view\\()?\"[a-z0-9-]+\"|\"[a-z0-9-]+\"[ ]*[=!]=")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCHALL "[=!]=[ ]*(std::string_view\\()?\"[a-z0-9-]+\"|\"[a-z0-9-]+\"[ ]*[=!]=" compared "${line}")
+    foreach(c IN LISTS compared)
+      string(REGEX MATCH "\"[a-z0-9-]+\"" literal "${c}")
+      list(FIND opcode_names "${literal}" at)
+      if(at GREATER -1)
+        file(RELATIVE_PATH rel ${ROOT} ${file})
+        string(STRIP "${line}" shown)
+        string(APPEND breaches "  ${rel} compares the opcode name ${literal} outside the opcode rules' headers: ${shown}\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
 if(breaches)
   message(FATAL_ERROR "the source tree breaks its structure rules:\n${breaches}")
 endif()
-message(STATUS "structure: no client includes examples/, no header over 700 lines, no command file over 150 lines")
+message(STATUS "structure: no client includes examples/, no header over 700 lines, no command file over 150 lines, no opcode name compared outside its rules")

@@ -119,7 +119,8 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
         full = hlomem::diff_assignments(side_a->assignment(), side_a->sources, side_b->assignment(), side_b->sources, options);
     }
     hlomem::assignment_diff const& d = snapshots ? sd->d : *full;
-    auto const gate = hlomem::diff_gate(d, fail_above, measure, fail_on_unused, side_b->donations());
+    auto const donations_a = side_a->donations(), donations_b = side_b->donations();
+    auto const gate = hlomem::diff_gate(d, fail_above, measure, fail_on_unused, donations_b);
     if (page) {
         std::ofstream file(*page, std::ios::binary);
         hlomem::write_diff_html(file, side_a->side(), side_b->side(), d);
@@ -131,8 +132,11 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     if (format == "markdown") {
         hlomem::print_diff_markdown(out, files[0], files[1], d, rows, gate, snapshots ? sd->not_compared : std::vector<std::string>{});
     } else if (format == "json") {
-        if (snapshots) hlomem::print_snapshot_diff_json(out, files[0], files[1], *sd);
-        else hlomem::print_diff_json(out, side_a->side(), side_b->side(), d);
+        std::optional<hlomem::diff_report_side<diff_input::policy>> sa, sb;  // a snapshot keeps no values
+        if (!snapshots) sa.emplace(side_a->side()), sb.emplace(side_b->side());
+        hlomem::print_diff_json(out, hlomem::diff_document<diff_input::policy>{files[0], files[1], d, donations_a, donations_b,
+                                                                               sa ? &*sa : nullptr, sb ? &*sb : nullptr,
+                                                                               snapshots ? &sd->not_compared : nullptr});
     } else {
         if (snapshots) hlomem::print_snapshot_diff_text(out, files[0], files[1], *sd);
         else hlomem::print_diff_text(out, side_a->side(), side_b->side(), d);

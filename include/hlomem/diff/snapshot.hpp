@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/core/error.hpp>
 #include <hlomem/detail/json_value.hpp>
 #include <hlomem/diff/assignment_diff.hpp>
 #include <hlomem/hlo/attribution.hpp>
@@ -52,9 +53,10 @@ inline constexpr std::int64_t snapshot_format_version = 1;
 
 /// A snapshot that cannot be read: a JSON error (with its line and column), a missing or mistyped
 /// key (named by its path, `colors[0].peak_bytes`), or another format version.
-struct snapshot_error : std::runtime_error {
+/// Like every error hlomem throws, a hlomem::error.
+struct snapshot_error : error {
     std::size_t line = 0, column = 0;
-    snapshot_error(std::string const& message, std::size_t l = 0, std::size_t c = 0) : std::runtime_error(message), line(l), column(c) {}
+    snapshot_error(std::string const& message, std::size_t l = 0, std::size_t c = 0) : error(message), line(l), column(c) {}
 };
 
 /// A value that holds bytes of a color's peak.

@@ -92,11 +92,30 @@ constexpr bool may_update_in_place_opcode(std::string_view name) noexcept {
 /// (CanShareOperandBufferWithUser, when the operand has no other user), all-reduce-start
 /// (GetInPlaceInputOutputPairs) and all-reduce (GPU's CanShareBufferHint: NCCL reduces in place).
 /// Elementwise users and loop and input fusions share too (CanShareOperandBufferWithUser's last
-/// rules); memory/soundness.hpp's updates_in_place adds them.
+/// rules); updates_in_place below adds them.
 constexpr bool shares_operand_by_opcode(std::string_view name) noexcept {
     constexpr std::string_view names[] = {"dynamic-update-slice", "scatter", "sort", "all-reduce", "all-reduce-start"};
     return detail::opcode_in(name, names);
 }
+
+/// Whether XLA may place the result of an instruction of `opcode` (and `fusion_kind`, for a
+/// fusion) in an operand's buffer without declaring output_to_operand_aliasing, as far as a dump
+/// shows (it has no fused bodies): the users whose opcode alone lets them (shares_operand_by_opcode:
+/// dynamic-update-slice, scatter, sort, all-reduce(-start)), elementwise users but a copy
+/// (CanShareOperandBufferWithUser's IsElementwiseOnOperand; BufferAssigner never lets a copy take
+/// its operand's place), and loop and input fusions (its AreTransitiveUsesElementwiseOrTuple, which
+/// the dump cannot check).
+constexpr bool updates_in_place(std::string_view opcode, std::string_view fusion_kind) noexcept {
+    if (opcode == "fusion") return fusion_kind == "kLoop" || fusion_kind == "kInput";
+    return shares_operand_by_opcode(opcode) || (is_elementwise_opcode(opcode) && opcode != "copy");
+}
+
+/// A parameter: it starts at the start of its computation, before it is listed (HloLiveRange).
+constexpr bool is_parameter_opcode(std::string_view name) noexcept { return name == "parameter"; }
+
+/// A custom call: with no output_to_operand_aliasing it may still write over an operand on a GPU
+/// (the backend's CanShareBufferHint, memory/soundness.hpp's gpu_backend_hint).
+constexpr bool is_custom_call_opcode(std::string_view name) noexcept { return name == "custom-call"; }
 
 }  // namespace hlomem
 

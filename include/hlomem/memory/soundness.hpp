@@ -85,18 +85,6 @@ inline std::string_view to_string(sharing_reason r) noexcept {
     return "?";
 }
 
-/// Whether XLA may place the result of an instruction of `opcode` (and `fusion_kind`, for a
-/// fusion) in an operand's buffer without declaring output_to_operand_aliasing, as far as a dump
-/// shows (it has no fused bodies): the users whose opcode alone lets them (shares_operand_by_opcode:
-/// dynamic-update-slice, scatter, sort, all-reduce(-start)), elementwise users but a copy
-/// (CanShareOperandBufferWithUser's IsElementwiseOnOperand; BufferAssigner never lets a copy take
-/// its operand's place), and loop and input fusions (its AreTransitiveUsesElementwiseOrTuple, which
-/// the dump cannot check).
-inline bool updates_in_place(std::string_view opcode, std::string_view fusion_kind) {
-    if (opcode == "fusion") return fusion_kind == "kLoop" || fusion_kind == "kInput";
-    return shares_operand_by_opcode(opcode) || (is_elementwise_opcode(opcode) && opcode != "copy");
-}
-
 /// Where value `v`'s instruction is listed in the InstructionSequence, if it is.
 template <class P>
 std::optional<logical_time> scheduled_time(basic_hlo_live_range<P> const& lr, std::string_view name) {
@@ -125,7 +113,7 @@ std::optional<sharing_reason> legal_sharing(basic_buffer_assignment<P> const& ba
     if (at != std::string_view(second->name)) {
         // A parameter starts at the start of its computation (rule 3), before it is listed;
         // what hands storage over to it then is loop or branch state.
-        if (std::string_view(second->instruction_opcode) != "parameter" || !(first->is_phi || second->is_phi)) {
+        if (!is_parameter_opcode(second->instruction_opcode) || !(first->is_phi || second->is_phi)) {
             return std::nullopt;
         }
         auto const listed = scheduled_time(*ba.live_range, std::string_view(second->name));
@@ -134,7 +122,7 @@ std::optional<sharing_reason> legal_sharing(basic_buffer_assignment<P> const& ba
     }
     if (std::string_view(first->name) == std::string_view(second->name)) return sharing_reason::same_instruction;
     if (first->is_phi || second->is_phi) return sharing_reason::phi;
-    if (second->output_to_operand_aliasing.empty() && std::string_view(second->instruction_opcode) == "custom-call") {
+    if (second->output_to_operand_aliasing.empty() && is_custom_call_opcode(second->instruction_opcode)) {
         auto const operand = gpu_backend_hint(std::string_view(second->instruction_text), second->index);
         if (!operand) return std::nullopt;
         for (auto const& use : first->uses) {

@@ -17,6 +17,7 @@
 
 #include <hlomem/output/json_writer.hpp>
 #include <hlomem/output/assignment_report.hpp>
+#include <hlomem/output/donation_report.hpp>
 
 namespace hlomem {
 
@@ -174,83 +175,13 @@ void write_value(json_writer& json, diff_report_side<P, Q> const& side, std::siz
     json.end_object();
 }
 
+/// The keys of a diff of two dumps or modules that list values: matching (counts by rule),
+/// matched_values, only_in_a, only_in_b, changes and the largest new, removed, grown and shrunk.
 template <class P, class Q>
-void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_report_side<P, Q> const& sb, hlomem::assignment_diff const& d) {
+void write_value_lists_json(json_writer& json, diff_report_side<P, Q> const& sa, diff_report_side<P, Q> const& sb,
+                            hlomem::assignment_diff const& d) {
     auto const& a = sa.assignment;
     auto const& b = sb.assignment;
-    json_writer json(os);
-    json.begin_object();
-    json.member("kind", "diff");
-    json.member("a", sa.name);
-    json.member("b", sb.name);
-    json.key("verdict").begin_array();
-    for (auto const& line : d.verdict) json.value(line);
-    json.end_array();
-    write_pair(json, "total_bytes", d.total_bytes);
-    json.key("xla_peak").begin_object();
-    for (auto const& [key, get] : {std::pair<std::string_view, std::optional<std::int64_t> (*)(hlomem::side_xla_peak const&)>{
-                                       "time", [](hlomem::side_xla_peak const& p) { return p.measured ? std::optional<std::int64_t>(p.time) : std::nullopt; }},
-                                   {"stated_time", [](hlomem::side_xla_peak const& p) { return p.stated_time; }}}) {
-        json.key(key).begin_object();
-        json.member("a", get(d.xla_peak_a));
-        json.member("b", get(d.xla_peak_b));
-        json.end_object();
-    }
-    write_pair(json, "bytes", {d.xla_peak_a.bytes, d.xla_peak_b.bytes});
-    json.end_object();
-    write_memory_analysis_diff_json(json, d);
-    json.key("colors").begin_array();
-    for (auto const& c : d.colors) {
-        json.begin_object();
-        json.member("color", c.color);
-        write_pair(json, "allocated_bytes", c.allocated_bytes);
-        write_pair(json, "peak_live_bytes", c.peak_live_bytes);
-        auto moment = [&](std::string_view key, auto get) {
-            json.key(key).begin_object();
-            json.member("a", get(c.peak_a));
-            json.member("b", get(c.peak_b));
-            json.end_object();
-        };
-        moment("peak_time", [](hlomem::side_peak const& p) { return p.measured ? std::optional<std::int64_t>(p.time) : std::nullopt; });
-        moment("peak_instruction", [](hlomem::side_peak const& p) { return p.measured ? std::optional<std::string>(p.instruction) : std::nullopt; });
-        json.key("live_at_peak").begin_object();
-        json.key("a").begin_array();
-        for (std::size_t i : c.peak_a.live) json.value(a.values[i].id);
-        json.end_array();
-        json.key("b").begin_array();
-        for (std::size_t j : c.peak_b.live) json.value(b.values[j].id);
-        json.end_array();
-        json.end_object();
-        write_allocated_by_kind(json, c);
-        json.key("peak_by_source").begin_array();
-        for (auto const& l : c.peak_by_source) {
-            json.begin_object();
-            auto known = [&](std::string const& text) { return l.known && l.argument < 0 ? std::optional<std::string>(text) : std::nullopt; };
-            json.member("source_file", known(l.source_file));
-            json.member("source_file_b", l.known && !l.source_file_b.empty() ? std::optional<std::string>(l.source_file_b) : std::nullopt);
-            json.member("relative_file", known(l.relative_file));
-            json.member("source_line", l.known && l.argument < 0 && l.source_line ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
-            json.member("argument", l.argument >= 0 ? std::optional<std::int64_t>(l.argument) : std::nullopt);
-            json.member("a", l.bytes.a);
-            json.member("b", l.bytes.b);
-            json.member("delta", l.bytes.delta());
-            json.key("values_a").begin_array();
-            for (std::size_t i : l.values_a) json.value(a.values[i].id);
-            json.end_array();
-            json.key("values_b").begin_array();
-            for (std::size_t j : l.values_b) json.value(b.values[j].id);
-            json.end_array();
-            json.end_object();
-        }
-        json.end_array();
-        write_pair(json, "padded_bytes", c.padded_bytes);
-        write_pair(json, "unpadded_bytes", c.unpadded_bytes);
-        write_pair(json, "temp_allocated_bytes", c.temp_allocated_bytes);
-        write_pair(json, "temp_lower_bound_bytes", c.temp_lower_bound_bytes);
-        write_pair(json, "temp_above_bound_bytes", c.temp_above_bound());
-        json.end_object();
-    }
-    json.end_array();
     auto const& m = d.matching;
     shape_text_cache<P> shapes_a(a), shapes_b(b);
     json.key("matching").begin_object();
@@ -309,6 +240,128 @@ void print_diff_json(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
         }
         json.end_array();
     }
+}
+
+/// What a diff document is written from: the diff, each side's name and donations, and, for two
+/// dumps or modules, both sides' assignments and attributions (`a`, `b`), which the values, their
+/// matching and the ids of each peak need. A diff with a snapshot side has neither; its document
+/// has the same keys, null where a snapshot cannot know, and `not_compared` says which.
+template <class P, class Q = P>
+struct diff_document {
+    std::string_view name_a, name_b;
+    hlomem::assignment_diff const& d;
+    hlomem::donation_analysis const& donations_a;
+    hlomem::donation_analysis const& donations_b;
+    diff_report_side<P, Q> const* a = nullptr;  ///< both sides or neither
+    diff_report_side<P, Q> const* b = nullptr;
+    std::vector<std::string> const* not_compared = nullptr;  ///< null: everything is compared
+};
+
+/// `hlomem diff --json`, one document for every pair of sides (dumps, modules, snapshots): kind, a,
+/// b, verdict, not_compared, total_bytes, xla_peak {time, stated_time, bytes}, memory_analysis,
+/// colors, matching, matched_values, only_in_a, only_in_b, changes, largest_new, largest_removed,
+/// largest_grown, largest_shrunk, donations {a, b}. With a snapshot side, what needs the values
+/// is null: the XLA peak's moments, each color's live_at_peak and the values of each source line,
+/// the matching and the lists of values.
+template <class P, class Q>
+void print_diff_json(std::ostream& os, diff_document<P, Q> const& doc) {
+    auto const& d = doc.d;
+    bool const values = doc.a && doc.b;
+    json_writer json(os);
+    json.begin_object();
+    json.member("kind", "diff");
+    json.member("a", doc.name_a);
+    json.member("b", doc.name_b);
+    json.key("verdict").begin_array();
+    for (auto const& line : d.verdict) json.value(line);
+    json.end_array();
+    json.key("not_compared").begin_array();
+    if (doc.not_compared) {
+        for (auto const& line : *doc.not_compared) json.value(line);
+    }
+    json.end_array();
+    write_pair(json, "total_bytes", d.total_bytes);
+    json.key("xla_peak").begin_object();
+    for (auto const& [key, get] : {std::pair<std::string_view, std::optional<std::int64_t> (*)(hlomem::side_xla_peak const&)>{
+                                       "time", [](hlomem::side_xla_peak const& p) { return p.measured ? std::optional<std::int64_t>(p.time) : std::nullopt; }},
+                                   {"stated_time", [](hlomem::side_xla_peak const& p) { return p.stated_time; }}}) {
+        json.key(key).begin_object();
+        json.member("a", values ? get(d.xla_peak_a) : std::nullopt);
+        json.member("b", values ? get(d.xla_peak_b) : std::nullopt);
+        json.end_object();
+    }
+    write_pair(json, "bytes", {d.xla_peak_a.bytes, d.xla_peak_b.bytes});
+    json.end_object();
+    write_memory_analysis_diff_json(json, d);
+    json.key("colors").begin_array();
+    for (auto const& c : d.colors) {
+        json.begin_object();
+        json.member("color", c.color);
+        write_pair(json, "allocated_bytes", c.allocated_bytes);
+        write_pair(json, "peak_live_bytes", c.peak_live_bytes);
+        auto moment = [&](std::string_view key, auto get) {
+            json.key(key).begin_object();
+            json.member("a", get(c.peak_a));
+            json.member("b", get(c.peak_b));
+            json.end_object();
+        };
+        moment("peak_time", [](hlomem::side_peak const& p) { return p.measured ? std::optional<std::int64_t>(p.time) : std::nullopt; });
+        moment("peak_instruction", [](hlomem::side_peak const& p) { return p.measured ? std::optional<std::string>(p.instruction) : std::nullopt; });
+        // The ids of values of side `s` (null without its values: a snapshot keeps none).
+        auto ids = [&](std::string_view key, diff_report_side<P, Q> const* s, std::vector<std::size_t> const& list) {
+            json.key(key);
+            if (!s) {
+                json.null();
+                return;
+            }
+            json.begin_array();
+            for (std::size_t i : list) json.value(s->assignment.values[i].id);
+            json.end_array();
+        };
+        json.key("live_at_peak").begin_object();
+        ids("a", doc.a, c.peak_a.live);
+        ids("b", doc.b, c.peak_b.live);
+        json.end_object();
+        write_allocated_by_kind(json, c);
+        json.key("peak_by_source").begin_array();
+        for (auto const& l : c.peak_by_source) {
+            json.begin_object();
+            auto known = [&](std::string const& text) { return l.known && l.argument < 0 ? std::optional<std::string>(text) : std::nullopt; };
+            json.member("source_file", known(l.source_file));
+            json.member("source_file_b", l.known && !l.source_file_b.empty() ? std::optional<std::string>(l.source_file_b) : std::nullopt);
+            json.member("relative_file", known(l.relative_file));
+            json.member("source_line", l.known && l.argument < 0 && l.source_line ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
+            json.member("argument", l.argument >= 0 ? std::optional<std::int64_t>(l.argument) : std::nullopt);
+            json.member("a", l.bytes.a);
+            json.member("b", l.bytes.b);
+            json.member("delta", l.bytes.delta());
+            ids("values_a", doc.a, l.values_a);
+            ids("values_b", doc.b, l.values_b);
+            json.end_object();
+        }
+        json.end_array();
+        write_pair(json, "padded_bytes", c.padded_bytes);
+        write_pair(json, "unpadded_bytes", c.unpadded_bytes);
+        write_pair(json, "temp_allocated_bytes", c.temp_allocated_bytes);
+        write_pair(json, "temp_lower_bound_bytes", c.temp_lower_bound_bytes);
+        write_pair(json, "temp_above_bound_bytes", c.temp_above_bound());
+        json.end_object();
+    }
+    json.end_array();
+    if (values) {
+        write_value_lists_json(json, *doc.a, *doc.b, d);
+    } else {
+        for (char const* key : {"matching", "matched_values", "only_in_a", "only_in_b", "changes", "largest_new", "largest_removed",
+                                "largest_grown", "largest_shrunk"}) {
+            json.key(key).null();
+        }
+    }
+    json.key("donations").begin_object();
+    json.key("a");
+    write_donations_json(json, doc.donations_a);
+    json.key("b");
+    write_donations_json(json, doc.donations_b);
+    json.end_object();
     json.end_object();
     json.finish();
 }

@@ -1,7 +1,8 @@
 // hlomem/output/snapshot_report.hpp: what `hlomem snapshot` writes (the snapshot's JSON, which
-// read_snapshot in diff/snapshot.hpp reads back), what `hlomem diff` prints when a side is a
-// snapshot (text and JSON), the Markdown of any diff for a pull-request comment
-// (`hlomem diff --format markdown`); the donations in both are output/donation_report.hpp's.
+// read_snapshot in diff/snapshot.hpp reads back), the text `hlomem diff` prints when a side is a
+// snapshot (its JSON is output/diff_report.hpp's one diff document), the Markdown of any diff for
+// a pull-request comment (`hlomem diff --format markdown`); the donations in both are
+// output/donation_report.hpp's.
 //
 // The snapshot's JSON is deterministic: the keys in one order, the colors by number, the rows and
 // values in the order make_snapshot gives them, integers only, paths relative; the same
@@ -133,60 +134,6 @@ inline void print_snapshot_diff_text(std::ostream& out, std::string_view name_a,
         out << "\ndonations of " << (side_b ? "B" : "A") << '\n';
         print_donations_text(out, s.donations, "  ");
     }
-}
-
-/// `hlomem diff --json` when a side is a snapshot: the figures `hlomem diff --json` writes for
-/// them, under the same keys, with `not_compared` and each side's donations.
-inline void print_snapshot_diff_json(std::ostream& os, std::string_view name_a, std::string_view name_b, snapshot_diff const& sd) {
-    auto const& d = sd.d;
-    json_writer json(os);
-    json.begin_object();
-    json.member("kind", "diff");
-    json.member("a", name_a);
-    json.member("b", name_b);
-    json.key("verdict").begin_array();
-    for (auto const& line : d.verdict) json.value(line);
-    json.end_array();
-    json.key("not_compared").begin_array();
-    for (auto const& line : sd.not_compared) json.value(line);
-    json.end_array();
-    write_pair(json, "total_bytes", d.total_bytes);
-    write_pair(json, "xla_peak_bytes", {d.xla_peak_a.bytes, d.xla_peak_b.bytes});
-    write_memory_analysis_diff_json(json, d);
-    json.key("colors").begin_array();
-    for (auto const& c : d.colors) {
-        json.begin_object();
-        json.member("color", c.color);
-        write_pair(json, "allocated_bytes", c.allocated_bytes);
-        write_pair(json, "peak_live_bytes", c.peak_live_bytes);
-        write_allocated_by_kind(json, c);
-        json.key("peak_by_source").begin_array();
-        for (auto const& l : c.peak_by_source) {
-            json.begin_object();
-            json.member("relative_file", l.known && l.argument < 0 ? std::optional<std::string>(l.relative_file) : std::nullopt);
-            json.member("source_line", l.known && l.argument < 0 ? std::optional<std::int64_t>(l.source_line) : std::nullopt);
-            json.member("argument", l.argument >= 0 ? std::optional<std::int64_t>(l.argument) : std::nullopt);
-            json.member("a", l.bytes.a);
-            json.member("b", l.bytes.b);
-            json.member("delta", l.bytes.delta());
-            json.end_object();
-        }
-        json.end_array();
-        write_pair(json, "padded_bytes", c.padded_bytes);
-        write_pair(json, "unpadded_bytes", c.unpadded_bytes);
-        write_pair(json, "temp_allocated_bytes", c.temp_allocated_bytes);
-        write_pair(json, "temp_lower_bound_bytes", c.temp_lower_bound_bytes);
-        json.end_object();
-    }
-    json.end_array();
-    json.key("donations").begin_object();
-    json.key("a");
-    write_donations_json(json, sd.a.donations);
-    json.key("b");
-    write_donations_json(json, sd.b.donations);
-    json.end_object();
-    json.end_object();
-    json.finish();
 }
 
 /// What a diff's gate found (`--fail-above`, `--fail-on-unused-donation`): one line per failure.

@@ -3,14 +3,18 @@
 // diff of the two dumps on everything a snapshot keeps (over the bundled pairs of
 // tests/data/corpus/compilations and regressions); the JSON is the same bytes on every run, for
 // two checkouts of one file, and after a round trip through read_snapshot; bad JSON is refused
-// with its line and column.
+// with its line and column; `hlomem diff --json` is one document whatever its sides
+// (output/diff_report.hpp, print_diff_json): a snapshot side has every key of two dumps' diff.
 #include <hlomem/diff.hpp>
 #include <hlomem/hlomem.hpp>
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
 #include <catch2/catch.hpp>
 #include "test_data.hpp"
 
 #include <cstddef>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -55,7 +59,78 @@ std::map<std::tuple<bool, std::string, std::int64_t>, std::pair<std::int64_t, st
     return out;
 }
 
+/// The key paths of a JSON document (`colors[].peak_by_source[].values_a`: arrays' elements as
+/// `[]`, their keys united), and those whose value is null or empty (what is under them unknown).
+struct key_paths {
+    std::set<std::string> keys, open;
+
+    explicit key_paths(std::string const& json) {
+        std::istringstream in(json);
+        boost::property_tree::ptree tree;
+        boost::property_tree::read_json(in, tree);
+        collect(tree, "");
+    }
+    void collect(boost::property_tree::ptree const& t, std::string const& path) {
+        for (auto const& [key, child] : t) {
+            std::string const p = key.empty() ? path + "[]" : (path.empty() ? key : path + "." + key);
+            keys.insert(p);
+            if (child.empty() && (child.data() == "null" || child.data().empty())) open.insert(p);
+            collect(child, p);
+        }
+    }
+    /// Whether `path` is a key here, or lies under a key whose value is null or empty.
+    bool covers(std::string const& path) const {
+        if (keys.count(path)) return true;
+        for (std::size_t at = path.find_first_of(".["); at != std::string::npos; at = path.find_first_of(".[", at + 1)) {
+            if (open.count(path.substr(0, at))) return true;
+        }
+        return false;
+    }
+};
+
+std::string diff_json(hlomem::diff_document<hlomem::default_policy> const& doc) {
+    std::ostringstream out;
+    hlomem::print_diff_json(out, doc);
+    return out.str();
+}
+
 }  // namespace
+
+TEST_CASE("diff --json is one document: a snapshot side has the keys of two dumps' diff, null where it cannot know") {
+    auto const [a_file, b_file] = GENERATE(table<std::string, std::string>({
+        {compilation_pairs + "reshard_xfirst.buffer_assignment.txt", compilation_pairs + "reshard_yfirst.buffer_assignment.txt"},
+        {chol + "06a294ff.buffer_assignment.txt", chol + "68697f6f.buffer_assignment.txt"},
+    }));
+    CAPTURE(a_file, b_file);
+    snapshot_side const a = snapshot_side_of(read_data(a_file), "a"), b = snapshot_side_of(read_data(b_file), "b");
+    auto const full = hlomem::diff_assignments(a.ba, a.sources, b.ba, b.sources);
+    auto const donations_a = hlomem::analyze_donations(a.ba), donations_b = hlomem::analyze_donations(b.ba);
+    hlomem::diff_report_side<hlomem::default_policy> const side_a{"a", a.ba, a.sources}, side_b{"b", b.ba, b.sources};
+    key_paths const dumps(diff_json({"a", "b", full, donations_a, donations_b, &side_a, &side_b, nullptr}));
+    auto const sd = hlomem::diff_snapshots(snapshot_of(a), snapshot_of(b));
+    key_paths const snapshots(diff_json({"a", "b", sd.d, sd.a.donations, sd.b.donations, nullptr, nullptr, &sd.not_compared}));
+    REQUIRE(dumps.keys.count("colors[].peak_by_source[].values_a"));
+    REQUIRE(dumps.keys.count("donations.b"));
+    for (auto const& key : dumps.keys) {
+        CAPTURE(key);
+        CHECK(snapshots.covers(key));
+    }
+    for (auto const& key : snapshots.keys) {
+        CAPTURE(key);
+        CHECK(dumps.covers(key));
+    }
+    // docs/TOOL.md names each key of the document (and ci-memory-gate.md points there).
+    std::string const tool_md = read_data("../../docs/TOOL.md");
+    for (auto const& key : dumps.keys) {
+        if (key.find_first_of(".[") != std::string::npos) continue;
+        CAPTURE(key);
+        CHECK(tool_md.find("`" + key + "`") != std::string::npos);
+    }
+    // What a snapshot cannot know is null, and said.
+    CHECK(snapshots.open.count("matched_values"));
+    CHECK(snapshots.open.count("colors[].live_at_peak.a"));
+    CHECK(snapshots.keys.count("not_compared[]"));
+}
 
 TEST_CASE("a diff with snapshot sides agrees with the diff of the dumps on what a snapshot keeps") {
     auto const [a_file, b_file] = GENERATE(table<std::string, std::string>({
@@ -180,6 +255,8 @@ TEST_CASE("read_snapshot refuses bad JSON with its line and column, and a wrong 
     CHECK(std::get<0>(error_of("{\"a\": \"\\q\"}")) == "not JSON: line 1, column 9: an unknown escape in a string");
     CHECK(std::get<0>(error_of("{\"a\": 99999999999999999999}")) == "not JSON: line 1, column 25: an integer out of the range of int64");
     CHECK(std::get<0>(error_of("{\"format_version\": 2}")) == "format_version 2: this hlomem reads version 1");
+    // Like every error hlomem throws, a hlomem::error: one catch handles them all.
+    CHECK_THROWS_AS(hlomem::read_snapshot("{\"format_version\": 2}"), hlomem::error);
     CHECK(std::get<0>(error_of("{\"format_version\": 1, \"kind\": \"hlomem_snapshot\", \"total_bytes\": \"7\"}")) ==
           "total_bytes: expected an integer");
     // A valid snapshot with one key taken out names the key by its path.

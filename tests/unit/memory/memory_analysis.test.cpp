@@ -253,7 +253,8 @@ TEST_CASE("memory_analysis: kept by snapshots and compared by diffs", "[memory_a
     CHECK(text.str().find("67108896      67108896") != std::string::npos);
     auto const sd = hlomem::diff_snapshots(hlomem::make_snapshot(a, hlomem::attribute_values(a)), snapshot);
     std::ostringstream out;
-    hlomem::print_snapshot_diff_json(out, "a", "b", sd);
+    hlomem::print_diff_json(out, hlomem::diff_document<hlomem::default_policy>{"a", "b", sd.d, sd.a.donations, sd.b.donations, nullptr,
+                                                                             nullptr, &sd.not_compared});
     CHECK(out.str().find("\"temp_size_in_bytes\": {\n      \"a\": 54527504,\n      \"b\": 58723864,\n      \"delta\": 4196360") !=
           std::string::npos);
 }
