@@ -465,6 +465,53 @@ int check_figures(fs::path const& readme, fs::path const& benchmarks) {
 
 }  // namespace
 
+// --- functions ---------------------------------------------------------------------------------
+
+/// docs/ARCHITECTURE.md's rule that no function is over `max` lines, on the headers of
+/// include/hlomem/, the tool (examples/) and the Python module (python/src/). The code is
+/// formatted with four-space indents, so a function at namespace scope (or a member function)
+/// ends with a line that is `}` alone at column 0 (4), and begins at the last line before it that
+/// starts at that column with code: its signature's first line (`template <...>`, `inline ...`).
+/// A block inside a function that is matched so (`    for (...) {` ... `    }`) is shorter than its
+/// function, so no function over the limit is missed and none under it reported.
+int check_functions(fs::path const& root, std::size_t max) {
+    std::vector<fs::path> files;
+    for (fs::path const& dir : {root / "include" / "hlomem", root / "examples", root / "python" / "src"}) {
+        if (!fs::is_directory(dir)) continue;
+        for (auto const& e : fs::recursive_directory_iterator(dir)) {
+            auto const ext = e.path().extension();
+            if (ext == ".hpp" || ext == ".cpp") files.push_back(e.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    std::size_t functions = 0;
+    for (fs::path const& file : files) {
+        auto const lines = read_lines(file);
+        for (std::size_t indent : {std::size_t(0), std::size_t(4)}) {
+            std::string const pad(indent, ' ');
+            for (std::size_t end = 0; end < lines.size(); ++end) {
+                if (lines[end] != pad + "}") continue;
+                std::size_t begin = end;
+                while (begin > 0) {
+                    std::string const& l = lines[--begin];
+                    if (l.size() > indent && l.compare(0, indent, pad) == 0 && l[indent] != ' ' && l[indent] != '}' && l[indent] != '#' &&
+                        l.compare(indent, 2, "//") != 0) {
+                        break;
+                    }
+                }
+                ++functions;
+                std::size_t const length = end - begin + 1;
+                if (length > max) {
+                    report(fs::relative(file, root).generic_string(), begin + 1,
+                           std::to_string(length) + " lines, over the " + std::to_string(max) + " a function may have: " + trim(lines[begin]));
+                }
+            }
+        }
+    }
+    if (!problems) std::cout << functions << " functions and blocks, none over " << max << " lines\n";
+    return problems ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
     std::vector<std::string> const args(argv + 1, argv + argc);
     if (args.size() == 3 && args[0] == "tour") return extract_tour(args[1], args[2]);
@@ -475,8 +522,9 @@ int main(int argc, char** argv) {
         return problems ? 1 : 0;
     }
     if (args.size() == 2 && args[0] == "citations") return check_citations(args[1]);
+    if (args.size() == 3 && args[0] == "functions") return check_functions(args[1], std::stoul(args[2]));
     if (args.size() == 3 && args[0] == "figures") return check_figures(args[1], args[2]);
     std::cerr << "usage: check_docs tour README.md OUT.cpp | layers CMAKELISTS MD... | citations ROOT | "
-                 "figures README.md BENCHMARKS.md\n";
+                 "figures README.md BENCHMARKS.md | functions ROOT MAX_LINES\n";
     return 2;
 }
