@@ -8,6 +8,7 @@
 //   <hlomem/load/kind.hpp>    dump_kind and detect_dump_kind: which XLA text, from its content
 //   <hlomem/load/input.hpp>   read_input: one read; load_error and load_result
 //   <hlomem/load/derive.hpp>  derive_assignment: a buffer assignment for a bare HLO module
+//   <hlomem/load/editable_module.hpp>  editable_module: the module a what-if edits, with its text
 //   <hlomem/load/dump_directory.hpp>  find_compilations: the compilations of a --xla_dump_to folder
 //   <hlomem/load/loaded.hpp>  load, load_text: the model of any kind, with its sibling files
 #ifndef HLOMEM_LOAD_HPP
@@ -15,6 +16,7 @@
 
 #include <hlomem/load/derive.hpp>
 #include <hlomem/load/dump_directory.hpp>
+#include <hlomem/load/editable_module.hpp>
 #include <hlomem/load/input.hpp>
 #include <hlomem/load/kind.hpp>
 #include <hlomem/load/loaded.hpp>

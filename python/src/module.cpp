@@ -248,7 +248,7 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
     if (!predicted) throw py::value_error(path + ": " + std::to_string(modules) + " modules; give one");
     if (!scheduled) {
         auto const warn = py::module_::import("warnings").attr("warn");
-        warn(path + " is not scheduled (no is_scheduled=true): its text order stands in for XLA's schedule");
+        warn(hlomem::not_scheduled_note(path));
     }
 
     // The dump: the assigner's model, which is what reading its text back would give

@@ -225,9 +225,8 @@ struct dump {
     }
 
     /// What compiled.memory_analysis() would report (memory/memory_analysis.hpp): a dump's, from
-    /// its assignment; a file of one module's, on the assignment hlomem predicts for it (a reading
-    /// of the text that owns its strings, as the predicted assignment needs); nullopt for other
-    /// kinds. Made once.
+    /// its assignment; a file of one module's, on the assignment hlomem predicts for it; nullopt
+    /// for other kinds. Made once.
     std::optional<hlomem::memory_analysis> const& memory_analysis() {
         if (!memory_done_) {
             if (std::holds_alternative<assignment_type>(loaded.model)) {
@@ -235,7 +234,7 @@ struct dump {
             } else if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<policy>>>(&loaded.model);
                        modules && modules->size() == 1) {
                 py::gil_scoped_release unlocked;
-                memory_ = hlomem::predicted_memory_analysis(hlomem::parse_hlo_module<hlomem::default_policy>(text, loaded.path));
+                memory_ = hlomem::predicted_memory_analysis(modules->front());
             }
             memory_done_ = true;
         }

@@ -33,42 +33,25 @@ namespace hlomem_python {
 using module_type = hlomem::basic_hlo_module<policy>;
 using what_if_type = hlomem::basic_what_if<policy>;
 
-/// A module a what-if edits, with the text it was parsed from (apply_edits writes into it; the
-/// instructions' offsets point there).
-struct module_text {
-    module_type const* module = nullptr;
-    std::string_view text;
-};
-
-/// The module of a Dump: the file of one module, or the module the loader read with a
-/// buffer-assignment dump (X.txt beside X-buffer-assignment.txt, or module=), with the text it was
-/// parsed from (basic_loaded::module_text). ValueError naming what is missing otherwise.
-inline module_text module_of(dump const& d) {
-    std::string const& path = d.loaded.path;
-    if (auto const* modules = std::get_if<std::vector<module_type>>(&d.loaded.model)) {
-        if (modules->size() != 1) throw py::value_error(path + " holds " + std::to_string(modules->size()) + " modules; a what-if edits one");
-        return {&modules->front(), d.text};
-    }
-    if (d.loaded.kind() != hlomem::dump_kind::buffer_assignment) {
-        throw py::value_error(path + ": not an HLO module nor a dump with its module beside it");
-    }
-    if (!d.loaded.module) {
-        throw py::value_error(path + ": no module beside the dump (X.txt beside X-buffer-assignment.txt); "
-                                     "give it as hlomem.load(dump, module=PATH)");
-    }
-    return {&*d.loaded.module, d.loaded.module_text};
+/// The module of a Dump that a what-if edits, with the text apply_edits rewrites
+/// (hlomem::editable_module, as `hlomem whatif` finds it); ValueError naming what is missing.
+inline hlomem::basic_editable_module<policy> module_of(dump const& d) {
+    auto m = hlomem::editable_module(d.loaded);
+    if (m) return std::move(*m);
+    std::string message = d.loaded.path + ": " + m.error().message;
+    if (d.loaded.kind() == hlomem::dump_kind::buffer_assignment && !d.loaded.module) message += "; give it as hlomem.load(dump, module=PATH)";
+    throw py::value_error(message);
 }
 
 /// A what-if on a Dump's module: the Dump keeps the module and its text alive.
 struct edited_module {
     std::shared_ptr<dump> source;
-    module_text m;
+    hlomem::basic_editable_module<policy> m;
     std::unique_ptr<what_if_type> w;
 
     explicit edited_module(std::shared_ptr<dump> d) : source(std::move(d)), m(module_of(*source)) {
         if (!m.module->is_scheduled()) {
-            py::module_::import("warnings").attr("warn")(source->loaded.path +
-                                                        " is not scheduled: its text order stands in for XLA's schedule");
+            py::module_::import("warnings").attr("warn")(hlomem::not_scheduled_note(m.path));
         }
         py::gil_scoped_release unlocked;
         w = std::make_unique<what_if_type>(*m.module);
@@ -115,10 +98,8 @@ struct advice_result : edited_module {
     bool fits() const { return a.fits(); }
     /// `hlomem advise --page`: the chosen set applied, each color's budget drawn.
     std::string page() const {
-        std::map<std::int64_t, std::int64_t> budgets;
-        for (auto const& c : a.live.colors) budgets[c.color] = c.budget;
         std::ostringstream out;
-        hlomem::write_what_if_html(out, hlomem::what_if_page(*w, budgets));
+        hlomem::write_what_if_html(out, hlomem::what_if_page(*w, a.live.budgets()));
         return out.str();
     }
 };

@@ -3,7 +3,6 @@
 // rematerializations and offloads bring each memory space of a scheduled module, or the peak
 // memory_analysis() reports, under a budget (advise_budget, <hlomem/whatif/advise_memory_analysis.hpp>),
 // printed by output/whatif_report.hpp.
-#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -93,7 +92,7 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
     if (!file) return usage_error(err, "advise", "no module given");
     auto in = read_module_input(*file, "advise", err);
     if (!in) return exit_error;
-    hlomem::what_if w(in->module);
+    hlomem::basic_what_if<hlomem::view_policy> w(*in->module);
     hlomem::budget_advice advice;
     try {
         advice = hlomem::advise_budget(w, in->text, *options, against);
@@ -101,11 +100,9 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
         err << "hlomem advise: " << in->path << ": " << e.what() << '\n';
         return exit_error;
     }
-    std::map<std::int64_t, std::int64_t> budgets;
-    for (auto const& c : advice.live.colors) budgets[c.color] = c.budget;
     hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
     if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
-    if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, budgets)); })) {
+    if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, advice.live.budgets())); })) {
         return exit_error;
     }
     return advice.fits() ? exit_ok : exit_findings;

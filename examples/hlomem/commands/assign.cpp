@@ -105,7 +105,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     auto const& m = modules.front();
     if (!m.is_scheduled()) {
-        err << "hlomem assign: note: " << *file << " is not scheduled (no is_scheduled=true): its text order stands in for XLA's schedule\n";
+        err << "hlomem assign: note: " << hlomem::not_scheduled_note(*file) << '\n';
     }
     options.module_text = module_text;
     std::optional<hlomem::predicted_assignment> predicted;

@@ -82,8 +82,7 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     if (!file) return usage_error(err, "whatif", "no module given");
     auto in = read_module_input(*file, "whatif", err);
     if (!in) return exit_error;
-    auto const& m = in->module;
-    hlomem::what_if w(m);
+    hlomem::basic_what_if<hlomem::view_policy> w(*in->module);
     auto const before = hlomem::snapshot(w);
     auto const outcomes = hlomem::apply_requests(w, pending);
     if (!outcomes) {

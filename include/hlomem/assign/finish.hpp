@@ -24,9 +24,6 @@ namespace detail {
 
 template <class P>
 basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p, basic_buffer_assignment<P> ba) {
-    static_assert(std::is_same_v<typename P::string_type, std::string>,
-                  "finish_assignment writes text of its own (`Total bytes used: N (1.5KiB)`): use a policy that owns its "
-                  "strings, such as default_policy");
     for (std::size_t v = 0; v < ba.values.size(); ++v) {
         ba.values[v].size = p.value_sizes[v];
         ba.values[v].allocation = npos;
@@ -129,7 +126,9 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
         ba.allocations.push_back(std::move(x.allocation));
     }
     ba.stated_total_bytes = ba.total_bytes();
-    ba.stated_total_human = typename P::string_type(human_bytes(*ba.stated_total_bytes));
+    // `Total bytes used: N (1.5KiB)`: text of its own, which a policy that views the module's
+    // text cannot hold; such an assignment is never printed (assign_module), and keeps it empty.
+    if constexpr (std::is_same_v<typename P::string_type, std::string>) ba.stated_total_human = human_bytes(*ba.stated_total_bytes);
     return ba;
 }
 
@@ -137,7 +136,9 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
 
 /// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
 /// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
-/// stated, the HloLiveRange appendix kept. The policy must own its strings (default_policy).
+/// stated, the HloLiveRange appendix kept. With a policy that views the module's text, the
+/// stated total has no text (`stated_total_human` empty): such an assignment is for analyses, not
+/// for printing.
 template <class P>
 basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
     return detail::finish_assignment(p, p.model);

@@ -192,8 +192,9 @@ inline module_assignment_options predicted_only(bool print) {
 /// version, and the module's text for the `from instruction:` lines. The derived result keeps names
 /// of the module's string type (with view_policy they view the module's text). The predicted one
 /// writes text of its own (`Total bytes used: N (1.5KiB)`, `from instruction:` lines), which a view
-/// cannot hold: asked of a module whose policy views its text, it throws error; so does a module
-/// the assigner cannot assign.
+/// cannot hold: a module whose policy views its text is predicted for analyses (its stated total
+/// has no text) and not printed (print_predicted throws error); a module the assigner cannot
+/// assign throws error too.
 template <class P>
 basic_module_assignment<P> assign_module(basic_hlo_module<P> const& m, module_assignment_options const& options = {},
                                          assign_options const& assigner = {}) {
@@ -202,18 +203,17 @@ basic_module_assignment<P> assign_module(basic_hlo_module<P> const& m, module_as
     out.sizes = named ? *named : size_function_of(m.shapes());
     if (options.derived) out.derived = detail::derive_module_assignment(m, out.sizes, options.positions_and_uses);
     if (!options.predicted) return out;
-    if constexpr (std::is_same_v<typename P::string_type, std::string>) {
-        if (assigner.sizes == named) {
-            out.predicted = detail::predict_module_assignment(m, assigner, options.print_predicted);
-        } else {
-            assign_options sized = assigner;  // the size function of options.sizes, for both results
-            sized.sizes = named;
-            out.predicted = detail::predict_module_assignment(m, sized, options.print_predicted);
-        }
-    } else {
+    if (options.print_predicted && !std::is_same_v<typename P::string_type, std::string>) {
         throw error("hlomem: the predicted assignment of module " + std::string(std::string_view(m.name())) +
-                    " writes text of its own, which a policy viewing the module's text cannot hold: parse the "
-                    "module with default_policy");
+                    " prints text of its own (`Total bytes used: N (1.5KiB)`), which a policy viewing the module's "
+                    "text cannot hold: parse the module with default_policy to print it");
+    }
+    if (assigner.sizes == named) {
+        out.predicted = detail::predict_module_assignment(m, assigner, options.print_predicted);
+    } else {
+        assign_options sized = assigner;  // the size function of options.sizes, for both results
+        sized.sizes = named;
+        out.predicted = detail::predict_module_assignment(m, sized, options.print_predicted);
     }
     return out;
 }

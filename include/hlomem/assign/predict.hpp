@@ -24,9 +24,11 @@ inline predicted_assignment predict_assignment(hlo_module const& m, assign_optio
 
 /// What JAX's compiled.memory_analysis() would report for module `m`: compute_memory_analysis on
 /// the buffer assignment XLA would make of it (predict_assignment), with the backend it was
-/// predicted for named in its notes. Throws error when the module cannot be assigned.
-inline memory_analysis predicted_memory_analysis(hlo_module const& m, assign_options const& options = {}) {
-    auto const predicted = predict_assignment(m, options, false);
+/// predicted for named in its notes. Any policy: a module that views its text (the report's) is
+/// predicted without a copy. Throws error when the module cannot be assigned.
+template <class P>
+memory_analysis predicted_memory_analysis(basic_hlo_module<P> const& m, assign_options const& options = {}) {
+    auto const predicted = std::move(*assign_module(m, detail::predicted_only(false), options).predicted);
     memory_analysis out = compute_memory_analysis(predicted.assignment);
     out.notes.push_back("computed on the buffer assignment predicted from the module: " + predicted.backend_note());
     return out;

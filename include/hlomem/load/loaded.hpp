@@ -317,7 +317,7 @@ std::optional<load_error> load_into(basic_loaded<P>& out, std::string_view text,
                 return std::nullopt;
             }
             // A view of the text stays valid as long as `out` (load and load_view keep or borrow
-            // it): the module report reads it again to predict each module's assignment.
+            // it): a what-if rewrites it (load/editable_module.hpp).
             if constexpr (!std::is_same_v<typename P::string_type, std::string>) out.module_text = text;
             return parsed(try_parse_hlo_modules<P>(text, name), name);
         case dump_kind::oom_log: return parsed(try_parse_oom_reports<P>(text, name), name);

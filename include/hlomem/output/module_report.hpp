@@ -144,21 +144,12 @@ struct module_facts {
     std::string memory_error;
 };
 
-/// memory_analysis() of each module of `text` (the file `modules` were read from): predicted on a
-/// reading of the text that owns its strings (the predicted assignment writes text of its own).
-inline void add_memory_analyses(std::vector<module_facts>& facts, std::string_view text, std::string const& file) {
-    if (text.empty()) {
-        for (auto& f : facts) f.memory_error = "the module's text was not kept";
-        return;
-    }
-    auto owned = hlomem::try_parse_hlo_modules<hlomem::default_policy>(text, file);
-    for (std::size_t i = 0; i < facts.size(); ++i) {
-        if (!owned || i >= owned->size()) {
-            facts[i].memory_error = "the module could not be read again";
-            continue;
-        }
+/// memory_analysis() of each of `modules`, predicted on each as parsed (predicted_memory_analysis:
+/// a module that views its text is assigned without a copy of it).
+inline void add_memory_analyses(std::vector<module_facts>& facts, std::vector<module_type> const& modules) {
+    for (std::size_t i = 0; i < facts.size() && i < modules.size(); ++i) {
         try {
-            facts[i].memory = hlomem::predicted_memory_analysis((*owned)[i]);
+            facts[i].memory = hlomem::predicted_memory_analysis(modules[i]);
         } catch (hlomem::error const& e) {
             facts[i].memory_error = e.what();
         }
@@ -449,16 +440,15 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
 
 }  // namespace report_detail
 
-/// Reports `modules` (read from `file`, whose `text` they were parsed from: what each module's
-/// memory_analysis() is predicted from) on `out`, as text or JSON: what holds each peak by source
+/// Reports `modules` (read from `file`) on `out`, as text or JSON: what holds each peak by source
 /// line (print_peak_by_source, the dump report's writer), `top` lines and the op_name tree `depth`
 /// levels deep in the text, source files below the longest of `roots` they lie under.
 inline void report_hlo_modules(std::vector<report_detail::module_type> const& modules, std::string const& file, bool as_json,
-                               std::ostream& out, std::string_view text, std::size_t top = 20, std::size_t depth = 3,
+                               std::ostream& out, std::size_t top = 20, std::size_t depth = 3,
                                std::vector<std::string> const& roots = {}) {
     std::vector<report_detail::module_facts> facts;
     for (auto const& m : modules) facts.push_back(report_detail::facts_of(m, roots));
-    report_detail::add_memory_analyses(facts, text, file);
+    report_detail::add_memory_analyses(facts, modules);
     if (as_json) {
         json_writer json(out);
         if (modules.size() > 1) json.begin_array();

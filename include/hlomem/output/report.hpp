@@ -98,8 +98,7 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
                    std::size_t depth = 3, std::vector<std::string> const& roots = {}) {
     if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<P>>>(&loaded.model)) {
         if constexpr (std::is_same_v<P, hlomem::view_policy>) {
-            report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out,
-                               loaded.module_text, top, depth, roots);
+            report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out, top, depth, roots);
             return true;
         }
         return false;

@@ -74,6 +74,12 @@ struct advice {
     bool fits() const {
         return std::all_of(colors.begin(), colors.end(), [](color_advice const& c) { return c.fits; });
     }
+    /// Each color's budget, by color (what the what-if page draws as a line).
+    std::map<std::int64_t, std::int64_t> budgets() const {
+        std::map<std::int64_t, std::int64_t> out;
+        for (auto const& c : colors) out[c.color] = c.budget;
+        return out;
+    }
 };
 
 /// The budget on memory_analysis()'s peak, before and after the set (advise_budget, in

@@ -44,7 +44,7 @@ template <class P>
 budget_advice advise_memory_analysis(basic_what_if<P>& w, std::string_view text, advise_options const& options,
                                      assign_options const& assign) {
     auto predict = [&](std::string_view module_text, std::string_view name) {
-        return predicted_memory_analysis(parse_hlo_module<default_policy>(module_text, name), assign);
+        return predicted_memory_analysis(parse_hlo_module<view_policy>(module_text, name), assign);  // viewing the text: no copy
     };
     budget_advice out;
     auto& r = out.memory_analysis.emplace();
