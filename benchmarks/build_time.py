@@ -26,9 +26,9 @@ import subprocess
 import sys
 import time
 
+import sections  # benchmarks/sections.py: the section of BENCHMARKS.md this script writes
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SECTION = ROOT / "benchmarks" / "build_times.md"
-BEGIN, END = "<!-- build_times.md -->", "<!-- end build_times.md -->"
 FAILED = []  # the steps that failed (their times are in the table, marked)
 
 
@@ -125,7 +125,7 @@ def main(argv):
         fresh_clone(ci_clone, rev)
         rows.append(("CI's `.ci/run` from a fresh clone (packages installed)", timed(".ci/run", ci_clone, scratch / "ci.log")))
 
-    md = [BEGIN, "### Build time (written by `benchmarks/build_time.py`)", ""]
+    md = ["### Build time (written by `benchmarks/build_time.py`)", ""]
     md.append(f"Wall time from a fresh clone of `{commit}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
               f"on {cpu()} ({os.cpu_count()} cores), GCC and CMake from Debian 12, the README's commands as that commit "
               "states them (`-j2`); the 1-minute load average before and after each step.")
@@ -152,21 +152,12 @@ def main(argv):
     md.append("|---|---|")
     for seconds, output in units[:10]:
         md.append(f"| {seconds:.1f} | {unit_name(output)} |")
-    md.append(END)
     text = "\n".join(md) + "\n"
     if rev != "HEAD":
         (scratch / f"{rev}.md").write_text(text)
         print(f"build_time: {scratch / (rev + '.md')}")
         return
-    SECTION.write_text(text)
-    bench = ROOT / "BENCHMARKS.md"
-    old = bench.read_text()
-    if BEGIN in old and END in old:
-        new = old[:old.index(BEGIN)] + text.rstrip("\n") + old[old.index(END) + len(END):]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    bench.write_text(new)
-    print(f"build_time: {SECTION} and {bench}")
+    print(f"build_time: {sections.write_section('build_times.md', text)} and BENCHMARKS.md")
 
 
 if __name__ == "__main__":

@@ -673,10 +673,12 @@ def main(argv):
                    f"{fmt_bytes(compile_tu['rss'])} (target 45 s, 2 GiB)")
     md.append("Headline numbers: " + "; ".join(summary) + f". {met} of {len(targets)} targets met.\n")
 
-    # The build's own times (build_time.py), kept between its markers so that it can replace them.
-    build_times = Path(__file__).with_name("build_times.md")
-    if build_times.exists():
-        md.append(build_times.read_text())
+    # The sections other scripts write (sections.py: build_time.py's build times, side_by_side.py's
+    # commands against an earlier tool), kept between their markers so that they can replace them.
+    for name in ("build_times.md", "side_by_side.md"):
+        section = Path(__file__).with_name(name)
+        if section.exists():
+            md.append(section.read_text())
 
     by_hand = Path(__file__).with_name("measured_by_hand.md")
     if by_hand.exists():
