@@ -8,6 +8,7 @@
     hlomem.assign(compiled.as_text())          # XLA's buffer assignment, predicted
     dump.what_if(remat=["fusion.3"]).to_dict() # an edit's peak before and after (`hlomem whatif`)
     hlomem.advise(compiled, budget="90%")      # which edits bring it under a budget
+    hlomem.what_if(compiled, offload="fft.8")  # the same edits as Dump.what_if, from any source
 
 Everything is computed by the C++ library (the extension hlomem._hlomem); Dump.to_dict() is
 exactly what `hlomem report --json` prints, Diff.to_dict() what `hlomem diff --json` prints,
@@ -26,7 +27,7 @@ from ._hlomem import snapshot as _snapshot
 __all__ = ["Advice", "Allocation", "BytePair", "Color", "Diff", "DiffColor", "Dump", "HoldingNode", "Inconsistency", "KindBytes", "MemoryAnalysis",
            "LogicalValue", "ParseError", "Peak", "PeakValue", "Shape", "ShapeError", "Sides", "Snapshot", "SourceLine",
            "SourceLineChange", "Timeline", "TimelineColor", "WhatIf", "__version__", "advise", "assert_memory", "assign", "diff",
-           "from_jax", "load", "shape", "snapshot"]
+           "from_jax", "load", "shape", "snapshot", "what_if"]
 
 # The environment variable that makes assert_memory write its snapshots instead of comparing, as
 # snapshot-testing plugins (syrupy's --snapshot-update, jest's -u) do.
@@ -67,6 +68,20 @@ def advise(text_or_compiled, *, budget, top=10, against="peak"):
     Returns an Advice (to_dict() is `hlomem advise --json`, str() its text, fits, emit_module()).
     """
     return _advise(_text_of(text_or_compiled), budget=budget, top=top, against=against)
+
+
+def what_if(text_or_compiled, *, donate=(), remat=(), offload=(), from_time=None):
+    """Edits evaluated on a scheduled module (`hlomem whatif`), as advise() takes its source.
+
+    text_or_compiled: a jax.stages.Compiled (its compiled.as_text()), a Dump of a module or of a
+    dump read with its module, or anything hlomem.load reads (a module's text, a path; a dump's
+    path finds its module beside it). donate: entry parameter numbers; remat, offload: instruction
+    names, each in the order given; a remat or offload splits at from_time, or at XLA's peak.
+    Returns a WhatIf, as Dump.what_if does (to_dict() is `hlomem whatif --json`, str() its text).
+    """
+    source = _text_of(text_or_compiled)
+    dump = source if isinstance(source, Dump) else load(source)
+    return dump.what_if(donate=donate, remat=remat, offload=offload, from_time=from_time)
 
 
 def assert_memory(text_or_compiled, path, *, tolerance="2%", measure="peak", fail_on_unused_donation=False, update=None,

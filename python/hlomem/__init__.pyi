@@ -662,6 +662,18 @@ def advise(text_or_compiled: Any, *, budget: Union[int, str], top: int = 10, aga
     or a percent of each color's peak ('90%'); top: candidates listed; against: 'peak' or
     'memory_analysis' (the budget on compiled.memory_analysis()'s peak, checked on the edited module)."""
 
+def what_if(
+    text_or_compiled: Any,
+    *,
+    donate: Union[int, Sequence[int]] = ...,
+    remat: Union[str, Sequence[str]] = ...,
+    offload: Union[str, Sequence[str]] = ...,
+    from_time: Optional[int] = None,
+) -> WhatIf:
+    """Edits evaluated on a scheduled module (`hlomem whatif`), beside advise(): a
+    jax.stages.Compiled, a Dump with a module, or anything load() reads; the WhatIf Dump.what_if
+    gives."""
+
 def assert_memory(
     text_or_compiled: Any,
     path: Union[str, os.PathLike[str]],

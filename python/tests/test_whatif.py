@@ -179,3 +179,16 @@ def test_advise_against_memory_analysis_is_the_tools_and_its_after_is_the_edited
     assert (plain["against"], plain["memory_analysis"]) == ("peak", None)
     with pytest.raises(ValueError, match="against needs peak or memory_analysis, not 'live'"):
         hlomem.advise(str(DATA / FFT), budget="90%", against="live")
+
+
+def test_hlomem_what_if_takes_what_advise_takes():
+    # hlomem.what_if beside hlomem.advise: a path, a module's text or a Dump, the same edits. On
+    # the FFT module, offloading fft.8.0 from XLA's peak (time 46) moves 26214400 bytes to the host
+    # and leaves XLA's peak at 67676728 bytes (the golden tests/cli/whatif_fft_cublas_while.out).
+    for source in (DATA / FFT, (DATA / FFT).read_text(), hlomem.load(DATA / FFT)):
+        result = hlomem.what_if(source, offload="fft.8.0")
+        (offload,) = result.to_dict()["edits"]
+        assert offload["accepted"] and offload["bytes_to_host"] == 26214400
+        assert result.to_dict()["after"]["xla_peak_bytes"] == 67676728
+    with pytest.raises(ValueError, match="not an HLO module nor a dump with its module beside it"):
+        hlomem.what_if(DATA / "synthetic" / "newest_simple-live-range.txt", remat="x")
