@@ -154,11 +154,11 @@ constexpr bool takes_callee_metadata(hlo_opcode op) noexcept {
 /// instructions that wrap or move data they are handed (fusions, custom calls, collectives),
 /// those that only retype or rearrange it (a convert of a weight XLA inserted on a TPU, seed 002:
 /// 56 MiB, a transpose, a slice, a tuple's index table) and those that update their operand 0 in
-/// place (xla/service/hlo_dataflow_analysis.cc, GetInPlaceInputOutputPairs). Arithmetic, a
-/// reduction or a constant makes new data: it stays without a source rather than take an
-/// operand's line.
+/// place (GetInPlaceInputOutputPairs: may_update_in_place, memory/opcode_classes.hpp's list).
+/// Arithmetic, a reduction or a constant makes new data: it stays without a source rather than
+/// take an operand's line.
 constexpr bool takes_operand_source(hlo_opcode op) noexcept {
-    if (takes_callee_metadata(op)) return true;
+    if (takes_callee_metadata(op) || may_update_in_place(op)) return true;
     switch (op) {
         case hlo_opcode::convert:
         case hlo_opcode::bitcast_convert:
@@ -176,14 +176,8 @@ constexpr bool takes_operand_source(hlo_opcode op) noexcept {
         case hlo_opcode::all_gather:
         case hlo_opcode::all_to_all:
         case hlo_opcode::reduce_scatter:
-        case hlo_opcode::collective_permute:
         case hlo_opcode::collective_broadcast:
-        case hlo_opcode::ragged_all_to_all:
-        case hlo_opcode::all_reduce_start:
         case hlo_opcode::all_gather_start:
-        case hlo_opcode::collective_permute_start:
-        case hlo_opcode::dynamic_update_slice:
-        case hlo_opcode::scatter:
         case hlo_opcode::send:
         case hlo_opcode::recv:
         case hlo_opcode::send_done:

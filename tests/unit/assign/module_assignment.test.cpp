@@ -193,9 +193,9 @@ TEST_CASE("assign_module: the wrappers give its results", "[assign][module_assig
 
 TEST_CASE("assign_module: a module that views its text is predicted for analyses, printed only when owned", "[assign][module_assignment]") {
     // finish_assignment writes `Total bytes used: N (…)` of its own: a view of the module's text
-    // cannot hold it, so printing is refused; the prediction itself is the owning one's, figure for
-    // figure (the report predicts memory_analysis() on the module it read, with no copy); the
-    // derived result views the text as before.
+    // cannot hold it, so printing is refused; the prediction itself is the owning one's (the
+    // report predicts memory_analysis() on the module it read, with no copy); the derived result
+    // views the text as before.
     std::string const text = read_data(tiled_module);
     auto const m = hlomem::parse_hlo_module<hlomem::view_policy>(text, tiled_module);
     hlomem::module_assignment_options options;
@@ -210,10 +210,7 @@ TEST_CASE("assign_module: a module that views its text is predicted for analyses
     CHECK(viewed.predicted->assignment.total_bytes() == owned.predicted->assignment.total_bytes());
     CHECK(viewed.predicted->assignment.allocations.size() == owned.predicted->assignment.allocations.size());
     CHECK(std::string_view(viewed.predicted->assignment.stated_total_human).empty());
-    auto const a = hlomem::predicted_memory_analysis(m), b = hlomem::predicted_memory_analysis(hlomem::parse_hlo_module(text, tiled_module));
-    CHECK(a.peak_memory_in_bytes == b.peak_memory_in_bytes);
-    CHECK(a.temp_size_in_bytes == b.temp_size_in_bytes);
-    CHECK(a.total_allocation_bytes == b.total_allocation_bytes);
+    // (memory_analysis.test.cpp holds the viewed prediction to JAX's compiled.memory_analysis().)
     options.predicted = false;
     auto const r = hlomem::assign_module(m, options);
     REQUIRE(r.derived);

@@ -79,6 +79,12 @@ TEST_CASE("memory_analysis: every field JAX 0.11 reported, from the dump and fro
         CHECK(m.static_bytes == static_bytes);
         CHECK(m.heap_peak_bytes == heap_bytes);
     }
+    SECTION("from the module alone, viewing its text as the report reads it") {
+        std::string const text = hlomem_test::read_data(std::string("jax_0_11/") + name + ".txt");
+        auto const m = hlomem::predicted_memory_analysis(hlomem::parse_hlo_module<hlomem::view_policy>(text, name));
+        check_against_jax(m, json);
+        CHECK(m.heap_peak_bytes == heap_bytes);
+    }
     SECTION("a dump whose live ranges are not at hand has no peak, and says why") {
         hlomem::load_options options;
         options.live_ranges_from_module = false;
