@@ -10,14 +10,21 @@
 #   find_package(hlomem CONFIG REQUIRED)
 #   hlomem_add_parsers_library(my_parsers)
 #   target_link_libraries(my_tool PRIVATE my_parsers)
+# hlomem_write_instantiation_unit(PATH UNIT HEADER OUT): writes ${CMAKE_CURRENT_BINARY_DIR}/PATH, a
+# translation unit that defines HLOMEM_INSTANTIATE_<UNIT> and includes HEADER, and sets OUT to it.
+# Written through configure_file so that an unchanged file keeps its time stamp.
+function(hlomem_write_instantiation_unit path unit header out)
+  set(source ${CMAKE_CURRENT_BINARY_DIR}/${path})
+  file(WRITE ${source}.in "#define HLOMEM_INSTANTIATE_${unit}\n#include <${header}>\n")
+  configure_file(${source}.in ${source} COPYONLY)
+  set(${out} ${source} PARENT_SCOPE)
+endfunction()
+
 function(hlomem_add_parsers_library name)
   set(sources)
   foreach(grammar SHAPE DUMP HLO_MODULE OOM_REPORT MINIMALLOC_CSV)
     string(TOLOWER ${grammar} file)
-    set(source ${CMAKE_CURRENT_BINARY_DIR}/${name}/parsers_${file}.cpp)
-    # Written through configure_file so that an unchanged file keeps its time stamp.
-    file(WRITE ${source}.in "#define HLOMEM_INSTANTIATE_${grammar}\n#include <hlomem/parser/instantiate.hpp>\n")
-    configure_file(${source}.in ${source} COPYONLY)
+    hlomem_write_instantiation_unit(${name}/parsers_${file}.cpp ${grammar} hlomem/parser/instantiate.hpp source)
     list(APPEND sources ${source})
   endforeach()
   add_library(${name} STATIC ${ARGN} ${sources})

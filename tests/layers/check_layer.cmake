@@ -4,9 +4,11 @@
 # lines are also read, so that an include hidden behind a preprocessor condition is caught too.
 #
 #   cmake -DLAYER=core -DALLOWED="detail;core" -DINCLUDE_DIR=.../include -DWORK_DIR=...
-#         -DCXX=g++ [-DNO_BOOST=ON] [-DSEPARATE=ON] [-DEXTRA_INCLUDE_DIRS=...] -P check_layer.cmake
+#         -DCXX=g++ [-DNO_BOOST=ON] [-DSEPARATE=ON] [-DCOMPILED=ON] [-DEXTRA_INCLUDE_DIRS=...] -P check_layer.cmake
 #
 # SEPARATE: compile with HLOMEM_SEPARATE_COMPILATION (the parsers declared, not instantiated).
+# COMPILED: compile with HLOMEM_COMPILED_LIBRARY (the templates of output/instantiate.hpp declared
+# `extern`, not instantiated).
 # NO_BOOST: the layer must not include Boost at all (core/: users who only want shapes and sizes
 # need no Boost). The headers are compiled with -Werror, each included twice (include guards).
 foreach(var LAYER ALLOWED INCLUDE_DIR WORK_DIR CXX)
@@ -47,7 +49,10 @@ endforeach()
 
 set(definitions)
 if(SEPARATE)
-  set(definitions -DHLOMEM_SEPARATE_COMPILATION)
+  list(APPEND definitions -DHLOMEM_SEPARATE_COMPILATION)
+endif()
+if(COMPILED)
+  list(APPEND definitions -DHLOMEM_COMPILED_LIBRARY)
 endif()
 set(failures 0)
 foreach(header IN LISTS headers)

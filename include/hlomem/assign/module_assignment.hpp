@@ -228,6 +228,14 @@ basic_buffer_assignment<P> assign_buffers(basic_hlo_module<P> const& m, assign_o
     return std::move(assign_module(m, detail::predicted_only(false), options).predicted->assignment);
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_MODULE_ASSIGNMENT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template basic_module_assignment<P> assign_module<P>(basic_hlo_module<P> const&, module_assignment_options const&, \
+                                                                assign_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_MODULE_ASSIGNMENT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_ASSIGN_MODULE_ASSIGNMENT_HPP

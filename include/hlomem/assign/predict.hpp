@@ -34,6 +34,13 @@ memory_analysis predicted_memory_analysis(basic_hlo_module<P> const& m, assign_o
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_PREDICT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template memory_analysis predicted_memory_analysis<P>(basic_hlo_module<P> const&, assign_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_PREDICT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_ASSIGN_PREDICT_HPP

@@ -35,6 +35,13 @@ struct view_policy {
     using string_type = std::string_view;
 };
 
+/// HLOMEM_FOR_EACH_POLICY(X, EXTERN): `X(EXTERN, default_policy) X(EXTERN, view_policy)`, the
+/// two policies for which the separately compiled libraries instantiate their templates
+/// (hlomem::parsers: parser/api.hpp; hlomem::compiled: output/instantiate.hpp). A header lists its
+/// instantiations in a macro X(EXTERN, P); the library expands it with EXTERN empty, every other
+/// translation unit of such a program with `extern`.
+#define HLOMEM_FOR_EACH_POLICY(X, EXTERN) X(EXTERN, default_policy) X(EXTERN, view_policy)
+
 namespace detail {
 template <class P>
 constexpr bool check_policy() {

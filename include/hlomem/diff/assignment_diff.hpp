@@ -513,6 +513,13 @@ assignment_diff diff_assignments(basic_buffer_assignment<P> const& a, basic_sour
     return d;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_ASSIGNMENT_DIFF_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template assignment_diff diff_assignments<P, P>(basic_buffer_assignment<P> const&, basic_source_attribution<P> const&, basic_buffer_assignment<P> const&, basic_source_attribution<P> const&, diff_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_ASSIGNMENT_DIFF_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_DIFF_ASSIGNMENT_DIFF_HPP

@@ -359,6 +359,13 @@ inline bool looks_like_snapshot(std::string_view text) {
     return at != std::string_view::npos && text[at] == '{';
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_SNAPSHOT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template memory_snapshot make_snapshot<P, P, P>(basic_buffer_assignment<P> const&, basic_source_attribution<P> const&, basic_hlo_module<P> const*, std::size_t);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_SNAPSHOT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_DIFF_SNAPSHOT_HPP

@@ -315,6 +315,13 @@ std::string to_string(basic_buffer_assignment<P> const& ba) {
     return os.str();
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_PRINTER_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void print_live_range<P>(std::ostream&, basic_hlo_live_range<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_PRINTER_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_DUMP_PRINTER_HPP

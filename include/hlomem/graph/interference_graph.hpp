@@ -203,6 +203,14 @@ dataflow_graph make_dataflow_graph(basic_buffer_assignment<P> const& ba) {
     return g;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_INTERFERENCE_GRAPH_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template interference_graph make_interference_graph<P>(basic_buffer_assignment<P> const&, interference_options const&); \
+    EXTERN template allocation_interference_graph make_allocation_interference_graph<P>(basic_buffer_assignment<P> const&, interference_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_INTERFERENCE_GRAPH_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_GRAPH_INTERFERENCE_GRAPH_HPP

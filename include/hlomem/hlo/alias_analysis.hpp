@@ -428,6 +428,13 @@ void basic_hlo_alias_analysis<P>::run() {
     buffers_.assign(buffer_of_, count);
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_ALIAS_ANALYSIS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template class basic_hlo_alias_analysis<P>;
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_ALIAS_ANALYSIS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_HLO_ALIAS_ANALYSIS_HPP

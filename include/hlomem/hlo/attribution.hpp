@@ -404,6 +404,21 @@ holding_tree peak_by_stack_frame(peak_holdings const& h, basic_source_attributio
     });
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_ATTRIBUTION_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void strip_source_roots<P>(basic_source_attribution<P>&, std::vector<std::string>); \
+    EXTERN template basic_source_attribution<P> attribute_values<P>(basic_buffer_assignment<P> const&); \
+    EXTERN template basic_source_attribution<P> attribute_values<P>(basic_buffer_assignment<P> const&, std::vector<std::size_t> const&); \
+    EXTERN template basic_source_attribution<P> attribute_values<P, P>(basic_buffer_assignment<P> const&, basic_hlo_module<P> const&); \
+    EXTERN template basic_source_attribution<P> attribute_values<P, P>(basic_buffer_assignment<P> const&, basic_hlo_module<P> const&, std::vector<std::size_t> const&); \
+    EXTERN template std::vector<peak_holdings> peak_holdings_by_color<P, P>(basic_buffer_assignment<P> const&, std::vector<color_live_bytes> const&, basic_source_attribution<P> const&); \
+    EXTERN template std::vector<holding_group<source_line_key>> peak_by_source_line<P>(peak_holdings const&, basic_source_attribution<P> const&); \
+    EXTERN template holding_tree peak_by_op_name<P>(peak_holdings const&, basic_source_attribution<P> const&); \
+    EXTERN template holding_tree peak_by_stack_frame<P>(peak_holdings const&, basic_source_attribution<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_ATTRIBUTION_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_HLO_ATTRIBUTION_HPP

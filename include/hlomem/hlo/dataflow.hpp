@@ -433,6 +433,13 @@ void basic_hlo_dataflow<P>::collect_positions_and_uses() {
     }
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_DATAFLOW_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template class basic_hlo_dataflow<P>;
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_DATAFLOW_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_HLO_DATAFLOW_HPP

@@ -179,6 +179,13 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_DONATION_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template donation_analysis analyze_donations<P, P>(basic_buffer_assignment<P> const&, basic_hlo_module<P> const*);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_DONATION_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_HLO_DONATION_HPP

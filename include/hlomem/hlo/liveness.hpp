@@ -608,6 +608,13 @@ basic_buffer_assignment<P> derive_buffer_assignment(basic_hlo_module<P> const& m
     return derive_buffer_assignment(basic_hlo_liveness<P>(m, liveness), options);
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_LIVENESS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template class basic_hlo_liveness<P>;
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_LIVENESS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_HLO_LIVENESS_HPP

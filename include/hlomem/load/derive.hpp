@@ -31,6 +31,13 @@ basic_derived_assignment<P> derive_assignment(basic_hlo_module<P> const& m, bool
     return std::move(*assign_module(m, options).derived);
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_DERIVE_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template basic_derived_assignment<P> derive_assignment<P>(basic_hlo_module<P> const&, bool);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_DERIVE_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_LOAD_DERIVE_HPP

@@ -58,6 +58,13 @@ load_result<basic_editable_module<P>> editable_module(basic_loaded<P> const& loa
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_EDITABLE_MODULE_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template load_result<basic_editable_module<P>> editable_module<P>(basic_loaded<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_EDITABLE_MODULE_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_LOAD_EDITABLE_MODULE_HPP

@@ -401,6 +401,17 @@ load_result<basic_loaded<P>> load_text(std::string text, std::string path, load_
     return load<P>(input_from_text(std::move(text), std::move(path)), options);
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_LOADED_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template load_result<basic_loaded<P>> load<P>(input, load_options const&); \
+    EXTERN template load_result<basic_loaded<P>> load<P>(std::string const&, load_options const&); \
+    EXTERN template load_result<basic_loaded<P>> load_view<P>(std::string_view, std::string, load_options const&); \
+    EXTERN template basic_loaded<P> load_model<P>(basic_buffer_assignment<P>, std::string); \
+    EXTERN template basic_source_attribution<P> attribute_values<P>(basic_loaded<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_LOADED_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_LOAD_LOADED_HPP

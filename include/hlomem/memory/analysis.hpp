@@ -400,6 +400,13 @@ std::vector<color_padding> padding_by_color(basic_buffer_assignment<P> const& ba
     return padding_by_color(ba, buffers, sizing, assigned_live_bytes(ba));
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_ANALYSIS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template std::vector<color_live_bytes> assigned_live_bytes<P>(basic_buffer_assignment<P> const&, std::vector<shared_buffer> const&, std::vector<diagnostic> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_ANALYSIS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_MEMORY_ANALYSIS_HPP

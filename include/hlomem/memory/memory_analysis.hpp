@@ -370,6 +370,13 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
     return m;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_MEMORY_ANALYSIS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template memory_analysis compute_memory_analysis<P>(basic_buffer_assignment<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_MEMORY_ANALYSIS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_MEMORY_MEMORY_ANALYSIS_HPP

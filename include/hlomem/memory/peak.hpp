@@ -400,6 +400,17 @@ std::vector<std::size_t> values_live_at(basic_buffer_assignment<P> const& ba, st
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_PEAK_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template xla_peak compute_xla_peak<P>(basic_buffer_assignment<P> const&, peak_size_rule); \
+    EXTERN template xla_peak compute_xla_peak<P>(basic_buffer_assignment<P> const&); \
+    EXTERN template std::vector<diagnostic> compare_stated_peak<P>(basic_buffer_assignment<P> const&, xla_peak const&); \
+    EXTERN template std::vector<color_live_bytes> assigned_live_bytes<P>(basic_buffer_assignment<P> const&); \
+    EXTERN template std::vector<std::size_t> values_live_at<P>(basic_buffer_assignment<P> const&, std::int64_t, logical_time);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_PEAK_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_MEMORY_PEAK_HPP

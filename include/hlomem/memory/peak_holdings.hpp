@@ -219,6 +219,13 @@ holding_tree tree_of_holdings(peak_holdings const& h, PathOf path_of, std::strin
     return std::move(built[0]);
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_PEAK_HOLDINGS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template std::vector<peak_holdings> peak_holdings_by_color<P>(basic_buffer_assignment<P> const&, std::vector<color_live_bytes> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_PEAK_HOLDINGS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_MEMORY_PEAK_HOLDINGS_HPP

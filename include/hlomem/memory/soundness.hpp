@@ -395,6 +395,13 @@ std::vector<diagnostic> check_soundness(basic_buffer_assignment<P> const& ba, so
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_SOUNDNESS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template std::vector<diagnostic> check_soundness<P>(basic_buffer_assignment<P> const&, soundness_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_SOUNDNESS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_MEMORY_SOUNDNESS_HPP

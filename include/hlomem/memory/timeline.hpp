@@ -427,6 +427,13 @@ std::vector<trace_slice> trace_slices(basic_buffer_assignment<P> const& ba) {
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_TIMELINE_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template timeline make_timeline<P>(basic_buffer_assignment<P> const&, timeline_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_TIMELINE_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_MEMORY_TIMELINE_HPP

@@ -517,6 +517,15 @@ void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_repo
     }
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_ASSIGNMENT_REPORT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template buffer_assignment_facts<P> facts_of<P>(basic_buffer_assignment<P> const&, basic_source_attribution<P>); \
+    EXTERN template void print_buffer_assignment_text<P>(std::ostream&, buffer_assignment_facts<P> const&, std::size_t); \
+    EXTERN template void print_buffer_assignment_json<P>(std::ostream&, buffer_assignment_facts<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_ASSIGNMENT_REPORT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_ASSIGNMENT_REPORT_HPP

@@ -128,6 +128,15 @@ void print_check_text(std::ostream& out, check_result<P> const& r) {
     }
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_CHECK_REPORT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template check_result<P> check_loaded<P>(basic_loaded<P> const&, std::string, soundness_options const&); \
+    EXTERN template void print_check_json<P>(std::ostream&, check_result<P> const&); \
+    EXTERN template void print_check_text<P>(std::ostream&, check_result<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_CHECK_REPORT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_CHECK_REPORT_HPP

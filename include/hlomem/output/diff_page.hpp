@@ -127,6 +127,13 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
     os << valid_utf8(out.str());
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_DIFF_PAGE_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void write_diff_html<P, P>(std::ostream&, diff_report_side<P, P> const&, diff_report_side<P, P> const&, assignment_diff const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_DIFF_PAGE_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_DIFF_PAGE_HPP

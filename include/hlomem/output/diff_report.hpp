@@ -366,6 +366,14 @@ void print_diff_json(std::ostream& os, diff_document<P, Q> const& doc) {
     json.finish();
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_DIFF_REPORT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void print_diff_text<P, P>(std::ostream&, diff_report_side<P, P> const&, diff_report_side<P, P> const&, assignment_diff const&); \
+    EXTERN template void print_diff_json<P, P>(std::ostream&, diff_document<P, P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_DIFF_REPORT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_DIFF_REPORT_HPP

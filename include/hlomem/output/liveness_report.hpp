@@ -127,6 +127,13 @@ void write_liveness_json(json_writer& json, basic_hlo_module<P> const& m, basic_
     json.end_object();
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_LIVENESS_REPORT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void write_liveness_json<P>(json_writer&, basic_hlo_module<P> const&, basic_derived_assignment<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_LIVENESS_REPORT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_LIVENESS_REPORT_HPP

@@ -259,6 +259,13 @@ inline void print_message_json(json_writer& json, oom_report const& r) {
 
 }  // namespace oom_explanation_detail
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_OOM_MESSAGE_OUTPUT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template oom_module_index index_module<P>(basic_hlo_module<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_OOM_MESSAGE_OUTPUT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_OOM_MESSAGE_OUTPUT_HPP

@@ -115,6 +115,14 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
     return true;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_REPORT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template buffer_assignment_facts<P> dump_facts<P>(basic_loaded<P> const&, bool, std::vector<std::string> const&); \
+    EXTERN template bool report_loaded<P>(basic_loaded<P> const&, bool, std::size_t, std::ostream&, std::size_t, std::vector<std::string> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_REPORT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_REPORT_HPP

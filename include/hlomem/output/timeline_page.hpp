@@ -687,6 +687,14 @@ void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> co
     os << valid_utf8(out.str());
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_TIMELINE_PAGE_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void write_timeline_svg<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&); \
+    EXTERN template void write_timeline_html<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&, basic_source_attribution<P> const&, source_text*);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_TIMELINE_PAGE_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_TIMELINE_PAGE_HPP

@@ -50,6 +50,14 @@ void print_timeline_json(std::ostream& out, hlomem::basic_buffer_assignment<P> c
     json.finish();
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_TIMELINE_SUMMARY_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void print_timeline_summary<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&); \
+    EXTERN template void print_timeline_json<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_TIMELINE_SUMMARY_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_TIMELINE_SUMMARY_HPP

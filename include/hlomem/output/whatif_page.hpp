@@ -252,6 +252,13 @@ inline void write_what_if_html(std::ostream& os, what_if_page_data const& d) {
     os << valid_utf8(out.str());
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_WHATIF_PAGE_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template what_if_page_data what_if_page<P>(basic_what_if<P>&, std::map<std::int64_t, std::int64_t> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_WHATIF_PAGE_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_WHATIF_PAGE_HPP

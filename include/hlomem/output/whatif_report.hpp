@@ -265,6 +265,15 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice co
     for (auto const& [reason, n] : a.refused) out << "  " << n << " x " << reason << '\n';
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_WHATIF_REPORT_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template what_if_snapshot snapshot<P>(basic_what_if<P> const&); \
+    EXTERN template void write_what_if<P>(std::ostream&, basic_what_if<P> const&, what_if_snapshot const&, std::vector<what_if_outcome> const&, bool); \
+    EXTERN template void write_advice<P>(std::ostream&, basic_what_if<P> const&, budget_advice const&, std::size_t, bool);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_WHATIF_REPORT_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_OUTPUT_WHATIF_REPORT_HPP

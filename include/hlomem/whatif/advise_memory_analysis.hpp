@@ -98,6 +98,13 @@ budget_advice advise_budget(basic_what_if<P>& w, std::string_view text, advise_o
     return budget_advice{advise(w, options), std::nullopt};
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_ADVISE_MEMORY_ANALYSIS_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template budget_advice advise_budget<P>(basic_what_if<P>&, std::string_view, advise_options const&, advise_against, assign_options const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_ADVISE_MEMORY_ANALYSIS_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_WHATIF_ADVISE_MEMORY_ANALYSIS_HPP

@@ -209,6 +209,13 @@ std::string apply_edits(std::string_view text, basic_what_if<P> const& w) {
     return out;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_APPLY_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template std::string apply_edits<P>(std::string_view, basic_what_if<P> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_APPLY_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_WHATIF_APPLY_HPP

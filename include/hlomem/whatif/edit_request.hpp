@@ -135,6 +135,13 @@ inline std::optional<advise_against> advise_against_named(std::string_view v) {
     return std::nullopt;
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_EDIT_REQUEST_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template result<std::vector<what_if_outcome>, edit_request_error> apply_requests<P>(basic_what_if<P>&, std::vector<edit_request> const&);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_EDIT_REQUEST_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_WHATIF_EDIT_REQUEST_HPP

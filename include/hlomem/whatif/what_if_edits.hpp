@@ -494,6 +494,13 @@ void basic_what_if<P>::offload_values(std::size_t k, instruction_id x, std::size
     out.inserted.push_back({inserted_role::copy_done_to_device, x, reader, cd1});
 }
 
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_WHAT_IF_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template class basic_what_if<P>;
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_WHAT_IF_INSTANTIATIONS, extern)
+#endif
+
 }  // namespace hlomem
 
 #endif  // HLOMEM_WHATIF_WHAT_IF_EDITS_HPP
