@@ -212,6 +212,7 @@ private:
     std::size_t add_value(std::int64_t xla_bytes, std::int64_t color, std::int64_t bytes);
     what_if_peak peak_of(std::size_t tree) const;
     std::string donate(what_if_edit const& e, what_if_outcome& out);
+    std::string donate_output_parameter(std::size_t k, std::string const& label, what_if_outcome& out);
     std::string move(what_if_edit const& e, what_if_outcome& out);
     void offload_values(std::size_t k, instruction_id through, std::size_t last_kept, logical_time before, std::size_t last_use, what_if_outcome& out);
     std::vector<std::size_t> use_slots(std::size_t k) const;

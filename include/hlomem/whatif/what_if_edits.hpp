@@ -202,7 +202,7 @@ std::string basic_what_if<P>::donate(what_if_edit const& e, what_if_outcome& out
     }
     if (edited_[k]) return label + " is already donated";
     auto const& v = df.values()[k];
-    if (v.live_out) return label + " is itself an output of the module";
+    if (v.live_out) return donate_output_parameter(k, label, out);
     auto const& aa = live_->alias_analysis();
     if (aa.buffers()[aa.buffer_of(k)].size() != 1) return label + " shares its HloBuffer with another value (a loop or an in-place update)";
     // Its end once aliased: CalculateBufferStartEndMap without the schedule's end.
@@ -274,6 +274,42 @@ std::string basic_what_if<P>::donate(what_if_edit const& e, what_if_outcome& out
         return {};
     }
     return first_reason;
+}
+
+// A parameter that is itself an output: the entry's root returns it, directly, through a bitcast
+// or through a loop that carries it unchanged. XLA aliases it to that output
+// (HloInputOutputAliasConfig; the dump of a jit with donate_argnums shows `{0}: (0, {}, may-alias)`
+// over `ROOT tuple(p0, ...)`), and the buffer is the parameter's with or without the alias: a
+// module whose alias was taken out shows no copy, although without it copy insertion would have
+// copied the parameter into its own output buffer (AddSpecialCaseCopies). So the donation changes
+// no live range; it records which output the parameter now is, and that output is taken.
+template <class P>
+std::string basic_what_if<P>::donate_output_parameter(std::size_t k, std::string const& label, what_if_outcome& out) {
+    auto const& m = *m_;
+    auto const& df = live_->dataflow();
+    instruction_id const root = m.entry_computation().root;
+    bool const tuple_root = m.shape_of(root).is_tuple();
+    auto const& pshape = df.shape_of(df.values()[k]);
+    bool any = false;
+    for (std::size_t o = 0; o < aliased_output_.size(); ++o) {
+        std::vector<std::int64_t> index;
+        if (tuple_root) index.push_back(static_cast<std::int64_t>(o));
+        shape_node const at = df.node_of(root, index);
+        bool is_output = false;
+        for (auto const& position : df.positions(df.values()[k])) is_output |= position.instruction == root && position.node == at;
+        basic_shape_index<P> const output(typename basic_shape_index<P>::container_type(index.begin(), index.end()));
+        if (!is_output || !shape_equal()(m.shape_of(root).subshape(output), pshape)) continue;
+        any = true;
+        if (aliased_output_[o]) continue;
+        edited_[k] = true;
+        log_.push_back({log_entry::flag, k, 0, 0, {}});
+        aliased_output_[o] = true;
+        log_.push_back({log_entry::flag, o, 1, 0, {}});
+        out.output_index = index;
+        return {};
+    }
+    return any ? label + " is itself an output of the module, which is aliased already"
+               : label + " is itself an output of the module, inside a tuple or of another shape";
 }
 
 template <class P>

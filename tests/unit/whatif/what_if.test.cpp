@@ -226,6 +226,36 @@ TEST_CASE("whatif: a module's input_output_alias removed and donated back is XLA
     CHECK(c.exact());
 }
 
+TEST_CASE("whatif: a parameter that is itself an output is donated to that output, as XLA aliases it", "[whatif]") {
+    // jit(lambda x, y: (x, -y), donate_argnums=0) after optimization, its alias taken out: the root
+    // returns parameter 0 itself. XLA aliases it to output {0} (HloInputOutputAliasConfig) and
+    // needs no copy; the buffer is the parameter's either way, so no live range moves.
+    std::string const bare_text =
+        "HloModule jit_f, is_scheduled=true, entry_computation_layout={(f32[256]{0}, f32[256]{0})->(f32[256]{0}, f32[256]{0})}\n"
+        "\n"
+        "ENTRY %main.4 (x.1: f32[256], y.1: f32[256]) -> (f32[256], f32[256]) {\n"
+        "  %x.1 = f32[256]{0} parameter(0)\n"
+        "  %y.1 = f32[256]{0} parameter(1)\n"
+        "  %negate.2 = f32[256]{0} negate(f32[256]{0} %y.1)\n"
+        "  ROOT %tuple.3 = (f32[256]{0}, f32[256]{0}) tuple(f32[256]{0} %x.1, f32[256]{0} %negate.2)\n"
+        "}\n";
+    auto const bare = hlomem::parse_hlo_module(bare_text, "jit_f");
+    hlomem::what_if w(bare);
+    auto const before = w.peak();
+    auto const o = w.apply(hlomem::what_if_edit::donate(0));
+    CAPTURE(o.reason);
+    REQUIRE(o.accepted);
+    CHECK(o.output_index == std::vector<std::int64_t>{0});
+    CHECK(w.peak().bytes == before.bytes);
+    CHECK(w.apply(hlomem::what_if_edit::donate(0)).reason == "parameter 0 is already donated");
+    auto const back = hlomem::apply_edits(bare_text, w);
+    CHECK(back.find("input_output_alias={ {0}: (0, {}, may-alias) }") != std::string::npos);
+    auto const aliased = hlomem::parse_hlo_module(back, "jit_f");
+    REQUIRE(aliased.input_output_aliases().size() == 1);
+    CHECK(aliased.input_output_aliases()[0].parameter_number == 0);
+    check_written_back(w, bare_text);
+}
+
 TEST_CASE("whatif: edits XLA would refuse are refused with its reason", "[whatif]") {
     auto const text = read_data("corpus/lorrax/lorrax_donated_param_output_alias.after_opt.hlo");
     auto const m = hlomem::parse_hlo_module(text, "alias");
