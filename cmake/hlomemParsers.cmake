@@ -10,21 +10,23 @@
 #   find_package(hlomem CONFIG REQUIRED)
 #   hlomem_add_parsers_library(my_parsers)
 #   target_link_libraries(my_tool PRIVATE my_parsers)
-# hlomem_write_instantiation_unit(PATH UNIT HEADER OUT): writes ${CMAKE_CURRENT_BINARY_DIR}/PATH, a
-# translation unit that defines HLOMEM_INSTANTIATE_<UNIT> and includes HEADER, and sets OUT to it.
-# Written through configure_file so that an unchanged file keeps its time stamp.
-function(hlomem_write_instantiation_unit path unit header out)
+# hlomem_write_source(PATH TEXT OUT): writes TEXT to ${CMAKE_CURRENT_BINARY_DIR}/PATH, a generated
+# translation unit, and sets OUT to its path. Written through configure_file so that an unchanged
+# file keeps its time stamp.
+function(hlomem_write_source path text out)
   set(source ${CMAKE_CURRENT_BINARY_DIR}/${path})
-  file(WRITE ${source}.in "#define HLOMEM_INSTANTIATE_${unit}\n#include <${header}>\n")
+  file(WRITE ${source}.in "${text}")
   configure_file(${source}.in ${source} COPYONLY)
   set(${out} ${source} PARENT_SCOPE)
 endfunction()
 
 function(hlomem_add_parsers_library name)
   set(sources)
-  foreach(grammar SHAPE DUMP HLO_MODULE OOM_REPORT MINIMALLOC_CSV)
+  # The longest first: a parallel build starts them in this order.
+  foreach(grammar DUMP HLO_MODULE SHAPE OOM_REPORT MINIMALLOC_CSV)
     string(TOLOWER ${grammar} file)
-    hlomem_write_instantiation_unit(${name}/parsers_${file}.cpp ${grammar} hlomem/parser/instantiate.hpp source)
+    hlomem_write_source(${name}/parsers_${file}.cpp
+                        "#define HLOMEM_INSTANTIATE_${grammar}\n#include <hlomem/parser/instantiate.hpp>\n" source)
     list(APPEND sources ${source})
   endforeach()
   add_library(${name} STATIC ${ARGN} ${sources})
