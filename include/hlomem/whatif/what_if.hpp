@@ -213,6 +213,7 @@ private:
     what_if_peak peak_of(std::size_t tree) const;
     std::string donate(what_if_edit const& e, what_if_outcome& out);
     std::string donate_output_parameter(std::size_t k, std::string const& label, what_if_outcome& out);
+    void mark_donated(std::size_t k, std::size_t o, std::vector<std::int64_t> index, what_if_outcome& out);
     std::string move(what_if_edit const& e, what_if_outcome& out);
     void offload_values(std::size_t k, instruction_id through, std::size_t last_kept, logical_time before, std::size_t last_use, what_if_outcome& out);
     std::vector<std::size_t> use_slots(std::size_t k) const;

@@ -266,14 +266,21 @@ std::string basic_what_if<P>::donate(what_if_edit const& e, what_if_outcome& out
         }
         set_segments(buffer_of_[x], {});
         set_segments(buffer_of_[k], std::move(segments));
-        edited_[k] = true;
-        log_.push_back({log_entry::flag, k, 0, 0, {}});
-        aliased_output_[o] = true;
-        log_.push_back({log_entry::flag, o, 1, 0, {}});
-        out.output_index = index;
+        mark_donated(k, o, std::move(index), out);
         return {};
     }
     return first_reason;
+}
+
+// Parameter value k now shares the buffer of the entry root's top-level output o (index: its shape
+// index, empty for a root that is no tuple); both flags are logged so that undo clears them.
+template <class P>
+void basic_what_if<P>::mark_donated(std::size_t k, std::size_t o, std::vector<std::int64_t> index, what_if_outcome& out) {
+    edited_[k] = true;
+    log_.push_back({log_entry::flag, k, 0, 0, {}});
+    aliased_output_[o] = true;
+    log_.push_back({log_entry::flag, o, 1, 0, {}});
+    out.output_index = std::move(index);
 }
 
 // A parameter that is itself an output: the entry's root returns it, directly, through a bitcast
@@ -301,11 +308,7 @@ std::string basic_what_if<P>::donate_output_parameter(std::size_t k, std::string
         if (!is_output || !shape_equal()(m.shape_of(root).subshape(output), pshape)) continue;
         any = true;
         if (aliased_output_[o]) continue;
-        edited_[k] = true;
-        log_.push_back({log_entry::flag, k, 0, 0, {}});
-        aliased_output_[o] = true;
-        log_.push_back({log_entry::flag, o, 1, 0, {}});
-        out.output_index = index;
+        mark_donated(k, o, std::move(index), out);
         return {};
     }
     return any ? label + " is itself an output of the module, which is aliased already"
