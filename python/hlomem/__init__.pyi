@@ -579,6 +579,25 @@ class Advice:
     def save_page(self, path: str) -> None:
         """Writes page() to path, as `hlomem advise --page PATH` does."""
 
+class Knob:
+    """A setting a diff's changes look like, and whether it took effect (to_dict()['knobs'][i])."""
+
+    @property
+    def knob(self) -> str:
+        """'donation', 'remat', 'offload', 'scheduling', 'layout' or 'fusion'."""
+    @property
+    def effect(self) -> str:
+        """'took_effect', 'no_effect' or 'partly'."""
+    @property
+    def bytes_at_peak(self) -> int:
+        """B's bytes held by the knob's values at B's peak minus A's at A's (negative: freed)."""
+    @property
+    def values(self) -> List[Dict[str, Any]]:
+        """The values (or parameters) it is about, the largest first: side ('a' or 'b'), id, name, bytes."""
+    @property
+    def text(self) -> str:
+        """What changed, and the evidence, in one sentence."""
+
 class Diff:
     """Why memory changed between two compilations of one program (`hlomem diff A B`), the verdict first."""
 
@@ -597,6 +616,9 @@ class Diff:
     @property
     def verdict(self) -> List[str]:
         """What explains most of the change, in sentences, the most telling first."""
+    @property
+    def knobs(self) -> List[Knob]:
+        """The settings the changes look like, each saying whether it took effect, the largest move at the peak first."""
     @property
     def total_bytes(self) -> BytePair:
         """'Total bytes used' of A and B and its change (a, b, delta)."""

@@ -630,6 +630,29 @@ void bind_timeline(py::module_& m) {
 
 /// hlomem.Diff.
 void bind_diff(py::module_& m) {
+    py::class_<hlomem::knob_verdict>(m, "Knob",
+        "A setting a diff's changes look like, and whether it took effect (to_dict()['knobs'][i]).")
+        .def_property_readonly("knob", [](hlomem::knob_verdict const& k) { return std::string(hlomem::to_string(k.knob)); },
+            "'donation', 'remat', 'offload', 'scheduling', 'layout' or 'fusion'.")
+        .def_property_readonly("effect", [](hlomem::knob_verdict const& k) { return std::string(hlomem::to_string(k.effect)); },
+            "'took_effect', 'no_effect' or 'partly'.")
+        .def_readonly("bytes_at_peak", &hlomem::knob_verdict::bytes_at_peak,
+            "B's bytes held by the knob's values at B's peak minus A's at A's (negative: freed).")
+        .def_property_readonly("values", [](hlomem::knob_verdict const& k) {
+                py::list out;
+                for (auto const& v : k.values) {
+                    py::dict e;
+                    e["side"] = std::string(1, v.side);
+                    e["id"] = v.id >= 0 ? py::object(py::int_(v.id)) : py::object(py::none());
+                    e["name"] = v.name;
+                    e["bytes"] = v.bytes;
+                    out.append(std::move(e));
+                }
+                return out;
+            },
+            "The values (or parameters) the verdict is about, the largest first: dicts of side ('a' or 'b'), id, name, bytes.")
+        .def_readonly("text", &hlomem::knob_verdict::text, "What changed, and the evidence, in one sentence.")
+        .def("__repr__", [](hlomem::knob_verdict const& k) { return "<hlomem.Knob " + hlomem::knob_line(k) + ">"; });
     py::class_<diff_result, std::shared_ptr<diff_result>>(m, "Diff",
         "Why memory changed between two compilations of one program (`hlomem diff A B`): A, the\n"
         "baseline, and B compared value by value (matched by metadata, then shape and schedule\n"
@@ -642,6 +665,9 @@ void bind_diff(py::module_& m) {
         .def("report", &diff_result::text, "The diff as `hlomem diff A B` prints it (text).")
         .def_property_readonly("verdict", [](diff_result const& d) { return d.d.verdict; },
             "What explains most of the change, in sentences, the most telling first (the report's first lines).")
+        .def_property_readonly("knobs", [](diff_result const& d) { return d.d.knobs; },
+            "The settings the changes look like (donation, remat, offload, scheduling, layout, fusion), each\n"
+            "a Knob saying whether it took effect and the bytes it moved at the peak, the largest move first.")
         .def_property_readonly("total_bytes", [](diff_result const& d) { return d.d.total_bytes; },
             "'Total bytes used' of A and B and its change, a BytePair (a, b, delta = b - a).")
         .def_property_readonly("colors", [](std::shared_ptr<diff_result> const& d) {

@@ -566,6 +566,9 @@ inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t
     hlomem::strip_source_roots(out->sources_b, strip_roots);
     hlomem::diff_options options;
     options.top = top;
+    auto const donations_a = out->donations(false), donations_b = out->donations(true);
+    options.donations_a = &donations_a;
+    options.donations_b = &donations_b;
     py::gil_scoped_release unlocked;
     out->d = hlomem::diff_assignments(ba, out->sources_a, bb, out->sources_b, options);
     return out;

@@ -167,3 +167,17 @@ def test_report_strip_root(in_data):
     assert dump.to_json() == run_tool("report", "--json", CHOL_A).stdout.decode()
     assert ROOT_A not in dump.to_json(strip_roots=[ROOT_A])
     assert ROOT_A in dump.to_json()
+
+
+def test_knobs(in_data):
+    # grad_ckpt is grad_plain with every layer under jax.checkpoint (tests/data/jax_0_11): its
+    # recomputation is named by JAX (`.../checkpoint/rematted_computation/tanh`), and a tanh layer
+    # keeps its output either way, so the saved residuals stay at four 4 MiB activations.
+    d = hlomem.diff("jax_0_11/grad_plain-buffer-assignment.txt", "jax_0_11/grad_ckpt-buffer-assignment.txt")
+    assert [k.knob for k in d.knobs] == [k["knob"] for k in d.to_dict()["knobs"]]
+    (remat,) = [k for k in d.knobs if k.knob == "remat"]
+    assert remat.effect == "no_effect"
+    assert "A 4 values (16.00MiB), B 4 values (16.00MiB)" in remat.text
+    assert {"side": "b", "name": "wrapped_tanh.4"}.items() <= next(v for v in remat.values if v["name"] == "wrapped_tanh.4").items()
+    assert repr(remat).startswith("<hlomem.Knob remat: no effect, ")
+    assert d.report().split("\n")[1].startswith("  knob ")

@@ -111,6 +111,8 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     if (!side_b) return exit_error;
     bool const snapshots = side_a->snapshot || side_b->snapshot;
     if (snapshots && page) return a.error("-o draws live ranges, which a snapshot does not keep: give two dumps or modules");
+    auto const donations_a = side_a->donations(), donations_b = side_b->donations();
+    options.donations_a = &donations_a, options.donations_b = &donations_b;  // for the knobs
     std::optional<hlomem::snapshot_diff> sd;
     std::optional<hlomem::assignment_diff> full;
     if (snapshots) {
@@ -119,7 +121,6 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
         full = hlomem::diff_assignments(side_a->assignment(), side_a->sources, side_b->assignment(), side_b->sources, options);
     }
     hlomem::assignment_diff const& d = snapshots ? sd->d : *full;
-    auto const donations_a = side_a->donations(), donations_b = side_b->donations();
     auto const gate = hlomem::diff_gate(d, fail_above, measure, fail_on_unused, donations_b);
     if (page) {
         std::ofstream file(*page, std::ios::binary);

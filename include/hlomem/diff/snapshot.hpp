@@ -232,8 +232,10 @@ public:
         for (auto const& [key, list] : {std::pair<char const*, std::vector<parameter_donation>*>{"used", &s.donations.used},
                                         std::pair<char const*, std::vector<parameter_donation>*>{"unused", &s.donations.unused}}) {
             for (auto const& e : r.array(d, key)) {
+                auto const* why = e.find("why");  // since unused donations say why; absent from older snapshots
                 list->push_back({r.integer(e, "parameter"), r.string(e, "parameter_index"), r.string(e, "shape"), r.integer(e, "bytes"),
-                                 e.find("output_index") ? r.string(e, "output_index") : std::string()});
+                                 e.find("output_index") ? r.string(e, "output_index") : std::string(),
+                                 why && !why->is_null() ? r.string(e, "why") : std::string()});
             }
         }
         for (auto const& e : r.array(d, "could_alias")) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <hlomem/diff/assignment_diff.hpp>
+#include <hlomem/diff/knobs.hpp>
 #include <hlomem/diff/snapshot.hpp>
 #include <hlomem/hlo/source_path.hpp>
 
@@ -120,6 +121,7 @@ inline snapshot_diff diff_snapshots(memory_snapshot a, memory_snapshot b) {
         d.colors.push_back(std::move(c));
     }
     d.verdict = detail::verdict_of(d, [](color_diff const& c) { return detail::explain_peak_by_line(c); });
+    d.knobs = name_snapshot_knobs(d, a.donations, b.donations);
     out.a = std::move(a);
     out.b = std::move(b);
     out.not_compared = snapshot_not_compared();

@@ -34,6 +34,7 @@
 
 #include <hlomem/core/shape.hpp>
 #include <hlomem/core/shape_text.hpp>
+#include <hlomem/core/size_function.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/module.hpp>
 
@@ -46,6 +47,9 @@ struct parameter_donation {
     std::string shape;            ///< the subshape's text, layout included
     std::int64_t bytes = 0;       ///< its allocation's size in the dump; 0 where none is known
     std::string output_index;     ///< the output it aliases (used); empty for an unused donation
+    /// Why no output took an unused donation, by XLA's rule (below): `no output of its size
+    /// (4194304 bytes) in memory space 0`; empty for a used one, or when the outputs are not known.
+    std::string why;
 };
 
 /// A parameter buffer and an output of one shape that no alias pairs.
@@ -67,16 +71,25 @@ struct donation_analysis {
 
 namespace detail {
 
+/// An array leaf of a parameter's or the output's shape: its index, its shape's text, and what
+/// OptimizeInputOutputBufferAlias::Build pairs donors and outputs by, its memory space and size.
+struct shape_leaf {
+    std::string index, shape;
+    std::int64_t memory_space = 0;
+    std::int64_t bytes = 0;
+};
+
 /// ShapeUtil::ForEachSubshape's array leaves: each dense array subshape with its index.
 template <class P>
-void array_leaves(basic_shape<P> const& s, std::vector<std::pair<std::string, std::string>>& out, std::string const& prefix = std::string()) {
+void array_leaves(basic_shape<P> const& s, size_function_kind size, std::vector<shape_leaf>& out, std::string const& prefix = std::string()) {
     if (s.is_tuple()) {
         for (std::size_t k = 0; k < s.tuple_shapes_size(); ++k) {
-            array_leaves(s.tuple_shapes()[k], out, prefix.empty() ? std::to_string(k) : prefix + "," + std::to_string(k));
+            array_leaves(s.tuple_shapes()[k], size, out, prefix.empty() ? std::to_string(k) : prefix + "," + std::to_string(k));
         }
         return;
     }
-    if (s.is_array()) out.emplace_back("{" + prefix + "}", to_string(s));
+    if (!s.is_array()) return;
+    out.push_back({"{" + prefix + "}", to_string(s), s.has_layout() ? s.layout().memory_space : 0, bytes_under(s, size)});
 }
 
 struct donation_leaf {
@@ -84,7 +97,37 @@ struct donation_leaf {
     std::string index, shape;
     bool taken = false;  ///< aliased already
     bool donated = false;
+    std::int64_t memory_space = 0;
+    std::int64_t bytes = 0;
 };
+
+/// Why OptimizeInputOutputBufferAlias::Build (xla/hlo/transforms/simplifiers/
+/// optimize_input_output_buffer_alias.cc) left `donor` unused: it pairs each donor with an output
+/// leaf that no alias takes, in the donor's memory space and of the donor's size
+/// (shape_size_fn_), largest first; a donor is left when no such output remains.
+inline std::string unused_donation_reason(donation_leaf const& donor, std::vector<donation_leaf> const& outputs) {
+    std::string const size = std::to_string(donor.bytes) + " bytes";
+    std::string const space = "memory space " + std::to_string(donor.memory_space);
+    bool same_size_taken = false;
+    donation_leaf const* other_space = nullptr;
+    for (auto const& o : outputs) {
+        if (o.bytes != donor.bytes) continue;
+        if (o.memory_space != donor.memory_space) {
+            if (!other_space) other_space = &o;
+        } else if (!o.taken) {
+            // Build would have paired them: the module did not go through the pass.
+            return "output " + o.index + " has its size (" + size + ") and no alias, but the module was not paired (OptimizeInputOutputBufferAlias did not run)";
+        } else {
+            same_size_taken = true;
+        }
+    }
+    if (same_size_taken) return "every output of its size (" + size + ") in " + space + " is aliased already";
+    if (other_space) {
+        return "the output of its size (" + size + "), " + other_space->index + ", is in memory space " +
+               std::to_string(other_space->memory_space) + ", the parameter in " + std::to_string(donor.memory_space);
+    }
+    return "no output of its size (" + size + ") in " + space;
+}
 
 }  // namespace detail
 
@@ -104,18 +147,19 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
         auto const it = parameter_bytes.find(std::pair(parameter, index));
         return it == parameter_bytes.end() ? 0 : it->second;
     };
-    std::vector<std::pair<std::string, std::string>> leaves;
+    std::vector<detail::shape_leaf> leaves;
+    size_function_kind const size = size_function_of(ba.shapes);
     if (m && m->has_entry_computation_layout()) {
         out.donors_known = true;
         auto const layout = m->entry_layout_parameters();
         for (std::size_t p = 0; p < layout.size(); ++p) {
             leaves.clear();
-            detail::array_leaves(m->shapes()[layout[p]], leaves);
-            for (auto& [index, shape] : leaves) params.push_back({static_cast<std::int64_t>(p), index, shape, false, false});
+            detail::array_leaves(m->shapes()[layout[p]], size, leaves);
+            for (auto& l : leaves) params.push_back({static_cast<std::int64_t>(p), l.index, l.shape, false, false, l.memory_space, l.bytes});
         }
         leaves.clear();
-        detail::array_leaves(m->shapes()[m->entry_layout_result()], leaves);
-        for (auto& [index, shape] : leaves) outputs.push_back({-1, index, shape, false, false});
+        detail::array_leaves(m->shapes()[m->entry_layout_result()], size, leaves);
+        for (auto& l : leaves) outputs.push_back({-1, l.index, l.shape, false, false, l.memory_space, l.bytes});
         auto find = [](std::vector<detail::donation_leaf>& list, std::int64_t parameter, std::string const& index) {
             for (auto& l : list) {
                 if (l.parameter == parameter && l.index == index) return &l;
@@ -127,13 +171,14 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
             auto* p = find(params, alias.parameter_number, index);
             if (p) p->taken = true;
             if (auto* o = find(outputs, -1, output)) o->taken = true;
-            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), bytes_of(alias.parameter_number, index), output});
+            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), bytes_of(alias.parameter_number, index), output, {}});
         }
         for (auto const& donor : m->buffer_donors()) {
             std::string const index = to_string(donor.parameter_index);
             auto* p = find(params, donor.parameter_number, index);
             if (p) p->donated = true;
-            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), bytes_of(donor.parameter_number, index), {}});
+            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), bytes_of(donor.parameter_number, index), {},
+                                  p ? detail::unused_donation_reason(*p, outputs) : std::string()});
         }
     } else {
         // The dump alone: its parameter allocations, and the output's shape on a live-out one.
@@ -142,11 +187,11 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
             if (a.output_shape && !output_shape) output_shape = a.output_shape;
             if (!a.parameter_number) continue;
             std::string const shape = a.parameter_shape == no_shape ? std::string() : to_string(ba.shapes[a.parameter_shape]);
-            params.push_back({*a.parameter_number, to_string(a.parameter_shape_index), shape, a.maybe_live_out, false});
+            params.push_back({*a.parameter_number, to_string(a.parameter_shape_index), shape, a.maybe_live_out, false, 0, a.size});
         }
         if (output_shape) {
-            detail::array_leaves(ba.shapes[*output_shape], leaves);
-            for (auto& [index, shape] : leaves) outputs.push_back({-1, index, shape, false, false});
+            detail::array_leaves(ba.shapes[*output_shape], size, leaves);
+            for (auto& l : leaves) outputs.push_back({-1, l.index, l.shape, false, false, l.memory_space, l.bytes});
         }
         // Which output an aliased parameter became the dump does not say: the first free one of
         // its shape.
@@ -160,7 +205,7 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
                     break;
                 }
             }
-            out.used.push_back({p.parameter, p.index, p.shape, bytes_of(p.parameter, p.index), output.empty() ? "?" : output});
+            out.used.push_back({p.parameter, p.index, p.shape, bytes_of(p.parameter, p.index), output.empty() ? "?" : output, {}});
         }
     }
     // The free outputs of each shape, in order.

@@ -55,6 +55,11 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
     out << "<h1>" << escape_markup("memory diff: A " + std::string(sa.name) + ", B " + std::string(sb.name)) << "</h1>\n<div class=\"verdict\">";
     for (auto const& line : d.verdict) out << "<div>" << escape_markup(line) << "</div>";
     out << "</div>\n";
+    if (!d.knobs.empty()) {
+        out << "<h2>knobs</h2>\n<ul class=\"knobs\">";
+        for (auto const& k : d.knobs) out << "<li>" << escape_markup(knob_line(k)) << "</li>";
+        out << "</ul>\n";
+    }
     auto const& m = d.matching;
     out << "<p class=\"summary\">A has " << a.values.size() << " values, B " << b.values.size() << "; " << m.pairs.size()
         << " matched (";

@@ -96,11 +96,48 @@ inline void print_color_diff_text(std::ostream& out, hlomem::color_diff const& c
     }
 }
 
+/// `remat: took effect, -1.00MiB at the peak: values computed again: ...`: a knob verdict as one
+/// line, as the text, the Markdown and the page say it.
+inline std::string knob_line(hlomem::knob_verdict const& k) {
+    return std::string(hlomem::to_string(k.knob)) + ": " + std::string(hlomem::effect_words(k.effect)) + ", " +
+           hlomem::signed_human_bytes(k.bytes_at_peak) + " at the peak: " + k.text;
+}
+
+/// The knobs of a diff as text, one a line, before its verdict.
+inline void print_knobs_text(std::ostream& out, std::vector<hlomem::knob_verdict> const& knobs) {
+    for (auto const& k : knobs) out << "  knob " << knob_line(k) << '\n';
+}
+
+/// `knobs` of `diff --json`: each {knob, effect, bytes_at_peak, values [{side, id, name, bytes}], text}.
+inline void write_knobs_json(json_writer& json, std::vector<hlomem::knob_verdict> const& knobs) {
+    json.key("knobs").begin_array();
+    for (auto const& k : knobs) {
+        json.begin_object();
+        json.member("knob", hlomem::to_string(k.knob));
+        json.member("effect", hlomem::to_string(k.effect));
+        json.member("bytes_at_peak", k.bytes_at_peak);
+        json.key("values").begin_array();
+        for (auto const& v : k.values) {
+            json.begin_object();
+            json.member("side", std::string_view(v.side == 'a' ? "a" : "b"));
+            json.member("id", v.id >= 0 ? std::optional<std::int64_t>(v.id) : std::nullopt);
+            json.member("name", v.name);
+            json.member("bytes", v.bytes);
+            json.end_object();
+        }
+        json.end_array();
+        json.member("text", k.text);
+        json.end_object();
+    }
+    json.end_array();
+}
+
 template <class P, class Q>
 void print_diff_text(std::ostream& out, diff_report_side<P, Q> const& sa, diff_report_side<P, Q> const& sb, hlomem::assignment_diff const& d) {
     auto const& a = sa.assignment;
     auto const& b = sb.assignment;
     out << "diff of A " << sa.name << " and B " << sb.name << '\n';
+    print_knobs_text(out, d.knobs);
     for (auto const& line : d.verdict) out << "  " << line << '\n';
     auto const& m = d.matching;
     out << "\nvalues: A " << a.values.size() << ", B " << b.values.size() << "; " << m.pairs.size() << " matched (";
@@ -258,7 +295,7 @@ struct diff_document {
 };
 
 /// `hlomem diff --json`, one document for every pair of sides (dumps, modules, snapshots): kind, a,
-/// b, verdict, not_compared, total_bytes, xla_peak {time, stated_time, bytes}, memory_analysis,
+/// b, verdict, knobs (write_knobs_json), not_compared, total_bytes, xla_peak {time, stated_time, bytes}, memory_analysis,
 /// colors, matching, matched_values, only_in_a, only_in_b, changes, largest_new, largest_removed,
 /// largest_grown, largest_shrunk, donations {a, b}. With a snapshot side, what needs the values
 /// is null: the XLA peak's moments, each color's live_at_peak and the values of each source line,
@@ -275,6 +312,7 @@ void print_diff_json(std::ostream& os, diff_document<P, Q> const& doc) {
     json.key("verdict").begin_array();
     for (auto const& line : d.verdict) json.value(line);
     json.end_array();
+    write_knobs_json(json, d.knobs);
     json.key("not_compared").begin_array();
     if (doc.not_compared) {
         for (auto const& line : *doc.not_compared) json.value(line);

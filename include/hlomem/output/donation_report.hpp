@@ -3,12 +3,14 @@
 //
 //   donations
 //     used: parameter 0 f32[1024]{0} (4.0KiB) is output {0}
-//     unused: parameter 1 f32[8]{0} (32B) was donated (buffer_donor) and no output took it
+//     unused: parameter 1 f32[8]{0} (32B) was donated (buffer_donor) and no output took it: no output of
+//       its size (32 bytes) in memory space 0
 //     could alias: parameter 2 f32[16]{0} (64B) and output {1}, of the same shape (donate the parameter to reuse its buffer)
 #ifndef HLOMEM_OUTPUT_DONATION_REPORT_HPP
 #define HLOMEM_OUTPUT_DONATION_REPORT_HPP
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -36,6 +38,7 @@ inline void write_donations_json(json_writer& json, donation_analysis const& d) 
             json.member("shape", p.shape);
             json.member("bytes", p.bytes);
             if (!p.output_index.empty()) json.member("output_index", p.output_index);
+            if (list == &d.unused) json.member("why", p.why.empty() ? std::nullopt : std::optional<std::string>(p.why));
             json.end_object();
         }
         json.end_array();
@@ -64,7 +67,7 @@ inline void print_donations_text(std::ostream& out, donation_analysis const& d, 
     for (auto const& p : d.used) out << indent << "used: " << param(p.parameter_number, p.parameter_index, p.shape, p.bytes) << " is output " << p.output_index << '\n';
     for (auto const& p : d.unused) {
         out << indent << "unused: " << param(p.parameter_number, p.parameter_index, p.shape, p.bytes)
-            << " was donated (buffer_donor) and no output took it\n";
+            << " was donated (buffer_donor) and no output took it" << (p.why.empty() ? std::string() : ": " + p.why) << '\n';
     }
     for (auto const& c : d.could_alias) {
         out << indent << "could alias: " << param(c.parameter_number, c.parameter_index, c.shape, c.bytes) << " and output " << c.output_index

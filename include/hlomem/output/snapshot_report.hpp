@@ -110,6 +110,7 @@ inline void write_snapshot_json(std::ostream& os, memory_snapshot const& s) {
 inline void print_snapshot_diff_text(std::ostream& out, std::string_view name_a, std::string_view name_b, snapshot_diff const& sd) {
     auto const& d = sd.d;
     out << "diff of A " << name_a << " and B " << name_b << '\n';
+    print_knobs_text(out, d.knobs);
     for (auto const& line : d.verdict) out << "  " << line << '\n';
     out << "\nnot compared (a side is a snapshot):\n";
     for (auto const& line : sd.not_compared) out << "  " << line << '\n';
@@ -174,7 +175,7 @@ inline std::string markdown_row(std::string const& what, byte_pair const& p) {
 
 }  // namespace detail
 
-/// Any diff as Markdown for a pull-request comment: the gate's result, the verdict, per color the
+/// Any diff as Markdown for a pull-request comment: the gate's result, the knobs, the verdict, per color the
 /// peak and the total, what moved at the peak by source line (at most `rows` rows, largest move
 /// first) and the bytes by kind of allocation that moved; `not_compared` when a side is a
 /// snapshot.
@@ -186,6 +187,11 @@ inline void print_diff_markdown(std::ostream& out, std::string_view name_a, std:
         else out << "**Gate: failed.**\n\n";
         for (auto const& f : gate.failures) out << "- " << f << '\n';
         if (!gate.failures.empty()) out << '\n';
+    }
+    if (!d.knobs.empty()) {
+        out << "**Knobs**\n\n";
+        for (auto const& k : d.knobs) out << "- " << knob_line(k) << '\n';
+        out << '\n';
     }
     for (auto const& line : d.verdict) out << "> " << line << "  \n";
     out << "\n| | A | B | change |\n|---|---:|---:|---:|\n";
