@@ -35,11 +35,14 @@
 //   scheduling  matched values of one size and shape that live across more (or fewer) of the
 //               matched values' definitions: the same values, other lifetimes. Counted in
 //               definitions, not in times, so that instructions added elsewhere do not stretch
-//               a value.
+//               a value. Its bytes at the peak are what these values hold at B's peak against
+//               what they held at the same point of A's schedule (the two peaks fall at other
+//               moments, where a value may be live on both sides for other reasons).
 // A knob is listed when it changed something or, for "no effect", when its setting is visible
 // (a donor, a checkpoint name) and the buffers did not change. The bytes at the peak of a knob are
 // B's bytes held by its values at B's peak minus A's at A's (memory/peak_holdings.hpp): as each
-// value is claimed once, the knobs and the values none claims add up to the move of the peaks.
+// value is claimed once, the knobs but scheduling and the values none claims add up to the move
+// of the peaks.
 // A value that a knob creates (a recomputation, a copy) counts its bytes at B's peak although A
 // held like bytes in another value: grad_ckpt's recomputed dot holds its 32 MiB cuBLAS workspace
 // at B's peak where grad_plain's backward dot held one at A's. A diff with a snapshot side has no
@@ -458,7 +461,8 @@ void fusion_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, value_matching const& m
 
 /// The scheduling knob (see the file's comment).
 template <class P, class Q>
-void scheduling_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, value_matching const& m, std::vector<knob_verdict>& out) {
+void scheduling_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, value_matching const& m, std::vector<color_diff> const& colors,
+                     std::vector<knob_verdict>& out) {
     // Each side's matched definitions in time order: a value's lifetime is how many of them fall
     // in (start, end].
     auto starts = [&](knob_side<P, Q> const& s, bool side_b) {
@@ -515,7 +519,24 @@ void scheduling_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, value_matching cons
     auto const shown = order.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(order.size(), 20));
     std::partial_sort(order.begin(), shown, order.end());
     for (auto it = order.begin(); it != shown; ++it) v.values.push_back(b.value(in_b[it->second]));
+    // The two peaks fall at other moments, where one value may be live on both sides for other
+    // reasons: what the rescheduled values hold at B's peak is set against what they held at the
+    // same point of A's schedule (the moment with as many matched definitions behind it), by color.
+    std::map<std::int64_t, logical_time> moment_a;
+    for (auto const& c : colors) {
+        if (!c.peak_b.measured) continue;
+        auto const behind = std::upper_bound(tb.begin(), tb.end(), c.peak_b.time) - tb.begin();
+        moment_a[c.color] = behind == 0 ? -1 : ta[static_cast<std::size_t>(behind - 1)];
+    }
+    std::int64_t then = 0;
+    for (std::size_t i : in_a) {
+        auto const& va = a.ba->values[i];
+        auto const it = moment_a.find(va.allocation == npos ? 0 : a.ba->allocations[va.allocation].color);
+        if (it != moment_a.end() && va.live_range->start <= it->second && it->second <= va.live_range->end) then += va.size;
+    }
     file_knob(std::move(v), a, in_a, b, in_b, out);
+    out.back().bytes_at_peak = b.held_by(in_b) - then;
+    out.back().text += "; at B's peak they hold " + signed_human_bytes(out.back().bytes_at_peak) + " against the same point of A's schedule";
 }
 
 }  // namespace detail
@@ -558,7 +579,7 @@ std::vector<knob_verdict> name_knobs(assignment_diff const& d, basic_buffer_assi
     detail::remat_knob(sa, sb, peak_delta, out);
     detail::layout_knob(sa, sb, d.matching, out);
     detail::fusion_knob(sa, sb, d.matching, out);
-    detail::scheduling_knob(sa, sb, d.matching, out);
+    detail::scheduling_knob(sa, sb, d.matching, d.colors, out);
     detail::sort_knobs(out);
     return out;
 }

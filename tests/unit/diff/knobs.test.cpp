@@ -220,3 +220,42 @@ TEST_CASE("knobs: the resharding in two orders makes one buffer vanish and anoth
     CHECK((k.values[0].side == 'a' && k.values[0].name == "input_transpose_fusion" && k.values[0].bytes == 1047527424));
     CHECK((k.values[1].side == 'b' && k.values[1].name == "loop_transpose_fusion.1" && k.values[1].bytes == 523763712));
 }
+
+TEST_CASE("knobs: a schedule that runs a weight gradient last stretches the activations it reads", "[diff][knobs][jax_0_11]") {
+    // grad_plain's schedule with the last layer's weight gradient (%gemm_fusion_dot.7, which reads
+    // wrapped_tanh.2 and loop_multiply_fusion through two bitcasts, and its %loop_reduce_fusion.3)
+    // moved from right after loop_multiply_fusion to just before the ROOT, as a scheduler that runs
+    // the weight gradients last would: the same values, other lifetimes.
+    std::string const text = read_data("jax_0_11/grad_plain.txt");
+    std::vector<std::string> lines, moved;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        bool const move = line.rfind("  %gemm_fusion_dot.7 = ", 0) == 0 || line.rfind("  %loop_reduce_fusion.3 = ", 0) == 0;
+        (move ? moved : lines).push_back(line);
+    }
+    REQUIRE(moved.size() == 2);
+    auto root = std::find_if(lines.begin(), lines.end(), [](std::string const& l) { return l.rfind("  ROOT %tuple.1.0 = ", 0) == 0; });
+    REQUIRE(root != lines.end());
+    lines.insert(root, moved.begin(), moved.end());
+    std::string rescheduled;
+    for (auto const& l : lines) rescheduled += l + "\n";
+    auto const a = text_input(text, "grad_plain.txt");
+    auto const b = text_input(rescheduled, "rescheduled.hlo");
+    auto const d = knob_diff(*a, *b);
+    REQUIRE(d.knobs.size() == 1);
+    auto const& k = d.knobs[0];
+    CAPTURE(k.text);
+    CHECK(k.knob == hlomem::knob_kind::scheduling);
+    CHECK(k.effect == hlomem::knob_effect::took_effect);
+    // loop_multiply_fusion lived across gemm_fusion_dot.7, loop_reduce_fusion.3 and custom-call.4's
+    // three values (5 definitions); now across everything up to the moved dot: custom-call.4,
+    // .5 and .6 (three values each), the three loop_multiply_fusions, gemm_fusion_dots and
+    // loop_reduce_fusions of the other layers, and gemm_fusion_dot.7 itself (19).
+    CHECK(k.text.find("the largest move: loop_multiply_fusion (4.00MiB) lives across 5 definitions in A and 19 in B") != std::string::npos);
+    CHECK(lists_value(k, 'b', "loop_multiply_fusion"));
+    CHECK(lists_value(k, 'b', "wrapped_tanh.2"));
+    // The peak grows by one 2048x512 f32 activation (61 MiB at 25 -> 65 MiB at 29), and the
+    // stretched values hold more at B's peak than at the same point of A's schedule.
+    CHECK(d.colors.at(0).peak_live_bytes.delta() == 4194304);
+    CHECK(k.bytes_at_peak > 0);
+}
