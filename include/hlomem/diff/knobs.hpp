@@ -423,7 +423,7 @@ void layout_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, value_matching const& m
     knob_verdict k;
     k.knob = knob_kind::layout;
     auto const& first_a = a.ba->values[in_a.front()];
-    k.text = count_bytes(in_a.size(), bytes_a) + " of A have another layout in B, " + human_bytes(bytes_b) + " there (" +
+    k.text = count_bytes(in_a.size(), bytes_a) + (in_a.size() == 1 ? " of A has" : " of A have") + " another layout in B, " + human_bytes(bytes_b) + " there (" +
              first_a.display_name() + ": " + std::string(a.shape(in_a.front())) + " -> " + std::string(b.shape(in_b.front())) + ")";
     file_knob(std::move(k), a, in_a, b, in_b, out);
 }

@@ -259,3 +259,23 @@ TEST_CASE("knobs: a schedule that runs a weight gradient last stretches the acti
     CHECK(d.colors.at(0).peak_live_bytes.delta() == 4194304);
     CHECK(k.bytes_at_peak > 0);
 }
+
+TEST_CASE("knobs: a value given another layout is named layout", "[diff][knobs][jax_0_11]") {
+    // grad_plain with the last activation laid out column-major ({0,1} instead of {1,0}), as a
+    // layout assignment that picks another minor_to_major would: the same bytes on a GPU, which
+    // does not tile.
+    std::string text = read_data("jax_0_11/grad_plain.txt");
+    std::string const from = "%wrapped_tanh.3 = f32[2048,512]{1,0}";
+    auto const at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    auto const a = text_input(text, "grad_plain.txt");
+    text.replace(at, from.size(), "%wrapped_tanh.3 = f32[2048,512]{0,1}");
+    auto const b = text_input(text, "relaid.hlo");
+    auto const d = knob_diff(*a, *b);
+    REQUIRE(d.knobs.size() == 1);
+    auto const& k = d.knobs[0];
+    CHECK(k.knob == hlomem::knob_kind::layout);
+    CHECK(k.bytes_at_peak == 0);
+    CHECK(k.text == "1 value (4.00MiB) of A has another layout in B, 4.00MiB there (wrapped_tanh.3: f32[2048,512]{1,0} -> f32[2048,512]{0,1})");
+    CHECK(lists_value(k, 'a', "wrapped_tanh.3"));
+}
