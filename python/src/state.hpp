@@ -477,12 +477,13 @@ struct diff_result {
         if (!m) throw py::value_error("measure is 'peak' or 'total', not '" + measure + "'");
         return hlomem::diff_gate(d, threshold, *m, fail_on_unused, donations(true));
     }
-    /// A side's donations (hlo/donation.hpp): its snapshot's, or its dump's with the module.
-    hlomem::donation_analysis donations(bool side_b) const {
+    /// A side's donations (hlo/donation.hpp): its snapshot's, or its dump's with the module, found
+    /// once by diff().
+    hlomem::donation_analysis const& donations(bool side_b) const {
         if (sd) return side_b ? sd->b.donations : sd->a.donations;
-        dump& s = side_b ? *b : *a;  // a module's assignment is derived on first use
-        return hlomem::analyze_donations(s.assignment(), s.assignment_module());
+        return side_b ? donations_b : donations_a;
     }
+    hlomem::donation_analysis donations_a, donations_b;  ///< of two dumps or modules
     std::string markdown(std::size_t rows, std::optional<std::string> const& fail_above, std::string const& measure, bool fail_on_unused) const {
         std::ostringstream out;
         hlomem::print_diff_markdown(out, name_a, name_b, d, rows, gate(fail_above, measure, fail_on_unused),
@@ -503,7 +504,8 @@ struct diff_result {
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                auto const donations_a = donations(false), donations_b = donations(true);
+                auto const& donations_a = donations(false);
+                auto const& donations_b = donations(true);
                 std::optional<hlomem::diff_report_side<policy>> sa, sb;  // a snapshot keeps no values
                 if (!sd) sa.emplace(side_a()), sb.emplace(side_b());
                 hlomem::print_diff_json(out, hlomem::diff_document<policy>{name_a, name_b, d, donations_a, donations_b, sa ? &*sa : nullptr,
@@ -566,9 +568,10 @@ inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t
     hlomem::strip_source_roots(out->sources_b, strip_roots);
     hlomem::diff_options options;
     options.top = top;
-    auto const donations_a = out->donations(false), donations_b = out->donations(true);
-    options.donations_a = &donations_a;
-    options.donations_b = &donations_b;
+    out->donations_a = hlomem::analyze_donations(ba, out->a->assignment_module());
+    out->donations_b = hlomem::analyze_donations(bb, out->b->assignment_module());
+    options.donations_a = &out->donations_a;
+    options.donations_b = &out->donations_b;
     py::gil_scoped_release unlocked;
     out->d = hlomem::diff_assignments(ba, out->sources_a, bb, out->sources_b, options);
     return out;

@@ -49,16 +49,6 @@ inline constexpr std::string_view to_string(knob_effect e) noexcept {
     return "partly";
 }
 
-/// `took effect`, `no effect`, `partly`: as the text says it.
-inline constexpr std::string_view effect_words(knob_effect e) noexcept {
-    switch (e) {
-        case knob_effect::took_effect: return "took effect";
-        case knob_effect::no_effect: return "no effect";
-        case knob_effect::partly: return "partly";
-    }
-    return "partly";
-}
-
 /// A value (or, from a snapshot, a parameter) a verdict is about.
 struct knob_value {
     char side = 'b';        ///< 'a' or 'b': whose value it is

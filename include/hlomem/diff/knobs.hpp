@@ -143,9 +143,6 @@ void donation_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, std::vector<knob_verd
             std::sort(list->begin(), list->end());
             list->erase(std::unique(list->begin(), list->end()), list->end());
         }
-        k.bytes_at_peak = b.held_by(in_b) - a.held_by(in_a);
-        a.claim(in_a);
-        b.claim(in_b);
         k.values = knob_values(a, shown_a, b, shown_b);
     } else {
         // A snapshot places no value at its peak: the bytes the aliases take out, or put back.
@@ -168,7 +165,11 @@ void donation_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, std::vector<knob_verd
         text += std::string(text.empty() ? "" : "; ") + donation_name(*p) + " was donated and no output took it" + (p->why.empty() ? std::string() : ": " + p->why);
     }
     k.text = std::move(text);
-    out.push_back(std::move(k));
+    if (!a.ba || !b.ba) {
+        out.push_back(std::move(k));
+        return;
+    }
+    file_knob(std::move(k), a, in_a, b, in_b, out);
 }
 
 /// The element type and dimensions of a shape's text, without its layout: `f32[2048,512]` of
@@ -189,16 +190,14 @@ bool has_host_leaf(basic_shape<P> const& s) {
     return s.has_layout() && s.layout().memory_space == host_memory_space;
 }
 
-/// Whether a tuple shape has an element of `dims` (element type and dimensions) in host memory.
+/// The element type and dimensions (without_layout) of each array of `s` in host memory.
 template <class P>
-bool carries(basic_shape<P> const& s, std::string_view dims) {
+void host_leaf_dims(basic_shape<P> const& s, std::vector<std::string>& out) {
     if (s.is_tuple()) {
-        for (std::size_t k = 0; k < s.tuple_shapes_size(); ++k) {
-            if (carries(s.tuple_shapes()[k], dims)) return true;
-        }
-        return false;
+        for (std::size_t k = 0; k < s.tuple_shapes_size(); ++k) host_leaf_dims(s.tuple_shapes()[k], out);
+        return;
     }
-    return s.has_layout() && s.layout().memory_space == host_memory_space && without_layout(to_string(s)) == dims;
+    if (s.has_layout() && s.layout().memory_space == host_memory_space) out.emplace_back(without_layout(to_string(s)));
 }
 
 /// The values of one side's moves to and from host memory: each value in host memory, each value
@@ -214,6 +213,8 @@ std::vector<std::size_t> offload_values(knob_side<P, Q> const& s) {
         in[i] = 1;
         out.push_back(i);
     };
+    std::vector<std::pair<logical_time, std::size_t>> by_end;  // device values by the end of their live range, made once
+    std::vector<std::string> dims;
     for (std::size_t i = 0; i < s.ba->values.size(); ++i) {
         auto const& v = s.ba->values[i];
         auto const* whole = s.ba->instruction_shape_of(v);
@@ -230,12 +231,21 @@ std::vector<std::size_t> offload_values(knob_side<P, Q> const& s) {
         // host (`(f32[..]{1,0:S(5)}, f32[..]{1,0}, u32[]) copy-start(%x)`, whose element {1} is
         // %x itself until the copy-done) is the device value of the moved shape that is live when
         // the copy starts and dies by its copy-done.
+        if (by_end.empty()) {
+            for (std::size_t j = 0; j < s.ba->values.size(); ++j) {
+                auto const& u = s.ba->values[j];
+                if (u.live_range && u.shape != no_shape && !s.host(j)) by_end.emplace_back(u.live_range->end, j);
+            }
+            std::sort(by_end.begin(), by_end.end());
+        }
+        dims.clear();
+        host_leaf_dims(*whole, dims);
         auto const& copy = *v.live_range;
-        for (std::size_t j = 0; j < s.ba->values.size(); ++j) {
-            auto const& u = s.ba->values[j];
-            if (j == i || !u.live_range || s.host(j) || u.shape == no_shape) continue;
-            if (u.live_range->start >= copy.start || u.live_range->end < copy.start || u.live_range->end > copy.end) continue;
-            if (carries(*whole, without_layout(s.shape(j)))) add(j);
+        auto const first = std::lower_bound(by_end.begin(), by_end.end(), std::pair<logical_time, std::size_t>(copy.start, 0));
+        for (auto it = first; it != by_end.end() && it->first <= copy.end; ++it) {
+            std::size_t const j = it->second;
+            if (j == i || s.ba->values[j].live_range->start >= copy.start) continue;
+            if (std::find(dims.begin(), dims.end(), without_layout(s.shape(j))) != dims.end()) add(j);
         }
     }
     return out;

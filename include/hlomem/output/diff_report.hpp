@@ -4,6 +4,7 @@
 #ifndef HLOMEM_OUTPUT_DIFF_REPORT_HPP
 #define HLOMEM_OUTPUT_DIFF_REPORT_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -99,7 +100,9 @@ inline void print_color_diff_text(std::ostream& out, hlomem::color_diff const& c
 /// `remat: took effect, -1.00MiB at the peak: values computed again: ...`: a knob verdict as one
 /// line, as the text, the Markdown and the page say it.
 inline std::string knob_line(hlomem::knob_verdict const& k) {
-    return std::string(hlomem::to_string(k.knob)) + ": " + std::string(hlomem::effect_words(k.effect)) + ", " +
+    std::string effect(hlomem::to_string(k.effect));  // `took_effect` said `took effect`
+    std::replace(effect.begin(), effect.end(), '_', ' ');
+    return std::string(hlomem::to_string(k.knob)) + ": " + effect + ", " +
            hlomem::signed_human_bytes(k.bytes_at_peak) + " at the peak: " + k.text;
 }
 
