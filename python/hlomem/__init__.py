@@ -70,18 +70,19 @@ def advise(text_or_compiled, *, budget, top=10, against="peak"):
     return _advise(_text_of(text_or_compiled), budget=budget, top=top, against=against)
 
 
-def what_if(text_or_compiled, *, donate=(), remat=(), offload=(), from_time=None):
+def what_if(text_or_compiled, *, donate=(), remat=(), offload=(), from_time=None, chain=0):
     """Edits evaluated on a scheduled module (`hlomem whatif`), as advise() takes its source.
 
     text_or_compiled: a jax.stages.Compiled (its compiled.as_text()), a Dump of a module or of a
     dump read with its module, or anything hlomem.load reads (a module's text, a path; a dump's
     path finds its module beside it). donate: entry parameter numbers; remat, offload: instruction
-    names, each in the order given; a remat or offload splits at from_time, or at XLA's peak.
+    names, each in the order given; a remat or offload splits at from_time, or at XLA's peak; a
+    remat may recompute up to `chain` of its operands in turn (`hlomem whatif --chain`).
     Returns a WhatIf, as Dump.what_if does (to_dict() is `hlomem whatif --json`, str() its text).
     """
     source = _text_of(text_or_compiled)
     dump = source if isinstance(source, Dump) else load(source)
-    return dump.what_if(donate=donate, remat=remat, offload=offload, from_time=from_time)
+    return dump.what_if(donate=donate, remat=remat, offload=offload, from_time=from_time, chain=chain)
 
 
 def assert_memory(text_or_compiled, path, *, tolerance="2%", measure="peak", fail_on_unused_donation=False, update=None,

@@ -529,10 +529,12 @@ class Dump:
         remat: Union[str, Sequence[str]] = ...,
         offload: Union[str, Sequence[str]] = ...,
         from_time: Optional[int] = None,
+        chain: int = 0,
     ) -> WhatIf:
         """Edits evaluated on the module (`hlomem whatif`): donations (parameter numbers), then
         remats, then offloads (instruction names), each in the order given; a remat or offload
-        splits at from_time, or at XLA's peak. ValueError without a module (a dump read without
+        splits at from_time, or at XLA's peak; a remat may recompute up to `chain` of its operands
+        in turn (`--chain`). ValueError without a module (a dump read without
         its module) and for a name the module lacks."""
     @property
     def memory_analysis(self) -> Optional[MemoryAnalysis]:
@@ -691,6 +693,7 @@ def what_if(
     remat: Union[str, Sequence[str]] = ...,
     offload: Union[str, Sequence[str]] = ...,
     from_time: Optional[int] = None,
+    chain: int = 0,
 ) -> WhatIf:
     """Edits evaluated on a scheduled module (`hlomem whatif`), beside advise(): a
     jax.stages.Compiled, a Dump with a module, or anything load() reads; the WhatIf Dump.what_if

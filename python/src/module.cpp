@@ -563,10 +563,11 @@ void bind_dump(py::module_& m) {
             "Jupyter and saved with save(path). size_function 'xla' or 'tpu' (default: the dump's);\n"
             "max_rectangles values drawn one by one per color, the smallest beyond aggregated.")
         .def("what_if", &what_if, py::arg("donate") = py::tuple(), py::arg("remat") = py::tuple(), py::arg("offload") = py::tuple(),
-            py::arg("from_time") = py::none(),
+            py::arg("from_time") = py::none(), py::arg("chain") = 0,
             "Edits evaluated on the module (`hlomem whatif`), a WhatIf: donate entry parameters (their\n"
             "numbers), rematerialize or offload to host the values of instructions (their names), in that\n"
-            "order, each in the order given. A remat or offload splits at from_time, or at XLA's peak.\n"
+            "order, each in the order given. A remat or offload splits at from_time, or at XLA's peak; a\n"
+            "remat may recompute up to `chain` of its operands in turn (`--chain`).\n"
             "The Dump is of one scheduled module, or of a buffer-assignment dump read with its module\n"
             "(X.txt beside X-buffer-assignment.txt, or module=); ValueError otherwise, and for a name the\n"
             "module lacks.")

@@ -117,8 +117,9 @@ inline std::vector<std::string> names_of(py::object const& names, char const* wh
 
 /// Dump.what_if: donations, then rematerializations, then offloads, each in the order given.
 inline std::shared_ptr<what_if_result> what_if(std::shared_ptr<dump> const& d, py::object const& donate, py::object const& remat,
-                                               py::object const& offload, std::optional<std::int64_t> from_time) {
+                                               py::object const& offload, std::optional<std::int64_t> from_time, std::int64_t chain) {
     if (from_time && *from_time < 0) throw py::value_error("from_time is a time of the schedule (0, 1, ...), not " + std::to_string(*from_time));
+    if (chain < 0) throw py::value_error("chain is how many operands a remat may recompute (0, 1, ...), not " + std::to_string(chain));
     std::vector<hlomem::edit_request> requests;
     std::vector<std::int64_t> parameters;
     try {
@@ -131,7 +132,7 @@ inline std::shared_ptr<what_if_result> what_if(std::shared_ptr<dump> const& d, p
         if (p < 0) throw py::value_error("donate takes parameter numbers (0, 1, ...), not " + std::to_string(p));
         requests.push_back(hlomem::edit_request::donate(p));
     }
-    for (auto& n : names_of(remat, "remat")) requests.push_back(hlomem::edit_request::remat(std::move(n), from_time));
+    for (auto& n : names_of(remat, "remat")) requests.push_back(hlomem::edit_request::remat(std::move(n), from_time, static_cast<std::size_t>(chain)));
     for (auto& n : names_of(offload, "offload")) requests.push_back(hlomem::edit_request::offload(std::move(n), from_time));
     auto out = std::make_shared<what_if_result>(d);
     auto outcomes = [&] {

@@ -13,6 +13,7 @@ from conftest import DATA, SOURCE_DIR, run_tool
 
 FFT = "corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo"  # XLA's peak at 46 of 56, fft.8.0 live there
 DIVIDE = "corpus/lorrax/lorrax_cpu_true_divide.after_opt.hlo"  # parameter 0 can be donated
+MLP_STEP = "jax_0_11/mlp_step_1024.txt"  # a remat that pays only with its operand recomputed
 DUMP_WITH_MODULE = "synthetic/module_0004.jit_left_ifft_after_optimizations-buffer-assignment.txt"
 GOLDEN = SOURCE_DIR / "tests" / "cli"
 
@@ -30,6 +31,9 @@ def tool_json(*args):
     # fft.9.0 is defined at 43 or after: a remat from 43 has nothing to split.
     ({"remat": ["fft.9.0"], "offload": ["fft.8.0"], "from_time": 43}, ["--from", "43", "--remat", "fft.9.0", "--offload", "fft.8.0"], FFT,
      [False, True]),
+    # mlp_step's loop_reduce_fusion with the split-K dot it reads recomputed in turn.
+    ({"remat": "loop_reduce_fusion", "from_time": 43, "chain": 2}, ["--from", "43", "--chain", "2", "--remat", "loop_reduce_fusion"],
+     MLP_STEP, [True]),
     # A dump with its module beside it; XLA's input_output_alias already pairs parameter 0.
     ({"donate": 0}, ["--donate", "0"], DUMP_WITH_MODULE, [False]),
 ])
@@ -45,8 +49,9 @@ def test_what_if_is_the_tools_json(edits, args, path, accepted):
 def test_a_refused_remat_keeps_xlas_reason():
     result = hlomem.load(DATA / FFT).what_if(remat="fft.9.0", from_time=43)
     assert not result.accepted
-    assert result.to_dict()["edits"] == [{"edit": "remat fft.9.0 from 43", "kind": "remat", "accepted": False,
-                                          "reason": "time 43 is not after fft.9.0 is defined"}]
+    assert result.to_dict()["edits"] == [{"edit": "remat fft.9.0 from 43", "kind": "remat", "instruction": "fft.9.0",
+                                          "computation": "region_0.356_spmd", "called_as": "while_body", "caller": "while.1",
+                                          "accepted": False, "reason": "time 43 is not after fft.9.0 is defined"}]
     assert result.to_dict()["after"] == result.to_dict()["before"]
 
 
@@ -59,7 +64,8 @@ def test_offload_and_refused_donation_print_the_tools_text():
     assert sorted(str(result).splitlines()) == sorted(golden.splitlines())
     assert not result.accepted
     donation, offload = result.to_dict()["edits"]
-    assert donation == {"edit": "donate parameter 0 {}", "kind": "donate", "accepted": False,
+    assert donation == {"edit": "donate parameter 0 {}", "kind": "donate", "instruction": "param.2.0", "computation": "main.528_spmd",
+                        "called_as": "entry", "caller": None, "accepted": False,
                         "reason": "no output has the shape c128[9]{0} of parameter 0"}
     assert offload["accepted"] and offload["bytes_to_host"] == 26214400 and offload["edit"] == "offload fft.8.0 from 46"
     assert result.to_dict()["after"]["xla_peak_bytes"] == 67676728

@@ -1,5 +1,5 @@
 // commands/whatif.cpp: `hlomem whatif MODULE [--donate N] [--remat NAME] [--offload NAME]
-// [--from T] [--emit-module OUT] [--page OUT.html] [--json]`: edits evaluated on a scheduled
+// [--from T] [--chain N] [--emit-module OUT] [--page OUT.html] [--json]`: edits evaluated on a scheduled
 // module's live ranges (<hlomem/whatif.hpp>), the peaks printed before and after
 // (output/whatif_report.hpp), the curves drawn before and after (output/whatif_page.hpp).
 #include <optional>
@@ -20,8 +20,8 @@ namespace hlomem_cli {
 namespace {
 
 constexpr char const* whatif_usage =
-    "usage: hlomem whatif [--donate N] [--remat NAME] [--offload NAME] [--from T] [--emit-module OUT]\n"
-    "                     [--page OUT.html] [--json] MODULE\n"
+    "usage: hlomem whatif [--donate N] [--remat NAME] [--offload NAME] [--from T] [--chain N]\n"
+    "                     [--emit-module OUT] [--page OUT.html] [--json] MODULE\n"
     "\n"
     "Evaluates edits on a scheduled HLO module (or a buffer-assignment dump with its module beside\n"
     "it) and prints XLA's peak and each memory space's live peak before and after them. The edits\n"
@@ -34,6 +34,8 @@ constexpr char const* whatif_usage =
     "  --offload NAME      NAME goes to host memory (S(5)) after its last read before the peak (or\n"
     "                      --from T) and comes back before the next read\n"
     "  --from T            the time the next --remat or --offload splits at (default: XLA's peak)\n"
+    "  --chain N           the next --remat may recompute up to N of its operands in turn, right\n"
+    "                      before it, where they would otherwise live on to it (default 0)\n"
     "  --emit-module OUT   write the edited module to OUT ('-': standard output): the clones, the\n"
     "                      copy-start/copy-done pairs and the input_output_alias entries added\n"
     "  --page OUT.html     write a page that draws each memory space's live bytes before and after\n"
@@ -47,6 +49,7 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
     std::optional<std::string> file, emit, page;
     std::optional<hlomem::logical_time> from;
+    std::size_t chain = 0;
     std::vector<hlomem::edit_request> pending;
     argument_reader a("whatif", whatif_usage, args, err);
     while (a.next()) {
@@ -65,12 +68,13 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
             auto const parameter = donate ? decimal(*v) : std::nullopt;
             if (donate && !parameter) return usage_error(err, "whatif", "--donate needs a parameter number");
             pending.push_back(donate ? hlomem::edit_request::donate(*parameter)
-                                     : remat ? hlomem::edit_request::remat(*v, from) : hlomem::edit_request::offload(*v, from));
-        } else if (a.is("--from")) {
+                                     : remat ? hlomem::edit_request::remat(*v, from, chain) : hlomem::edit_request::offload(*v, from));
+        } else if (a.is("--from") || a.is("--chain")) {
+            bool const is_from = a.is("--from");
             auto v = value();
-            auto const t = v ? decimal(*v) : std::nullopt;
-            if (!t) return usage_error(err, "whatif", "--from needs a time");
-            from = static_cast<hlomem::logical_time>(*t);
+            auto const n = v ? decimal(*v) : std::nullopt;
+            if (!n) return usage_error(err, "whatif", is_from ? "--from needs a time" : "--chain needs a count");
+            if (is_from) from = static_cast<hlomem::logical_time>(*n); else chain = static_cast<std::size_t>(*n);
         } else if (a.is("--emit-module") || a.is("--page")) {
             auto& path = a.is("--page") ? page : emit;
             path = value();

@@ -62,7 +62,8 @@ instruction_source source_of(basic_hlo_module<P> const& m, instruction_id i) {
     return s;
 }
 
-/// The edit, said once: `remat fusion.3 from 40`.
+/// The edit, said once: `remat fusion.3 from 40`, `remat fusion.3 from 40 chain 2` (up to two
+/// operands recomputed in turn), `donate parameter 0 {}`.
 template <class P>
 std::string edit_text(basic_hlo_module<P> const& m, what_if_edit const& e) {
     if (e.kind == what_if_kind::donate) {
@@ -70,29 +71,135 @@ std::string edit_text(basic_hlo_module<P> const& m, what_if_edit const& e) {
         for (std::int64_t i : e.parameter_index) index += (index.empty() ? "" : ",") + std::to_string(i);
         return "donate parameter " + std::to_string(e.parameter_number) + " {" + index + "}";
     }
-    return std::string(to_string(e.kind)) + " " + std::string(std::string_view(m.instruction(e.instruction).name)) + " from " + std::to_string(e.from);
+    return std::string(to_string(e.kind)) + " " + std::string(std::string_view(m.instruction(e.instruction).name)) + " from " +
+           std::to_string(e.from) + (e.chain > 0 ? " chain " + std::to_string(e.chain) : "");
+}
+
+/// Where an edit acts: the instruction it names (a donation: the entry parameter), its
+/// computation, and for a called computation how it is called and by which instruction.
+struct edit_site {
+    std::string instruction;
+    std::string computation;
+    std::string_view called_as = "entry";  ///< "entry", or to_string(call_kind): "while_body", "call", ...
+    std::string caller;                    ///< the instruction calling it; empty for the entry
+};
+
+template <class P>
+edit_site site_of(basic_hlo_module<P> const& m, what_if_edit const& e) {
+    edit_site s;
+    instruction_id i = e.instruction;
+    if (e.kind == what_if_kind::donate) {
+        auto const params = m.parameters(m.entry());
+        if (e.parameter_number < 0 || static_cast<std::size_t>(e.parameter_number) >= params.size()) return s;
+        i = params[static_cast<std::size_t>(e.parameter_number)];
+    }
+    if (i >= m.instruction_count()) return s;
+    computation_id const c = m.instruction(i).computation;
+    s.instruction = std::string(std::string_view(m.instruction(i).name));
+    s.computation = std::string(std::string_view(m.computation(c).name));
+    if (c != m.entry() && !m.callers(c).empty()) {
+        auto const& call = m.callers(c)[0];
+        s.called_as = to_string(call.kind);
+        s.caller = std::string(std::string_view(m.instruction(call.caller).name));
+    }
+    return s;
+}
+
+/// The line under an edit inside a called computation: `inside region_0 (the while_body of
+/// while.3)`; empty for the entry.
+inline std::string site_text(edit_site const& s) {
+    if (s.caller.empty()) return {};
+    return "inside " + s.computation + " (the " + std::string(s.called_as) + " of " + s.caller + ")";
+}
+
+/// The name a checkpoint_name call gives a value in the advice: its instruction's name, with `_`
+/// for what a Python identifier lacks (`fft.8.0` -> `fft_8_0`).
+inline std::string checkpoint_name_of(std::string_view instruction) {
+    std::string out(instruction);
+    for (char& c : out) {
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+    }
+    return out;
+}
+
+/// Whether JAX differentiated the program: its op_names carry jvp( or transpose( (the forward and
+/// backward passes of jax.grad), where jax.checkpoint decides what is saved for the backward pass.
+template <class P>
+bool differentiated(basic_hlo_module<P> const& m) {
+    for (instruction_id i = 0; i < m.instruction_count(); ++i) {
+        auto const* md = m.metadata(i);
+        if (!md) continue;
+        std::string_view const op_name(md->op_name);
+        if (op_name.find("jvp(") != std::string_view::npos || op_name.find("transpose(") != std::string_view::npos) return true;
+    }
+    return false;
 }
 
 /// The change in JAX's terms.
+///   donate   JAX names each flat argument by its pytree path in the entry parameter's op_name
+///            (`params[3][1]`); donation is per argument of the jitted function, so the advice
+///            names the argument (`params`, for donate_argnames) and the leaf.
+///   remat    jax.checkpoint around the call the value comes from (its source line).
+///   offload  checkpoint_name on the value and a policy that offloads that name
+///            (jax.checkpoint_policies.save_and_offload_only_these_names, to pinned_host).
+/// Inside a while body (a lax.scan or fori_loop), the function the loop runs is the one to wrap:
+/// the advice names the loop's own source line.
 template <class P>
 std::string jax_change(basic_hlo_module<P> const& m, what_if_outcome const& o) {
     auto const& e = o.edit;
     if (e.kind == what_if_kind::donate) {
-        return "donate flat argument " + std::to_string(e.parameter_number) + " (donate_argnums of the jitted function); XLA aliases it to output {" +
-               [&] { std::string s; for (auto i : o.output_index) s += (s.empty() ? "" : ",") + std::to_string(i); return s; }() + "}";
+        std::string output;
+        for (auto i : o.output_index) output += (output.empty() ? "" : ",") + std::to_string(i);
+        std::string const tail = "; XLA aliases it to output {" + output + "}";
+        auto const params = m.parameters(m.entry());
+        std::string path;
+        if (e.parameter_number >= 0 && static_cast<std::size_t>(e.parameter_number) < params.size()) {
+            if (auto const* md = m.metadata(params[static_cast<std::size_t>(e.parameter_number)])) path = std::string(std::string_view(md->op_name));
+        }
+        // A pytree path: an identifier, then [i] or .name steps (an op_name of JAX's own, such as
+        // `jit(f)/...`, is not one).
+        std::size_t const root_end = path.find_first_of("[.");
+        std::string const root = path.substr(0, root_end);
+        bool const is_path = !root.empty() && root.find_first_of("()/ ") == std::string::npos;
+        if (!is_path) {
+            return "donate flat argument " + std::to_string(e.parameter_number) + " (donate_argnums of the jitted function)" + tail;
+        }
+        return "donate argument '" + root + "' (donate_argnames=('" + root + "',) of the jitted function, or its position in donate_argnums): " +
+               "flat argument " + std::to_string(e.parameter_number) + " is its leaf " + path + tail;
     }
     auto const src = source_of(m, e.instruction);
     std::string const where = src.source.empty() ? "the call that produces it" : "the call at " + src.source;
-    if (e.kind == what_if_kind::remat) return "checkpoint " + where + " (jax.checkpoint / jax.remat; do not save this value)";
-    return "offload it: jax.checkpoint with policy save_and_offload_only_these_names(offload_src='device', "
-           "offload_dst='pinned_host') and checkpoint_name on the value at " + (src.source.empty() ? std::string("its source") : src.source);
+    std::string loop;
+    auto const site = site_of(m, e);
+    if (site.called_as == to_string(call_kind::while_body)) {
+        auto const caller = m.find_instruction(site.caller);
+        auto const loop_src = caller ? source_of(m, *caller) : instruction_source{};
+        loop = "; it is inside the body of " + site.caller + (loop_src.source.empty() ? "" : " (the loop at " + loop_src.source + ")") +
+               ": wrap the function the loop runs (lax.scan(jax.checkpoint(body, policy=...), ...))";
+    }
+    if (e.kind == what_if_kind::remat) {
+        if (!differentiated(m)) {
+            return "no gradient is taken here (no jvp( or transpose( in the module's op_names), so jax.checkpoint has nothing to "
+                   "recompute: compute the value again where it is read, at " + (src.source.empty() ? std::string("its source") : src.source) +
+                   ", or leave it to XLA's HloRematerialization under a memory limit";
+        }
+        return "checkpoint " + where + " (jax.checkpoint / jax.remat; do not save this value)" + loop;
+    }
+    std::string const name = checkpoint_name_of(site.instruction);
+    return "offload it: name it with jax.ad_checkpoint.checkpoint_name(x, '" + name + "') at " +
+           (src.source.empty() ? std::string("its source") : src.source) +
+           " and jax.checkpoint with policy=jax.checkpoint_policies.save_and_offload_only_these_names(names_which_can_be_saved=[], "
+           "names_which_can_be_offloaded=['" + name + "'], offload_src='device', offload_dst='pinned_host')" + loop;
 }
 
 template <class P>
 std::string cost_text(what_if_outcome const& o) {
     switch (o.edit.kind) {
         case what_if_kind::donate: return "no cost";
-        case what_if_kind::remat: return "re-runs " + std::to_string(o.instructions_recomputed) + " instruction, " + bytes_text(o.bytes_recomputed) + " recomputed";
+        case what_if_kind::remat:
+            return "re-runs " + std::to_string(o.instructions_recomputed) + (o.instructions_recomputed == 1 ? " instruction" : " instructions") +
+                   (o.instructions_recomputed > 1 ? " (" + std::to_string(o.instructions_recomputed - 1) + " of its operands in turn)" : "") + ", " +
+                   bytes_text(o.bytes_recomputed) + " recomputed";
         case what_if_kind::offload: return bytes_text(o.bytes_to_host) + " to host and back";
     }
     return {};
@@ -117,6 +224,10 @@ inline void write_snapshot_json(json_writer& j, what_if_snapshot const& s) {
 template <class P>
 void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_outcome const& o) {
     j.begin_object().key("edit").value(edit_text(m, o.edit)).key("kind").value(to_string(o.edit.kind));
+    auto const site = site_of(m, o.edit);
+    j.key("instruction").value(site.instruction).key("computation").value(site.computation).key("called_as").value(site.called_as);
+    j.key("caller");
+    if (site.caller.empty()) j.null(); else j.value(site.caller);
     j.key("accepted").value(o.accepted);
     if (!o.accepted) return void(j.key("reason").value(o.reason).end_object());
     j.key("instructions_recomputed").value(o.instructions_recomputed).key("bytes_recomputed").value(o.bytes_recomputed);
@@ -160,6 +271,7 @@ void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapsho
             continue;
         }
         out << detail::cost_text<P>(o) << '\n';
+        if (auto const site = detail::site_text(detail::site_of(m, o.edit)); !site.empty()) out << "  " << site << '\n';
         if (o.edit.kind != what_if_kind::donate) {
             auto const src = detail::source_of(m, o.edit.instruction);
             if (!src.source.empty()) out << "  source " << src.source << '\n';
@@ -250,6 +362,7 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice co
         auto const& c = a.candidates[k];
         out << "  #" << k + 1 << " " << detail::edit_text(m, c.outcome.edit) << ": saves " << detail::bytes_text(c.saved) << " of color " << c.color
             << "; " << detail::cost_text<P>(c.outcome) << '\n';
+        if (auto const site = detail::site_text(detail::site_of(m, c.outcome.edit)); !site.empty()) out << "      " << site << '\n';
         if (c.outcome.edit.kind != what_if_kind::donate) {
             auto const src = detail::source_of(m, c.outcome.edit.instruction);
             if (!src.source.empty()) out << "      source " << src.source << '\n';

@@ -38,6 +38,9 @@ struct advise_options {
     std::map<std::int64_t, std::int64_t> color_budgets;
     std::size_t exact_candidates = 12;         ///< the exact search looks at the best ranked these
     std::size_t exact_evaluations = 20000;     ///< and evaluates at most so many sets
+    /// A remat may recompute up to so many of its operands in turn (what_if_edit::chain), where
+    /// they would otherwise live on to its clone; each remat is tried with and without them.
+    std::size_t remat_chain = 2;
 };
 
 struct advice_candidate {
@@ -122,25 +125,37 @@ bool fits(basic_what_if<P> const& w, std::vector<color_advice> const& colors) {
     return std::all_of(colors.begin(), colors.end(), [&](color_advice const& c) { return w.color_peak(c.color).bytes <= c.budget; });
 }
 
-/// The candidates of one color: each value live at its peak, rematerialized and offloaded from the
-/// peak's time (and from the next, for a value the peak's instruction reads), the better kept.
+/// The candidates of one color: each value live at its peak, rematerialized (alone, and with up
+/// to `chain` operands recomputed in turn) and offloaded from the peak's time (and from the next,
+/// for a value the peak's instruction reads), the best kept. A value inside a while body or another
+/// called computation is a candidate as any other: its times are the flattened schedule's
+/// (HloLiveRange's FlattenSchedule), and the clone or copies go into its own computation.
 template <class P>
-void color_candidates(basic_what_if<P>& w, std::int64_t color, advice& out) {
+void color_candidates(basic_what_if<P>& w, std::int64_t color, std::size_t chain, advice& out) {
     std::int64_t const peak = w.color_peak(color).bytes;
     logical_time const at = w.color_peak_time_original(color);
     for (std::size_t k : w.live_at_color_peak(color)) {
         instruction_id const i = w.edit_instruction(k);
         for (what_if_kind kind : {what_if_kind::remat, what_if_kind::offload}) {
             std::optional<advice_candidate> best;
+            std::vector<what_if_edit> tries;
             for (logical_time from : {at, at + 1}) {
-                what_if_edit const e = kind == what_if_kind::remat ? what_if_edit::remat(i, from) : what_if_edit::offload(i, from);
+                if (kind == what_if_kind::offload) {
+                    tries.push_back(what_if_edit::offload(i, from));
+                    continue;
+                }
+                tries.push_back(what_if_edit::remat(i, from));
+                if (chain > 0) tries.push_back(what_if_edit::remat(i, from, chain));
+            }
+            for (auto const& e : tries) {
                 auto o = w.apply(e);
                 if (!o.accepted) {
-                    if (from == at) ++out.refused[std::string(to_string(kind)) + ": " + reason_kind(o.reason)];
+                    if (e.from == at && e.chain == 0) ++out.refused[std::string(to_string(kind)) + ": " + reason_kind(o.reason)];
                     continue;
                 }
                 std::int64_t const saved = peak - w.color_peak(color).bytes;
                 w.undo();
+                // A chain is kept only where it saves more than the remat alone, which costs less.
                 if (saved <= 0 || (best && best->saved >= saved)) continue;
                 best = advice_candidate{o, color, saved, o.bytes_recomputed + o.bytes_to_host + o.bytes_to_device};
             }
@@ -189,7 +204,7 @@ advice advise(basic_what_if<P>& w, advise_options const& options = {}) {
                    : options.budget_bytes            ? *options.budget_bytes
                                                      : static_cast<std::int64_t>(static_cast<double>(c.before.bytes) * options.budget_fraction);
         a.colors.push_back(c);
-        detail::color_candidates(w, color, a);
+        detail::color_candidates(w, color, options.remat_chain, a);
     }
     auto const& m = w.module();
     for (std::size_t p = 0; p < m.parameters(m.entry()).size(); ++p) {

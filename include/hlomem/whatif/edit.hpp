@@ -14,7 +14,10 @@
 //   remat    HloRematerialization (xla/service/hlo_rematerialization.cc, RematerializeInstruction):
 //            the defining instruction is cloned right before the first use at or after `from`,
 //            those uses read the clone; the original dies at its last use before `from`; its
-//            operands stay live until the clone runs. A fusion counts as one instruction.
+//            operands stay live until the clone runs, or, up to `chain` of them, are recomputed in
+//            turn right before it when they would otherwise live on past their last read (a block
+//            of instructions, as RematerializeBestBlock picks them, up to max_block_size). A fusion
+//            counts as one instruction.
 //   offload  host offloading (xla/service/host_offloader.cc): copy-start/copy-done to memory
 //            space 5 (`S(5)`) right after the last use before `from`, and back right before the
 //            first use at or after it. The copies' tuples and contexts are buffers too.
@@ -57,6 +60,7 @@ struct what_if_edit {
     std::vector<std::int64_t> parameter_index;   ///< donate: its shape index
     instruction_id instruction = no_instruction; ///< remat, offload: the value's defining instruction
     logical_time from = 0;                       ///< remat, offload: uses at or after it read the clone / the copy back
+    std::size_t chain = 0;                       ///< remat: operands at most recomputed in turn before the clone
 
     static what_if_edit donate(std::int64_t parameter, std::vector<std::int64_t> index = {}) {
         what_if_edit e;
@@ -65,11 +69,12 @@ struct what_if_edit {
         e.parameter_index = std::move(index);
         return e;
     }
-    static what_if_edit remat(instruction_id i, logical_time from) {
+    static what_if_edit remat(instruction_id i, logical_time from, std::size_t chain = 0) {
         what_if_edit e;
         e.kind = what_if_kind::remat;
         e.instruction = i;
         e.from = from;
+        e.chain = chain;
         return e;
     }
     static what_if_edit offload(instruction_id i, logical_time from) {
@@ -96,14 +101,14 @@ struct what_if_outcome {
     what_if_edit edit;
     bool accepted = false;
     std::string reason;                          ///< why it was refused, in XLA's terms
-    std::int64_t instructions_recomputed = 0;    ///< remat: 1 (a fusion counts as one)
+    std::int64_t instructions_recomputed = 0;    ///< remat: 1 (a fusion counts as one), and each operand recomputed in turn
     std::int64_t bytes_recomputed = 0;           ///< remat: the bytes the clone writes
     std::int64_t bytes_to_host = 0;              ///< offload: bytes copied each way
     std::int64_t bytes_to_device = 0;
     std::size_t value = npos;                    ///< the value it moves: an index into liveness().dataflow().values()
     std::vector<std::int64_t> output_index;      ///< donate: the output that shares the buffer
     std::vector<instruction_id> rewired;         ///< remat, offload: users now reading the clone / copy
-    std::vector<inserted_instruction> inserted;  ///< remat: the clone; offload: the four copies
+    std::vector<inserted_instruction> inserted;  ///< remat: the operands' clones, the clone, its forwarders; offload: the four copies
 };
 
 }  // namespace hlomem

@@ -36,17 +36,19 @@ struct edit_request {
     std::int64_t parameter_number = -1;  ///< donate: the entry parameter (its whole value, index {})
     std::string instruction;             ///< remat, offload: the defining instruction's name, without `%`
     std::optional<logical_time> from;    ///< remat, offload: the split time; unset, XLA's peak before any edit
+    std::size_t chain = 0;               ///< remat: operands at most recomputed in turn (what_if_edit::chain)
 
     static edit_request donate(std::int64_t parameter) {
         edit_request r;
         r.parameter_number = parameter;
         return r;
     }
-    static edit_request remat(std::string name, std::optional<logical_time> from = std::nullopt) {
+    static edit_request remat(std::string name, std::optional<logical_time> from = std::nullopt, std::size_t chain = 0) {
         edit_request r;
         r.kind = what_if_kind::remat;
         r.instruction = std::move(name);
         r.from = from;
+        r.chain = chain;
         return r;
     }
     static edit_request offload(std::string name, std::optional<logical_time> from = std::nullopt) {
@@ -82,7 +84,7 @@ result<std::vector<what_if_edit>, edit_request_error> edits_named(basic_hlo_modu
         std::optional<instruction_id> const found = m.find_instruction(r.instruction);
         if (!found) return edit_request_error{"no instruction named '" + r.instruction + "'"};
         logical_time const t = r.from.value_or(peak);
-        out.push_back(r.kind == what_if_kind::remat ? what_if_edit::remat(*found, t) : what_if_edit::offload(*found, t));
+        out.push_back(r.kind == what_if_kind::remat ? what_if_edit::remat(*found, t, r.chain) : what_if_edit::offload(*found, t));
     }
     return out;
 }

@@ -215,6 +215,15 @@ private:
     std::string donate_output_parameter(std::size_t k, std::string const& label, what_if_outcome& out);
     void mark_donated(std::size_t k, std::size_t o, std::vector<std::int64_t> index, what_if_outcome& out);
     std::string move(what_if_edit const& e, what_if_outcome& out);
+    /// One operand read by a remat's clone (reader npos) or by an operand's clone (its value).
+    struct operand_read {
+        std::size_t value = npos;
+        std::size_t reader = npos;
+    };
+    std::string remat_operands(instruction_id i, std::size_t reader, std::size_t next_use, std::size_t& chain_left,
+                               std::vector<operand_read>& reads, std::vector<std::size_t>& chain) const;
+    bool recomputable_operand(std::size_t w, instruction_id o) const;
+    std::string element_reason(instruction_id i) const;
     void offload_values(std::size_t k, instruction_id through, std::size_t last_kept, logical_time before, std::size_t last_use, what_if_outcome& out);
     std::vector<std::size_t> use_slots(std::size_t k) const;
     bool fusion_element(std::size_t k) const;

@@ -127,17 +127,15 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
     std::string const name = element ? df.name_of(v) : std::string(std::string_view(inst.name));
     if (values_[k].first == npos) return name + " has no live range on the schedule";
     if (edited_[k]) return "an earlier edit already moved " + name;
-    if (v.node != 0 && !element) {
-        return df.name_of(v) + " is an element of a " + std::string(m.opcode_name(v.instruction)) +
-               "'s tuple; of tuples only a multi-output fusion's elements are edited";
+    if (v.node != 0 && !element) return df.name_of(v) + element_reason(v.instruction);
+    if (!element && m.shape_of(v.instruction).is_tuple()) {
+        return name + " is a tuple's index table (HloDataflowAnalysis defines it apart from the elements); an edit moves its elements";
     }
-    if (!element && m.shape_of(v.instruction).is_tuple()) return name + " is a tuple's index table; an edit moves its elements";
-    if (v.live_out) return name + " is an output of the module";
+    if (v.live_out) return name + " is an output of the module, live to the schedule's end (HloLiveRange)";
     if (inst.opcode == hlo_opcode::parameter) {
-        return name + (inst.computation == m.entry() ? " is a parameter: donate it instead"
-                                                     : " is a parameter of a called computation (loop state or an argument)");
+        return name + (inst.computation == m.entry() ? " is a parameter: donate it instead" : element_reason(v.instruction));
     }
-    if (inst.opcode == hlo_opcode::constant) return name + " is a constant, alive for the whole program";
+    if (inst.opcode == hlo_opcode::constant) return name + " is a constant, alive for the whole program (BufferAssignment's constant allocations)";
     if (remat && !detail::rematerializable(inst.opcode)) {
         return "HloRematerialization does not re-run " + name + ", a " + std::string(m.opcode_name(v.instruction));
     }
@@ -151,19 +149,23 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
         if (p.instruction == v.instruction || (forwarder.opcode == hlo_opcode::bitcast && forwarder.computation == inst.computation)) continue;
         if (element && forwarder.opcode == hlo_opcode::get_tuple_element && m.operands(p.instruction)[0] == v.instruction) continue;
         return name + " is forwarded by " + std::string(std::string_view(forwarder.name)) + " (a " +
-               std::string(m.opcode_name(p.instruction)) + "); its reads through it are not moved";
+               std::string(m.opcode_name(p.instruction)) + ", which defines no value of its own: HloDataflowAnalysis); its reads through it are not moved";
     }
     auto const buffer = live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(k)];
     if (buffer.size() != 1) {
         for (std::size_t other : buffer) {
             if (other == k) continue;
-            return name + " shares its HloBuffer with " + df.name_of(df.values()[other]) + " (an in-place update or a loop)";
+            return name + " shares its HloBuffer with " + df.name_of(df.values()[other]) +
+                   " (HloAliasAnalysis: an in-place update or a loop's state); moving one would take a copy";
         }
     }
     std::size_t last = values_[k].first;
     for (auto const& u : df.uses(v)) {
         auto const& user = m.instruction(u.instruction);
-        if (user.computation != inst.computation) return name + " is read inside another computation";
+        if (user.computation != inst.computation) {
+            return name + " is read inside " + std::string(std::string_view(m.computation(user.computation).name)) +
+                   ", through the operand its caller passes (HloDataflowAnalysis); a copy or clone would be passed instead, which is not modelled";
+        }
         if (detail::times_use_elsewhere(user.opcode)) {
             return name + " is read by " + std::string(std::string_view(user.name)) + ", a " + std::string(m.opcode_name(u.instruction));
         }
@@ -175,6 +177,38 @@ std::string basic_what_if<P>::why_not_movable(std::size_t k, bool remat) const {
     }
     if (last != values_[k].last) return name + "'s live range follows a rule the edits do not model";
     return {};
+}
+
+// Why an element of instruction i's tuple (or a called computation's parameter) stays where it is,
+// with the XLA rule behind it: a while's state is one HloBuffer at each index from the loop's
+// operand through its body's parameter and root to its result (HloAliasAnalysis), live across every
+// iteration; a called computation's parameter shares its caller's operand's buffer; a custom call
+// or another instruction writes its whole tuple at once, and HloRematerialization
+// (CanBeRematerialized) and host offloading move arrays an instruction defines, or a multi-output
+// fusion's elements.
+template <class P>
+std::string basic_what_if<P>::element_reason(instruction_id i) const {
+    auto const& m = *m_;
+    auto const& inst = m.instruction(i);
+    bool loop_state = inst.opcode == hlo_opcode::while_;
+    if (inst.opcode == hlo_opcode::parameter && inst.computation != m.entry()) {
+        for (auto const& call : m.callers(inst.computation)) {
+            loop_state |= call.kind == call_kind::while_body || call.kind == call_kind::while_condition;
+        }
+    }
+    // The reason after the value's name is the same for every value of its kind (advise counts
+    // refusals by it); the value's name says which instruction.
+    if (loop_state) {
+        return " is a while loop's state: HloAliasAnalysis gives the loop's operand, its body's parameter and root and its result "
+               "one HloBuffer at each index, live across every iteration";
+    }
+    if (inst.opcode == hlo_opcode::parameter && inst.computation == m.entry()) {
+        return " is an element of an entry parameter: donate it at its index instead";
+    }
+    if (inst.opcode == hlo_opcode::parameter) return " is a parameter of a called computation, in its caller's operand's HloBuffer (HloAliasAnalysis)";
+    return " is an element of a " + std::string(m.opcode_name(i)) +
+           "'s tuple, which one instruction writes whole; HloRematerialization and host offloading move an instruction's array or a "
+           "multi-output fusion's elements";
 }
 
 // input_output_alias (xla/service/hlo_input_output_alias_config.cc, Verify: the output and the
@@ -392,46 +426,109 @@ std::string basic_what_if<P>::move(what_if_edit const& e, what_if_outcome& out) 
             if (part.is_tuple()) return name + "'s fusion has a nested tuple; its clone's values are not modelled";
         }
     }
-    if (axis_.inserted_at(next_time) + 1 + forwarders.size() >= detail::what_if_axis::per_time) {
-        return forwarders.empty() ? "3 instructions are already inserted before " + reader_name
-                                  : "no room for the clone and the " + std::to_string(forwarders.size()) +
-                                        " instructions it is read through: 3 instructions at most are inserted before " + reader_name;
+    // The operands must be live when the clone runs (RematerializeInstruction keeps them), unless
+    // recomputed in turn right before it (remat_operands).
+    std::vector<operand_read> reads;
+    std::vector<std::size_t> chain;
+    std::size_t chain_left = e.chain;
+    if (std::string reason = remat_operands(v.instruction, npos, next_use, chain_left, reads, chain); !reason.empty()) return reason;
+    // Operands before their readers: in a scheduled computation, the text order.
+    std::sort(chain.begin(), chain.end(), [&](std::size_t x, std::size_t y) { return df.values()[x].instruction < df.values()[y].instruction; });
+    if (axis_.inserted_at(next_time) + chain.size() + 1 + forwarders.size() >= detail::what_if_axis::per_time) {
+        if (chain.empty() && forwarders.empty()) return "3 instructions are already inserted before " + reader_name;
+        return "no room for the clone and the " + std::to_string(chain.size() + forwarders.size()) + " instructions " +
+               (chain.empty() ? "it is read through" : "recomputed or read through with it") +
+               ": 3 instructions at most are inserted before " + reader_name;
     }
-    // The operands must be live when the clone runs (RematerializeInstruction keeps them).
-    std::vector<std::size_t> operands;
-    for (instruction_id o : m.operands(v.instruction)) {
+    std::vector<std::size_t> chain_slots;
+    for (std::size_t j = 0; j < chain.size(); ++j) chain_slots.push_back(hold(next_time));
+    std::size_t const slot = hold(next_time);
+    std::vector<std::size_t> forwarding_slots;
+    for (std::size_t j = 0; j < forwarders.size(); ++j) forwarding_slots.push_back(hold(next_time));
+    auto slot_of = [&](std::size_t reader_value) {
+        if (reader_value == npos) return slot;
+        return chain_slots[static_cast<std::size_t>(std::find(chain.begin(), chain.end(), reader_value) - chain.begin())];
+    };
+    out.bytes_recomputed = remat_values(k, slot, forwarding_slots.empty() ? npos : forwarding_slots[0], uses.back());
+    set_range(k, def, last_kept);
+    set_segments(buffer_of_[k], {{def, last_kept}});
+    // Each operand recomputed: a value of its clone's, read until the last clone reading it.
+    for (std::size_t j = 0; j < chain.size(); ++j) {
+        std::size_t last = chain_slots[j];
+        for (auto const& r : reads) {
+            if (r.value == chain[j]) last = std::max(last, slot_of(r.reader));
+        }
+        std::size_t const c = add_value(values_[chain[j]].xla_bytes, values_[chain[j]].color, buffer_bytes(chain[j]));
+        set_range(c, chain_slots[j], last);
+        set_segments(buffer_of_[c], {{chain_slots[j], last}});
+        out.bytes_recomputed += buffer_bytes(chain[j]);
+        out.inserted.push_back({inserted_role::clone, df.values()[chain[j]].instruction, reader, chain_slots[j]});
+    }
+    for (auto const& r : reads) {
+        if (std::find(chain.begin(), chain.end(), r.value) != chain.end()) continue;
+        std::size_t const w = r.value, at = slot_of(r.reader);
+        extra_uses_[w].push_back(at);
+        log_.push_back({log_entry::extra_use, w, 0, 0, {}});
+        if (values_[w].last >= at) continue;
+        set_range(w, values_[w].first, at);
+        auto segments = buffers_[buffer_of_[w]].segments;
+        segments.back().second = at;
+        set_segments(buffer_of_[w], std::move(segments));
+    }
+    edited_[k] = true;
+    log_.push_back({log_entry::flag, k, 0, 0, {}});
+    out.instructions_recomputed = 1 + static_cast<std::int64_t>(chain.size());
+    out.inserted.push_back({inserted_role::clone, v.instruction, reader, slot});
+    for (std::size_t j = 0; j < forwarders.size(); ++j) out.inserted.push_back({inserted_role::clone, forwarders[j], reader, forwarding_slots[j]});
+    return {};
+}
+
+// The values a remat's clone reads (instruction i's operands, reader npos) or an operand's clone
+// reads (reader: that operand's value). Each stays live until its reader's clone runs
+// (RematerializeInstruction keeps a clone's operands), unless it would otherwise end before
+// `next_use` and `chain_left` allows: then it is recomputed in turn, its own operands read the
+// same way (HloRematerialization's blocks of instructions, RematerializeBestBlock, bounded by
+// max_block_size). An operand that cannot be recomputed is kept live instead.
+template <class P>
+std::string basic_what_if<P>::remat_operands(instruction_id i, std::size_t reader, std::size_t next_use, std::size_t& chain_left,
+                                             std::vector<operand_read>& reads, std::vector<std::size_t>& chain) const {
+    auto const& m = *m_;
+    auto const& df = live_->dataflow();
+    for (instruction_id o : m.operands(i)) {
         auto const set = df.value_set(o, 0);
         std::string const operand = "operand " + std::string(std::string_view(m.instruction(o).name));
         if (set.size() != 1) return operand + " may hold several values";
         std::size_t const w = df.value_index(set[0]);
         if (values_[w].first == npos) return operand + " has no live range";
-        if (values_[w].last < next_use && edited_[w]) return operand + " was moved by an earlier edit";
-        if (values_[w].last < next_use && live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(w)].size() != 1) {
+        reads.push_back({w, reader});
+        bool const ends_before = values_[w].last < next_use;
+        if (!ends_before || std::find(chain.begin(), chain.end(), w) != chain.end()) continue;
+        if (chain_left > 0 && recomputable_operand(w, o)) {
+            std::size_t const reads_before = reads.size(), chain_before = chain.size(), left_before = chain_left;
+            --chain_left;
+            chain.push_back(w);
+            if (remat_operands(o, w, next_use, chain_left, reads, chain).empty()) continue;
+            reads.resize(reads_before);
+            chain.resize(chain_before);
+            chain_left = left_before;
+        }
+        if (edited_[w]) return operand + " was moved by an earlier edit";
+        if (live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(w)].size() != 1) {
             return operand + " shares its HloBuffer with an in-place update; keeping it live would take a copy";
         }
-        operands.push_back(w);
     }
-    std::size_t const slot = hold(next_time);
-    std::vector<std::size_t> forwarding_slots;
-    for (std::size_t j = 0; j < forwarders.size(); ++j) forwarding_slots.push_back(hold(next_time));
-    out.bytes_recomputed = remat_values(k, slot, forwarding_slots.empty() ? npos : forwarding_slots[0], uses.back());
-    set_range(k, def, last_kept);
-    set_segments(buffer_of_[k], {{def, last_kept}});
-    for (std::size_t w : operands) {
-        extra_uses_[w].push_back(slot);
-        log_.push_back({log_entry::extra_use, w, 0, 0, {}});
-        if (values_[w].last >= slot) continue;
-        set_range(w, values_[w].first, slot);
-        auto segments = buffers_[buffer_of_[w]].segments;
-        segments.back().second = slot;
-        set_segments(buffer_of_[w], std::move(segments));
-    }
-    edited_[k] = true;
-    log_.push_back({log_entry::flag, k, 0, 0, {}});
-    out.instructions_recomputed = 1;
-    out.inserted.push_back({inserted_role::clone, v.instruction, reader, slot});
-    for (std::size_t j = 0; j < forwarders.size(); ++j) out.inserted.push_back({inserted_role::clone, forwarders[j], reader, forwarding_slots[j]});
     return {};
+}
+
+// An operand recomputed in turn: an array defined by its own instruction, one HloRematerialization
+// may re-run (CanBeRematerialized), in a buffer of its own, untouched by an earlier edit.
+template <class P>
+bool basic_what_if<P>::recomputable_operand(std::size_t w, instruction_id o) const {
+    auto const& df = live_->dataflow();
+    auto const& v = df.values()[w];
+    return v.instruction == o && v.node == 0 && !v.live_out && !edited_[w] && !m_->shape_of(o).is_tuple() &&
+           detail::rematerializable(m_->instruction(o).opcode) &&
+           live_->alias_analysis().buffers()[live_->alias_analysis().buffer_of(w)].size() == 1;
 }
 
 // The values the clone defines, on the axis; returns the bytes it writes. An array: one value, read
