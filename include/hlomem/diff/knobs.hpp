@@ -284,16 +284,21 @@ void offload_knob(knob_side<P, Q>& a, knob_side<P, Q>& b, std::vector<knob_verdi
     k.bytes_at_peak = device_held(b, in_b) - device_held(a, in_a);
     bool const out_to_host = host_b > host_a;
     k.effect = !out_to_host || k.bytes_at_peak < 0 ? knob_effect::took_effect : knob_effect::partly;
-    std::vector<std::size_t> host_values_b;
+    // Listed: the values in host memory, and the device values that held bytes at the other
+    // side's peak and were moved out (what the offload freed).
+    std::vector<std::size_t> host_values_b, moved_a;
     for (std::size_t j : in_b) {
         if (b.host(j)) host_values_b.push_back(j);
+    }
+    for (std::size_t i : in_a) {
+        if (!a.host(i) && a.held[i] > 0) moved_a.push_back(i);
     }
     k.text = "host memory (memory space 5): " + human_bytes(host_a) + " in A, " + human_bytes(host_b) + " in B; the device bytes the moved values hold at the peak: " +
              human_bytes(device_held(a, in_a)) + " at A's, " + human_bytes(device_held(b, in_b)) + " at B's";
     if (k.effect == knob_effect::partly) k.text += ": the values moved to host were not what held A's device peak";
     a.claim(in_a);
     b.claim(in_b);
-    k.values = knob_values(a, {}, b, out_to_host ? host_values_b : in_b);
+    k.values = knob_values(a, out_to_host ? moved_a : std::vector<std::size_t>{}, b, out_to_host ? host_values_b : in_b);
     if (!out_to_host) {
         std::vector<std::size_t> host_values_a;
         for (std::size_t i : in_a) {

@@ -281,3 +281,44 @@ TEST_CASE("knobs: a value given another layout is named layout", "[diff][knobs][
     CHECK(k.text == "1 value (4.00MiB) of A has another layout in B, 4.00MiB there (wrapped_tanh.3: f32[2048,512]{1,0} -> f32[2048,512]{0,1})");
     CHECK(lists_value(k, 'a', "wrapped_tanh.3"));
 }
+
+TEST_CASE("knobs: the set advise suggests inside a loop body, written back, is the knob it said, and takes effect", "[diff][knobs][whatif]") {
+    // lorrax_fft_cublas_while: advise at 90% offloads fft.8.0 inside region_0.356_spmd, the body of
+    // while.1, and says color 0's live peak drops by 24,084,480 bytes.
+    auto const text = read_data("corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo");
+    auto const m = hlomem::parse_hlo_module(text, "fft");
+    hlomem::what_if w(m);
+    auto const a = hlomem::advise(w);
+    REQUIRE(a.fits());
+    REQUIRE(a.chosen.size() == 1);
+    auto const before = text_input(text, "before");
+    auto const after = text_input(hlomem::apply_edits(text, w), "after");
+    auto const d = knob_diff(*before, *after);
+    auto const* k = find_knob(d, hlomem::knob_kind::offload);
+    REQUIRE(k);
+    CHECK(k->effect == hlomem::knob_effect::took_effect);
+    CHECK(lists_value(*k, 'a', "fft.8.0"));
+    REQUIRE(!d.colors.empty());
+    CHECK(d.colors[0].peak_live_bytes.delta() == -24084480);
+    CHECK(d.colors[0].peak_live_bytes.delta() == a.colors[0].after.bytes - a.colors[0].before.bytes);
+}
+
+TEST_CASE("knobs: a remat with its operand recomputed in turn is named remat and takes effect", "[diff][knobs][whatif]") {
+    // mlp_step (JAX 0.11): loop_reduce_fusion re-run from 43 with gemm_fusion_dot.4, the split-K dot
+    // it sums, recomputed before it: two .remat clones, 1 MiB off color 0's live peak.
+    auto const text = read_data("jax_0_11/mlp_step_1024.txt");
+    auto const m = hlomem::parse_hlo_module(text, "mlp_step");
+    hlomem::what_if w(m);
+    hlomem::instruction_id const x = *m.find_instruction("loop_reduce_fusion");
+    REQUIRE(w.apply(hlomem::what_if_edit::remat(x, 43, 2)).accepted);
+    auto const before = text_input(text, "before");
+    auto const after = text_input(hlomem::apply_edits(text, w), "after");
+    auto const d = knob_diff(*before, *after);
+    auto const* k = find_knob(d, hlomem::knob_kind::remat);
+    REQUIRE(k);
+    CHECK(k->effect == hlomem::knob_effect::took_effect);
+    CHECK(lists_value(*k, 'b', "loop_reduce_fusion.remat"));
+    CHECK(lists_value(*k, 'b', "gemm_fusion_dot.4.remat"));
+    REQUIRE(!d.colors.empty());
+    CHECK(d.colors[0].peak_live_bytes.delta() == -1048576);
+}
