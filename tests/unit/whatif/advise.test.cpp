@@ -92,3 +92,30 @@ TEST_CASE("advise: a remat with its operand recomputed in turn is suggested wher
         CHECK((c.outcome.edit.kind != hlomem::what_if_kind::remat || std::string_view(m.instruction(c.outcome.edit.instruction).name) != "loop_reduce_fusion"));
     }
 }
+
+TEST_CASE("advise: each suggestion says the change in JAX's terms", "[whatif]") {
+    auto jax_of = [](char const* file, hlomem::what_if_kind kind) {
+        auto const text = read_data(file);
+        auto const m = hlomem::parse_hlo_module(text, file);
+        hlomem::what_if w(m);
+        for (auto const& c : hlomem::advise(w).candidates) {
+            if (c.outcome.edit.kind == kind) return hlomem::detail::jax_change(m, c.outcome);
+        }
+        return std::string();
+    };
+    // grad_plain (JAX 0.11): parameter 0's op_name is its pytree path, `ws[0]`; JAX donates whole
+    // arguments, so the advice names `ws`.
+    auto const donate = jax_of("jax_0_11/grad_plain.txt", hlomem::what_if_kind::donate);
+    CHECK(donate.find("donate argument 'ws' (donate_argnames=('ws',)") == 0);
+    CHECK(donate.find("flat argument 0 is its leaf ws[0]; XLA aliases it to output {0}") != std::string::npos);
+    auto const offload = jax_of("jax_0_11/grad_plain.txt", hlomem::what_if_kind::offload);
+    CHECK(offload.find("checkpoint_name(x, 'wrapped_tanh_2') at /work/main/devcheck/make_pairs.py:18") != std::string::npos);
+    CHECK(offload.find("save_and_offload_only_these_names(names_which_can_be_saved=[], names_which_can_be_offloaded=['wrapped_tanh_2'], "
+                       "offload_src='device', offload_dst='pinned_host')") != std::string::npos);
+    // fft_cublas_while: the offload is inside the body of while.1, whose function is the one to wrap.
+    CHECK(jax_of("corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo", hlomem::what_if_kind::offload).find("; it is inside the body of while.1") !=
+          std::string::npos);
+    // scan_window_a takes no gradient (no jvp( or transpose( in its op_names): jax.checkpoint would
+    // recompute nothing there.
+    CHECK(jax_of("corpus/compilations/scan_window_a.after_opt.hlo", hlomem::what_if_kind::remat).find("no gradient is taken here") == 0);
+}
