@@ -164,6 +164,34 @@ void color_candidates(basic_what_if<P>& w, std::int64_t color, std::size_t chain
     }
 }
 
+/// Why value k, which an edit may move, still holds bytes at a color's peak: the reason its
+/// offload or remat from the peak is refused (it is defined at the peak, or read there last), or,
+/// when one is accepted, that moving it alone lowers no peak and where the color then peaks.
+template <class P>
+std::string unmoved_reason(basic_what_if<P>& w, std::size_t k, std::int64_t color) {
+    logical_time const at = w.color_peak_time_original(color);
+    instruction_id const i = w.edit_instruction(k);
+    std::string const name = w.liveness().dataflow().name_of(w.liveness().dataflow().values()[k]);
+    if (auto const range = w.edited_range(k); range && range->first == w.color_peak(color).time) {
+        return name + " is defined at the peak, by the instruction that runs there";
+    }
+    std::string first_refusal;
+    for (what_if_kind kind : {what_if_kind::offload, what_if_kind::remat}) {
+        for (logical_time from : {at, at + 1}) {
+            auto const o = w.apply(kind == what_if_kind::remat ? what_if_edit::remat(i, from) : what_if_edit::offload(i, from));
+            if (!o.accepted) {
+                if (first_refusal.empty()) first_refusal = o.reason;
+                continue;
+            }
+            auto const after = w.color_peak(color);
+            w.undo();
+            return std::string(to_string(kind)) + " of " + name + " from " + std::to_string(from) + " alone lowers no peak: color " +
+                   std::to_string(color) + " would hold " + std::to_string(after.bytes) + " bytes at time " + std::to_string(after.time);
+        }
+    }
+    return first_refusal.empty() ? name + " cannot be moved from the peak" : first_refusal;
+}
+
 /// The bounded exact search: sets of the best `n` candidates by size, smallest first, up to
 /// `limit` edits; the first set that fits is returned.
 template <class P>
@@ -270,10 +298,7 @@ advice advise(basic_what_if<P>& w, advise_options const& options = {}) {
                 if (o.accepted) w.undo();
                 why = o.accepted ? "donating parameter " + std::to_string(inst.parameter_number) + " lowers no peak" : o.reason;
             }
-            if (why.empty()) {
-                why = w.liveness().dataflow().name_of(w.liveness().dataflow().values()[live[j]]) +
-                      " is read at the peak, or moving it lowers no peak";
-            }
+            if (why.empty()) why = detail::unmoved_reason(w, live[j], c.color);
             c.obstacles.push_back(why + " (" + std::to_string(w.buffer_bytes(live[j])) + " bytes)");
         }
     }
