@@ -116,6 +116,42 @@ private:
 
 }  // namespace detail
 
+namespace detail {
+
+/// What HloRematerialization may re-run (xla/service/hlo_rematerialization.cc,
+/// CanBeRematerialized): no side effects, no control flow, no collectives or asynchronous pairs,
+/// no parameters or constants, nothing that only forwards a buffer.
+constexpr bool rematerializable(hlo_opcode op) noexcept {
+    switch (op) {
+        case hlo_opcode::parameter: case hlo_opcode::constant: case hlo_opcode::tuple:
+        case hlo_opcode::get_tuple_element: case hlo_opcode::bitcast: case hlo_opcode::while_:
+        case hlo_opcode::call: case hlo_opcode::conditional: case hlo_opcode::async_start:
+        case hlo_opcode::async_update: case hlo_opcode::async_done: case hlo_opcode::copy_start:
+        case hlo_opcode::copy_done: case hlo_opcode::custom_call: case hlo_opcode::all_gather:
+        case hlo_opcode::all_gather_start: case hlo_opcode::all_gather_done: case hlo_opcode::all_reduce:
+        case hlo_opcode::all_reduce_start: case hlo_opcode::all_reduce_done: case hlo_opcode::all_to_all:
+        case hlo_opcode::collective_broadcast: case hlo_opcode::collective_permute:
+        case hlo_opcode::collective_permute_start: case hlo_opcode::collective_permute_done:
+        case hlo_opcode::reduce_scatter: case hlo_opcode::ragged_all_to_all: case hlo_opcode::send:
+        case hlo_opcode::send_done: case hlo_opcode::recv: case hlo_opcode::recv_done: case hlo_opcode::infeed:
+        case hlo_opcode::outfeed: case hlo_opcode::rng: case hlo_opcode::rng_bit_generator:
+        case hlo_opcode::rng_get_and_update_state: case hlo_opcode::after_all: case hlo_opcode::add_dependency:
+        case hlo_opcode::opt_barrier: case hlo_opcode::domain: case hlo_opcode::unknown:
+            return false;
+        default:
+            return true;
+    }
+}
+
+/// Users whose reads XLA's HloLiveRange does not time at the user (hlo/liveness.hpp): control
+/// flow and asynchronous chains; an edit does not move their uses.
+constexpr bool times_use_elsewhere(hlo_opcode op) noexcept {
+    return op == hlo_opcode::while_ || op == hlo_opcode::call || op == hlo_opcode::conditional ||
+           op == hlo_opcode::async_start || op == hlo_opcode::async_update || op == hlo_opcode::async_done;
+}
+
+}  // namespace detail
+
 template <class P = default_policy>
 class basic_what_if {
 public:
@@ -215,6 +251,17 @@ private:
     std::string donate_output_parameter(std::size_t k, std::string const& label, what_if_outcome& out);
     void mark_donated(std::size_t k, std::size_t o, std::vector<std::int64_t> index, what_if_outcome& out);
     std::string move(what_if_edit const& e, what_if_outcome& out);
+    /// Where move() splits value k's reads: the position the later reads go through, its
+    /// definition, the last read kept, the first read taken over (slots), the last read, and the
+    /// time and instruction of that first read.
+    struct move_split {
+        std::size_t value = npos;
+        instruction_id through = no_instruction;
+        std::size_t def = 0, last_kept = 0, next_use = 0, last_use = 0;
+        logical_time next_time = 0;
+        instruction_id reader = no_instruction;
+    };
+    std::string remat_value(move_split const& s, std::size_t chain_bound, what_if_outcome& out);
     /// One operand read by a remat's clone (reader npos) or by an operand's clone (its value).
     struct operand_read {
         std::size_t value = npos;
@@ -254,6 +301,23 @@ using what_if = basic_what_if<>;
 
 }  // namespace hlomem
 
-#include <hlomem/whatif/what_if_impl.hpp>
+// The parts of basic_what_if, one concept each: the time axis, curves and undo; the checks and
+// the split every edit starts with; each edit kind.
+#include <hlomem/whatif/what_if_model.hpp>
+#include <hlomem/whatif/what_if_moves.hpp>
+#include <hlomem/whatif/what_if_donate.hpp>
+#include <hlomem/whatif/what_if_remat.hpp>
+#include <hlomem/whatif/what_if_offload.hpp>
+
+namespace hlomem {
+
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_WHAT_IF_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template class basic_what_if<P>;
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_WHAT_IF_INSTANTIATIONS, extern)
+#endif
+
+}  // namespace hlomem
 
 #endif  // HLOMEM_WHATIF_WHAT_IF_HPP

@@ -1,7 +1,8 @@
-// hlomem/whatif/what_if_impl.hpp: the setup and the curves of basic_what_if (whatif/what_if.hpp);
-// the edits themselves are in whatif/what_if_edits.hpp.
-#ifndef HLOMEM_WHATIF_WHAT_IF_IMPL_HPP
-#define HLOMEM_WHATIF_WHAT_IF_IMPL_HPP
+// hlomem/whatif/what_if_model.hpp: the model of basic_what_if (whatif/what_if.hpp): the setup that
+// lays every value and buffer on the time axis, the curves, their peaks, and undo; the edits are
+// in what_if_moves.hpp, what_if_donate.hpp, what_if_remat.hpp and what_if_offload.hpp.
+#ifndef HLOMEM_WHATIF_WHAT_IF_MODEL_HPP
+#define HLOMEM_WHATIF_WHAT_IF_MODEL_HPP
 
 #include <hlomem/whatif/what_if.hpp>
 
@@ -355,6 +356,5 @@ std::size_t basic_what_if<P>::value_of(instruction_id i) const {
 
 }  // namespace hlomem
 
-#include <hlomem/whatif/what_if_edits.hpp>
 
-#endif  // HLOMEM_WHATIF_WHAT_IF_IMPL_HPP
+#endif  // HLOMEM_WHATIF_WHAT_IF_MODEL_HPP
