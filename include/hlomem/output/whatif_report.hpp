@@ -82,6 +82,7 @@ struct edit_site {
     std::string computation;
     std::string_view called_as = "entry";  ///< "entry", or to_string(call_kind): "while_body", "call", ...
     std::string caller;                    ///< the instruction calling it; empty for the entry
+    instruction_id caller_id = no_instruction;
 };
 
 template <class P>
@@ -101,6 +102,7 @@ edit_site site_of(basic_hlo_module<P> const& m, what_if_edit const& e) {
         auto const& call = m.callers(c)[0];
         s.called_as = to_string(call.kind);
         s.caller = std::string(std::string_view(m.instruction(call.caller).name));
+        s.caller_id = call.caller;
     }
     return s;
 }
@@ -143,9 +145,10 @@ bool differentiated(basic_hlo_module<P> const& m) {
 ///   offload  checkpoint_name on the value and a policy that offloads that name
 ///            (jax.checkpoint_policies.save_and_offload_only_these_names, to pinned_host).
 /// Inside a while body (a lax.scan or fori_loop), the function the loop runs is the one to wrap:
-/// the advice names the loop's own source line.
+/// the advice names the loop's own source line. `differentiated_module`: differentiated(m), which
+/// the writers find once per module.
 template <class P>
-std::string jax_change(basic_hlo_module<P> const& m, what_if_outcome const& o) {
+std::string jax_change(basic_hlo_module<P> const& m, what_if_outcome const& o, bool differentiated_module) {
     auto const& e = o.edit;
     if (e.kind == what_if_kind::donate) {
         std::string output;
@@ -172,13 +175,12 @@ std::string jax_change(basic_hlo_module<P> const& m, what_if_outcome const& o) {
     std::string loop;
     auto const site = site_of(m, e);
     if (site.called_as == to_string(call_kind::while_body)) {
-        auto const caller = m.find_instruction(site.caller);
-        auto const loop_src = caller ? source_of(m, *caller) : instruction_source{};
+        auto const loop_src = source_of(m, site.caller_id);
         loop = "; it is inside the body of " + site.caller + (loop_src.source.empty() ? "" : " (the loop at " + loop_src.source + ")") +
                ": wrap the function the loop runs (lax.scan(jax.checkpoint(body, policy=...), ...))";
     }
     if (e.kind == what_if_kind::remat) {
-        if (!differentiated(m)) {
+        if (!differentiated_module) {
             return "no gradient is taken here (no jvp( or transpose( in the module's op_names), so jax.checkpoint has nothing to "
                    "recompute: compute the value again where it is read, at " + (src.source.empty() ? std::string("its source") : src.source) +
                    ", or leave it to XLA's HloRematerialization under a memory limit";
@@ -222,7 +224,7 @@ inline void write_snapshot_json(json_writer& j, what_if_snapshot const& s) {
 }
 
 template <class P>
-void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_outcome const& o) {
+void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_outcome const& o, bool differentiated_module) {
     j.begin_object().key("edit").value(edit_text(m, o.edit)).key("kind").value(to_string(o.edit.kind));
     auto const site = site_of(m, o.edit);
     j.key("instruction").value(site.instruction).key("computation").value(site.computation).key("called_as").value(site.called_as);
@@ -232,7 +234,7 @@ void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_ou
     if (!o.accepted) return void(j.key("reason").value(o.reason).end_object());
     j.key("instructions_recomputed").value(o.instructions_recomputed).key("bytes_recomputed").value(o.bytes_recomputed);
     j.key("bytes_to_host").value(o.bytes_to_host).key("bytes_to_device").value(o.bytes_to_device);
-    j.key("jax").value(jax_change(m, o));
+    j.key("jax").value(jax_change(m, o, differentiated_module));
     if (o.edit.kind != what_if_kind::donate) {
         auto const src = source_of(m, o.edit.instruction);
         j.key("source").value(src.source).key("op_name").value(src.op_name);
@@ -250,12 +252,13 @@ template <class P>
 void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapshot const& before, std::vector<what_if_outcome> const& outcomes,
                    bool as_json) {
     auto const& m = w.module();
+    bool const differentiated = detail::differentiated(m);  // once: each remat's JAX change reads it
     if (as_json) {
         json_writer j(out);
         j.begin_object().key("module").value(std::string_view(m.name())).key("before");
         detail::write_snapshot_json(j, before);
         j.key("edits").begin_array();
-        for (auto const& o : outcomes) detail::write_outcome_json(j, m, o);
+        for (auto const& o : outcomes) detail::write_outcome_json(j, m, o, differentiated);
         j.end_array().key("after");
         detail::write_snapshot_json(j, snapshot(w));
         j.end_object();
@@ -276,7 +279,7 @@ void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapsho
             auto const src = detail::source_of(m, o.edit.instruction);
             if (!src.source.empty()) out << "  source " << src.source << '\n';
         }
-        out << "  in JAX: " << detail::jax_change(m, o) << '\n';
+        out << "  in JAX: " << detail::jax_change(m, o, differentiated) << '\n';
     }
     detail::write_snapshot_text(out, "after", snapshot(w));
 }
@@ -319,6 +322,7 @@ inline void write_against_text(std::ostream& out, memory_analysis_advice const& 
 template <class P>
 void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice const& b, std::size_t shown, bool as_json) {
     auto const& m = w.module();
+    bool const differentiated = detail::differentiated(m);  // once: each remat's JAX change reads it
     auto const& a = b.live;
     memory_analysis_advice const* against = b.memory_analysis ? &*b.memory_analysis : nullptr;
     if (as_json) {
@@ -341,7 +345,7 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice co
             auto const& c = a.candidates[k];
             j.begin_object().key("rank").value(k).key("color").value(c.color).key("saved").value(c.saved).key("cost_bytes").value(c.cost_bytes);
             j.key("outcome");
-            detail::write_outcome_json(j, m, c.outcome);
+            detail::write_outcome_json(j, m, c.outcome, differentiated);
             j.end_object();
         }
         j.end_array().key("refused").begin_object();
@@ -369,7 +373,7 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice co
             if (!src.op_name.empty()) out << "      op_name " << src.op_name << '\n';
             for (auto const& f : src.stack) out << "      at " << f << '\n';
         }
-        out << "      in JAX: " << detail::jax_change(m, c.outcome) << '\n';
+        out << "      in JAX: " << detail::jax_change(m, c.outcome, differentiated) << '\n';
     };
     for (std::size_t k : a.chosen) line(k);
     out << "candidates (" << a.candidates.size() << ", by bytes saved per byte of cost):\n";

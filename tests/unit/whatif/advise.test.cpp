@@ -99,7 +99,7 @@ TEST_CASE("advise: each suggestion says the change in JAX's terms", "[whatif]") 
         auto const m = hlomem::parse_hlo_module(text, file);
         hlomem::what_if w(m);
         for (auto const& c : hlomem::advise(w).candidates) {
-            if (c.outcome.edit.kind == kind) return hlomem::detail::jax_change(m, c.outcome);
+            if (c.outcome.edit.kind == kind) return hlomem::detail::jax_change(m, c.outcome, hlomem::detail::differentiated(m));
         }
         return std::string();
     };
