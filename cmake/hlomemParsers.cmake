@@ -10,24 +10,17 @@
 #   find_package(hlomem CONFIG REQUIRED)
 #   hlomem_add_parsers_library(my_parsers)
 #   target_link_libraries(my_tool PRIVATE my_parsers)
-# hlomem_write_source(PATH TEXT OUT): writes TEXT to ${CMAKE_CURRENT_BINARY_DIR}/PATH, a generated
-# translation unit, and sets OUT to its path. Written through configure_file so that an unchanged
-# file keeps its time stamp.
-function(hlomem_write_source path text out)
-  set(source ${CMAKE_CURRENT_BINARY_DIR}/${path})
-  file(WRITE ${source}.in "${text}")
-  configure_file(${source}.in ${source} COPYONLY)
-  set(${out} ${source} PARENT_SCOPE)
-endfunction()
+# The translation units themselves are sources of the package (cmake/units/, installed beside this
+# file), not files written into each build: two builds of one checkout compile the same files, so
+# that a compiler cache (ccache) serves the second.
+set(HLOMEM_UNITS_DIR ${CMAKE_CURRENT_LIST_DIR}/units)
 
 function(hlomem_add_parsers_library name)
   set(sources)
   # The longest first: a parallel build starts them in this order.
   foreach(grammar DUMP HLO_MODULE SHAPE OOM_REPORT MINIMALLOC_CSV)
     string(TOLOWER ${grammar} file)
-    hlomem_write_source(${name}/parsers_${file}.cpp
-                        "#define HLOMEM_INSTANTIATE_${grammar}\n#include <hlomem/parser/instantiate.hpp>\n" source)
-    list(APPEND sources ${source})
+    list(APPEND sources ${HLOMEM_UNITS_DIR}/parsers_${file}.cpp)
   endforeach()
   add_library(${name} STATIC ${ARGN} ${sources})
   target_link_libraries(${name} PUBLIC hlomem::hlomem)

@@ -7,6 +7,8 @@
 #   scripts/fuzz.sh                      every target for 60 s
 #   scripts/fuzz.sh 1800 shape hlo_module   two targets for 30 minutes each
 #   JOBS=2 scripts/fuzz.sh 60            two targets at a time (default: one per core)
+#   OPTIMIZATION=-O0 scripts/fuzz.sh 30  built at -O0: half the build time, for a short run
+#                                        (default -O1, libFuzzer's recommendation)
 #
 # The corpora in build-fuzz/corpus/TARGET/ grow from run to run.
 set -euo pipefail
@@ -22,7 +24,7 @@ jobs=${JOBS:-$(nproc)}
 build=build-fuzz
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DHLOMEM_BUILD_FUZZERS=ON \
-  -DHLOMEM_BUILD_TESTS=OFF -DHLOMEM_BUILD_EXAMPLES=OFF > /dev/null
+  -DHLOMEM_BUILD_TESTS=OFF -DHLOMEM_BUILD_EXAMPLES=OFF -DHLOMEM_FUZZ_OPTIMIZATION="${OPTIMIZATION:--O1}" > /dev/null
 cmake --build "$build" -j"$jobs" --target $(printf 'hlomem_fuzz_%s ' "${targets[@]}")
 
 # Seed corpora: every file of tests/data whose first line says it is of the target's kind (files

@@ -20,7 +20,8 @@ if(MODE STREQUAL "find_package")
   run(${CMAKE_COMMAND} --install ${WORK_DIR}/hlomem-build)
   foreach(f include/hlomem/hlomem.hpp include/hlomem/parser/instantiate.hpp share/cmake/hlomem/hlomemConfig.cmake
             share/cmake/hlomem/hlomemParsers.cmake share/cmake/hlomem/hlomemCompiled.cmake
-            include/hlomem/output/instantiate.hpp
+            include/hlomem/output/instantiate.hpp share/cmake/hlomem/units/compiled.cpp
+            share/cmake/hlomem/units/parsers_dump.cpp
             share/cmake/hlomem/hlomemConfigVersion.cmake share/cmake/hlomem/hlomemTargets.cmake)
     if(NOT EXISTS ${WORK_DIR}/prefix/${f})
       message(FATAL_ERROR "not installed: ${f}")

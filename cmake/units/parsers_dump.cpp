@@ -1,0 +1,4 @@
+// One of the translation units of hlomem_add_parsers_library (cmake/hlomemParsers.cmake): the
+// parsers of HLOMEM_INSTANTIATE_DUMP, compiled once (include/hlomem/parser/instantiate.hpp).
+#define HLOMEM_INSTANTIATE_DUMP
+#include <hlomem/parser/instantiate.hpp>
