@@ -10,6 +10,10 @@
 //                                        include/ cite exists under ROOT
 //   check_docs figures README BENCHMARKS every speed, time, ratio and size README states is
 //                                        one BENCHMARKS.md (written by run_benchmarks.sh) holds
+//   check_docs commands MAIN DIR MD...   the command table of the tool's MAIN against the files of
+//                                        DIR (commands/NAME.cpp) and each MD: its row
+//                                        "| `commands/NAME.cpp` | ...: `a`, `b` |" lists them all,
+//                                        or, without that row, it shows each as `hlomem NAME
 //
 // A value comment (the README says so above its tour): a statement followed, on its line or
 // alone on the next, by a comment that begins with a value (a number, true, false, a "string" or
@@ -512,6 +516,65 @@ int check_functions(fs::path const& root, std::size_t max) {
     return problems ? 1 : 0;
 }
 
+// --- commands ---------------------------------------------------------------------------------
+
+/// The tool's commands by its command table (`{"report", hlomem_cli::run_report},` in MAIN), its
+/// files (DIR/NAME.cpp) and each document: a document with the row of the tool's files
+/// ("| `commands/NAME.cpp` | ...") lists every command there, one without it shows each as
+/// `hlomem NAME ...` (TOOL.md, README.md).
+int check_commands(fs::path const& main_cpp, fs::path const& dir, std::vector<fs::path> const& documents) {
+    std::set<std::string> table;
+    static std::regex const entry(R"re(\{"([a-z_]+)", hlomem_cli::run_([a-z_]+)\})re");
+    auto const main_lines = read_lines(main_cpp);
+    for (std::size_t i = 0; i < main_lines.size(); ++i) {
+        for (std::sregex_iterator it(main_lines[i].begin(), main_lines[i].end(), entry), end; it != end; ++it) {
+            if ((*it)[1].str() != (*it)[2].str()) {
+                report(main_cpp.string(), i + 1, "command " + (*it)[1].str() + " runs run_" + (*it)[2].str());
+            }
+            table.insert((*it)[1].str());
+        }
+    }
+    if (table.empty()) report(main_cpp.string(), 1, "no command table ({\"NAME\", hlomem_cli::run_NAME})");
+    std::set<std::string> files;
+    for (auto const& e : fs::directory_iterator(dir)) {
+        if (e.path().extension() == ".cpp") files.insert(e.path().stem().string());
+    }
+    for (auto const& name : table) {
+        if (!files.count(name)) report(main_cpp.string(), 1, "command " + name + " has no " + (dir / (name + ".cpp")).string());
+    }
+    for (auto const& name : files) {
+        if (!table.count(name)) report((dir / (name + ".cpp")).string(), 1, "is in no command table of " + main_cpp.string());
+    }
+    for (fs::path const& md : documents) {
+        auto const lines = read_lines(md);
+        bool row = false;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            auto const cells = table_cells(lines[i]);
+            if (cells.size() < 2 || cells[0] != "`commands/NAME.cpp`") continue;
+            row = true;
+            std::set<std::string> listed;
+            std::string const& job = cells[1];
+            static std::regex const word("`([a-z_]+)`");
+            auto const colon = job.find(':');
+            std::string const list = colon == std::string::npos ? std::string() : job.substr(colon);
+            for (std::sregex_iterator it(list.begin(), list.end(), word), end; it != end; ++it) listed.insert((*it)[1].str());
+            if (listed != table) {
+                report(md.string(), i + 1, "lists the commands `" + joined(listed) + "`; the tool has `" + joined(table) + "`");
+            }
+        }
+        if (row) continue;
+        std::string text;
+        for (auto const& l : lines) text += l + "\n";
+        for (auto const& name : table) {
+            if (text.find("`hlomem " + name + " ") == std::string::npos && text.find("`hlomem " + name + "`") == std::string::npos) {
+                report(md.string(), 1, "never shows `hlomem " + name + " ...`, a command of the tool");
+            }
+        }
+    }
+    if (!problems) std::cout << table.size() << " commands; their files and every document agree\n";
+    return problems ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
     std::vector<std::string> const args(argv + 1, argv + argc);
     if (args.size() == 3 && args[0] == "tour") return extract_tour(args[1], args[2]);
@@ -524,7 +587,10 @@ int main(int argc, char** argv) {
     if (args.size() == 2 && args[0] == "citations") return check_citations(args[1]);
     if (args.size() == 3 && args[0] == "functions") return check_functions(args[1], std::stoul(args[2]));
     if (args.size() == 3 && args[0] == "figures") return check_figures(args[1], args[2]);
+    if (args.size() >= 4 && args[0] == "commands") {
+        return check_commands(args[1], args[2], std::vector<fs::path>(args.begin() + 3, args.end()));
+    }
     std::cerr << "usage: check_docs tour README.md OUT.cpp | layers CMAKELISTS MD... | citations ROOT | "
-                 "figures README.md BENCHMARKS.md | functions ROOT MAX_LINES\n";
+                 "figures README.md BENCHMARKS.md | functions ROOT MAX_LINES | commands MAIN DIR MD...\n";
     return 2;
 }
