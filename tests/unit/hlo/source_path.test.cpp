@@ -10,14 +10,14 @@
 
 namespace {
 
-constexpr std::string_view chol_b = "/global/homes/j/jackm/software/lorrax_B/src/common/cholesky_2d.py";
+constexpr std::string_view chol_b_source = "/global/homes/j/jackm/software/lorrax_B/src/common/cholesky_2d.py";
 constexpr std::string_view chol_d = "/pscratch/sd/j/jackm/lorrax_sandbox/sources/lorrax_D/src/common/cholesky_2d.py";
 
 }  // namespace
 
 TEST_CASE("common_tail_length counts the trailing components two paths share") {
-    CHECK(hlomem::common_tail_length(chol_b, chol_d) == 3);  // src/common/cholesky_2d.py
-    CHECK(hlomem::common_tail_length(chol_b, chol_b) == 9);  // global/homes/j/jackm/software/lorrax_B/src/common/cholesky_2d.py
+    CHECK(hlomem::common_tail_length(chol_b_source, chol_d) == 3);  // src/common/cholesky_2d.py
+    CHECK(hlomem::common_tail_length(chol_b_source, chol_b_source) == 9);  // global/homes/j/jackm/software/lorrax_B/src/common/cholesky_2d.py
     CHECK(hlomem::common_tail_length("/a/model.py", "/a/other.py") == 0);
     // A component, not a suffix of characters: `xmodel.py` is not `model.py`.
     CHECK(hlomem::common_tail_length("/a/xmodel.py", "/b/model.py") == 0);
@@ -28,7 +28,7 @@ TEST_CASE("common_tail_length counts the trailing components two paths share") {
 }
 
 TEST_CASE("path_tail gives the last components as written") {
-    CHECK(hlomem::path_tail(chol_b, 3) == "src/common/cholesky_2d.py");
+    CHECK(hlomem::path_tail(chol_b_source, 3) == "src/common/cholesky_2d.py");
     CHECK(hlomem::path_tail("/x/m.py", 1) == "m.py");
     CHECK(hlomem::path_tail("/x/m.py", 2) == "x/m.py");
     CHECK(hlomem::path_tail("/x/m.py", 3) == "/x/m.py");
@@ -37,7 +37,7 @@ TEST_CASE("path_tail gives the last components as written") {
 
 TEST_CASE("strip_root removes the longest root a path lies under, by whole components") {
     std::vector<std::string> const roots = {"/global/homes/j/jackm/software", "/global/homes/j/jackm/software/lorrax_B/"};
-    CHECK(hlomem::strip_root(chol_b, roots) == "src/common/cholesky_2d.py");
+    CHECK(hlomem::strip_root(chol_b_source, roots) == "src/common/cholesky_2d.py");
     CHECK(hlomem::strip_root(chol_d, roots) == chol_d);  // under neither
     CHECK(hlomem::strip_root("/a/bc/d.py", {"/a/b"}) == "/a/bc/d.py");
     CHECK(hlomem::strip_root("/a/b", {"/a/b"}) == "/a/b");
@@ -47,9 +47,9 @@ TEST_CASE("strip_root removes the longest root a path lies under, by whole compo
 }
 
 TEST_CASE("match_source_files: the two checkouts of cholesky_2d.py are one file, shown by their common tail") {
-    auto const files = hlomem::match_source_files({chol_b}, {chol_d});
+    auto const files = hlomem::match_source_files({chol_b_source}, {chol_d});
     REQUIRE(files.size() == 1);
-    CHECK(files[0].a == chol_b);
+    CHECK(files[0].a == chol_b_source);
     CHECK(files[0].b == chol_d);
     CHECK(files[0].shown == "src/common/cholesky_2d.py");
     CHECK(files[0].across_roots());
@@ -93,10 +93,10 @@ TEST_CASE("match_source_files: a tie on the longest tail matches nothing") {
 }
 
 TEST_CASE("source_file_index looks a file up by either side's path") {
-    hlomem::source_file_index const index({chol_b, "/same/main.py"}, {"/same/main.py", chol_d});
+    hlomem::source_file_index const index({chol_b_source, "/same/main.py"}, {"/same/main.py", chol_d});
     CHECK(index.across_roots());
-    CHECK(index.key_of(chol_d, true) == chol_b);
-    CHECK(index.key_of(chol_b, false) == chol_b);
+    CHECK(index.key_of(chol_d, true) == chol_b_source);
+    CHECK(index.key_of(chol_b_source, false) == chol_b_source);
     CHECK(index.key_of("/same/main.py", true) == "/same/main.py");
     REQUIRE(index.find(chol_d, true) != nullptr);
     CHECK(index.find(chol_d, true)->shown == "src/common/cholesky_2d.py");
