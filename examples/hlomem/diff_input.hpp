@@ -65,7 +65,7 @@ inline std::optional<diff_input> load_diff_input(std::string const& command, std
     options.find_module = true;
     options.module_file = std::move(module);
     options.derive_assignment = true;
-    auto loaded = load<diff_input::policy>(*in, options, err);
+    auto loaded = load(*in, options, err);
     if (!loaded) return std::nullopt;
     diff_input out{path, loaded, {}, std::nullopt};
     out.sources = hlomem::attribute_values(*out.loaded);

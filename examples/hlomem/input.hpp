@@ -79,42 +79,29 @@ inline std::optional<opened_input> open_input(std::string const& path, std::ostr
 }
 
 /// `in` read into its model, viewing its text (hlomem::load_view, as hlomem::load reads an
-/// input), kept until the process exits (keep_until_exit); null after saying why on `err`.
-template <class P = hlomem::default_policy>
-hlomem::mapped_loaded<P>* load(opened_input const& in, hlomem::load_options const& options, std::ostream& err) {
-    auto loaded = hlomem::load_view<P>(in.text->text(), in.path, options);
+/// input), kept until the process exits (keep_until_exit); null after saying why on `err`. Every
+/// command reads with view_policy: no string of its own for every name and instruction text, and
+/// the tool links the library compiled for that policy alone (hlomem::compiled_view).
+inline hlomem::mapped_loaded<hlomem::view_policy>* load(opened_input const& in, hlomem::load_options const& options, std::ostream& err) {
+    auto loaded = hlomem::load_view<hlomem::view_policy>(in.text->text(), in.path, options);
     if (!loaded) {
         print_load_error(err, loaded.error());
         return nullptr;
     }
-    return &keep_until_exit(hlomem::mapped_loaded<P>{std::move(*loaded), in.text});
-}
-
-/// `in` read into its model (hlomem::load), kept until the process exits (keep_until_exit); null
-/// after saying why on `err`.
-template <class P = hlomem::default_policy>
-hlomem::basic_loaded<P>* load(hlomem::input in, hlomem::load_options const& options, std::ostream& err) {
-    auto loaded = hlomem::load<P>(std::move(in), options);
-    if (!loaded) {
-        print_load_error(err, loaded.error());
-        return nullptr;
-    }
-    return &keep_until_exit(std::move(*loaded));
+    return &keep_until_exit(hlomem::mapped_loaded<hlomem::view_policy>{std::move(*loaded), in.text});
 }
 
 /// The buffer-assignment dump at `path`, with the live ranges `options` name or find, kept until
 /// the process exits (keep_until_exit); null after saying why on `err`. What check and timeline
-/// read. A command that keeps no name past the model reads with the view policy: no string of its
-/// own for every name and instruction text.
-template <class P = hlomem::default_policy>
-hlomem::mapped_loaded<P>* load_dump(std::string const& path, hlomem::load_options const& options, std::ostream& err) {
+/// read.
+inline hlomem::mapped_loaded<hlomem::view_policy>* load_dump(std::string const& path, hlomem::load_options const& options, std::ostream& err) {
     auto in = open_input(path, err);
     if (!in) return nullptr;
     if (in->kind != hlomem::dump_kind::buffer_assignment) {
         err << "hlomem: " << path << ": not a buffer-assignment dump (it should start with 'BufferAssignment:')\n";
         return nullptr;
     }
-    return load<P>(*in, options, err);
+    return load(*in, options, err);
 }
 
 }  // namespace hlomem_cli

@@ -23,7 +23,7 @@ inline std::optional<module_input> read_module_input(std::string const& path, st
     if (!in) return std::nullopt;
     hlomem::load_options options;
     options.find_module = true;
-    auto const* loaded = load<hlomem::view_policy>(*in, options, err);
+    auto const* loaded = load(*in, options, err);
     if (!loaded) return std::nullopt;
     auto m = hlomem::editable_module(*loaded);
     if (!m) {

@@ -89,16 +89,17 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit * 1000));
     options.plan.improve.time_limit = limit;
     options.plan.exact.time_limit = limit;
-    auto in = read_input(*file, err);
+    auto in = open_input(*file, err);
     if (!in) return exit_error;
     if (in->kind != hlomem::dump_kind::hlo_module) {
         err << "hlomem assign: " << *file << ": not an HLO module (the first line should be 'HloModule name, ...')\n";
         return exit_error;
     }
-    std::string const module_text(in->text);
-    auto loaded = load(std::move(*in), {}, err);
+    // Read with view_policy: the model, the prediction and its `from instruction:` lines view the
+    // mapped text, kept until the process exits.
+    auto const* loaded = load(*in, {}, err);
     if (!loaded) return exit_error;
-    auto const& modules = std::get<std::vector<hlomem::hlo_module>>(loaded->model);
+    auto const& modules = std::get<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(loaded->model);
     if (modules.size() != 1) {
         err << "hlomem assign: " << *file << ": " << modules.size() << " modules; give one\n";
         return exit_error;
@@ -107,8 +108,8 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     if (!m.is_scheduled()) {
         err << "hlomem assign: note: " << hlomem::not_scheduled_note(*file) << '\n';
     }
-    options.module_text = module_text;
-    std::optional<hlomem::predicted_assignment> predicted;
+    options.module_text = in->text->text();
+    std::optional<hlomem::basic_predicted_assignment<hlomem::view_policy>> predicted;
     try {
         predicted = hlomem::predict_assignment(m, options, !as_json);
         err << "hlomem assign: " << predicted->backend_note() << '\n';

@@ -61,7 +61,7 @@ int run_check(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!file) return a.usage();
-    auto loaded = load_dump<hlomem::view_policy>(*file, load_options, err);
+    auto loaded = load_dump(*file, load_options, err);
     if (!loaded) return exit_error;
     auto const report = hlomem::check_loaded(*loaded, *file, options);
     if (as_json) {

@@ -103,20 +103,20 @@ int run_explain(arguments const& args, std::ostream& out, std::ostream& err) {
             err << "hlomem explain: " << m->name() << ": not an HLO module (it should start with 'HloModule name, ...')\n";
             return exit_error;
         }
-        auto loaded_module = load<hlomem::view_policy>(*m, {}, err);
+        auto loaded_module = load(*m, {}, err);
         if (!loaded_module) return exit_error;
         auto const& modules = std::get<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(loaded_module->model);
         if (modules.empty()) return a.error("--module: no module in " + m->name());
         module = hlomem::index_module(modules.front());
     }
-    auto in = read_input(*file, err);
+    auto in = open_input(*file, err);
     if (!in) return exit_error;
     std::string const name = in->name();
     hlomem::load_options options;
     options.as = hlomem::dump_kind::oom_log;  // a log of any kind may hold reports
-    auto loaded = load(std::move(*in), options, err);
+    auto const* loaded = load(*in, options, err);
     if (!loaded) return exit_error;
-    auto const& log = std::get<hlomem::oom_log>(loaded->model);
+    auto const& log = std::get<hlomem::basic_oom_log<hlomem::view_policy>>(loaded->model);
     if (log.reports.empty()) {
         err << "hlomem explain: " << name
             << ": no out-of-memory report found (looked for a line starting 'Largest program allocations in' (TPU), "

@@ -81,7 +81,7 @@ int run_graph(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (!file) return a.usage();
-    auto in = read_input(*file, err);
+    auto in = open_input(*file, err);
     if (!in) return exit_error;
     if (in->kind != hlomem::dump_kind::buffer_assignment && in->kind != hlomem::dump_kind::hlo_module) {
         err << "hlomem graph: " << *file
@@ -91,7 +91,7 @@ int run_graph(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     hlomem::load_options load_options;
     load_options.derive_assignment = true;
-    auto loaded = load(std::move(*in), load_options, err);
+    auto const* loaded = load(*in, load_options, err);
     if (!loaded) return exit_error;
     if (loaded->derived) {
         for (auto const& n : loaded->derived->notes) err << "hlomem graph: note: " << n.message << '\n';

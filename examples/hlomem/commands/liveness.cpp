@@ -78,7 +78,7 @@ int run_liveness(arguments const& args, std::ostream& out, std::ostream& err) {
         err << "hlomem liveness: " << in->name() << ": not an HLO module (it should start with 'HloModule name, ...')\n";
         return exit_error;
     }
-    auto loaded = load<hlomem::view_policy>(*in, {}, err);
+    auto loaded = load(*in, {}, err);
     if (!loaded) return exit_error;
     auto const& modules = std::get<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(loaded->model);
     hlomem::json_writer json(out);

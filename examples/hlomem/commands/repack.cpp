@@ -100,7 +100,7 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     if (!file) return arg.usage();
     // The arenas: every temp allocation of a dump (or a module's predicted one), or the CSV's problem.
-    auto in = read_input(*file, err);
+    auto in = open_input(*file, err);
     if (!in) return exit_error;
     using hlomem::dump_kind;
     if (in->kind != dump_kind::buffer_assignment && in->kind != dump_kind::minimalloc_csv && in->kind != dump_kind::hlo_module) {
@@ -108,10 +108,10 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
             << "('HloModule name, ...') nor a MiniMalloc CSV (a header such as 'id,lower,upper,size')\n";
         return exit_error;
     }
-    auto loaded = load(std::move(*in), load_options, err);
+    auto* loaded = load(*in, load_options, err);
     if (!loaded) return exit_error;
-    hlomem::buffer_assignment const* ba = loaded->assignment();
-    if (auto const* modules = std::get_if<std::vector<hlomem::hlo_module>>(&loaded->model)) {
+    auto const* ba = loaded->assignment();
+    if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<hlomem::view_policy>>>(&loaded->model)) {
         if (modules->size() != 1) return usage_error(err, "repack", *file + ": " + std::to_string(modules->size()) + " modules; give one");
         try {
             ba = &keep_until_exit(hlomem::assign_buffers(modules->front()));
@@ -143,7 +143,7 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
         err << "hlomem repack: cannot write '" << *failed << "'\n";
         return exit_error;
     }
-    (as_json ? hlomem::print_repack_json : hlomem::print_repack_text)(out, *file, result, ba, times);
+    as_json ? hlomem::print_repack_json(out, *file, result, ba, times) : hlomem::print_repack_text(out, *file, result, ba, times);
     return status;
 }
 

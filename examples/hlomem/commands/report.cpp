@@ -136,7 +136,7 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     // Every kind is reported from views into its text, which the loaded value keeps alive: no
     // string of its own for every name and instruction text of a dump.
-    auto loaded = load<hlomem::view_policy>(*in, options, err);
+    auto loaded = load(*in, options, err);
     if (!loaded) return exit_error;
     hlomem::report_loaded(*loaded, as_json, top, out, depth, roots);
     return exit_ok;

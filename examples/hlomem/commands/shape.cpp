@@ -71,9 +71,9 @@ int run_shape(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     if (inputs.empty()) return a.usage();
     int status = exit_ok;
-    std::vector<hlomem::shape_facts> facts;
+    std::vector<hlomem::basic_shape_facts<hlomem::view_policy>> facts;
     for (auto const& [name, text] : inputs) {
-        auto parsed = hlomem::try_parse_shape(text, name);
+        auto parsed = hlomem::try_parse_shape<hlomem::view_policy>(text, name);
         if (!parsed) {
             err << parsed.error() << '\n';
             status = exit_error;

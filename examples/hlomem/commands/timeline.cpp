@@ -116,7 +116,7 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     int const to_stdout = (output == std::optional<std::string>("-")) + (trace == std::optional<std::string>("-")) + as_json;
     if (to_stdout > 1) return a.error("only one of -o -, --trace - and --json can use standard output");
 
-    auto loaded = load_dump(*file, load_options, err);
+    auto const* loaded = load_dump(*file, load_options, err);
     if (!loaded) return exit_error;
     auto const* ba = loaded->assignment();
     if (!ba->live_range || ba->live_range->not_available) {

@@ -127,7 +127,8 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
     }
     ba.stated_total_bytes = ba.total_bytes();
     // `Total bytes used: N (1.5KiB)`: text of its own, which a policy that views the module's
-    // text cannot hold; such an assignment is never printed (assign_module), and keeps it empty.
+    // text cannot hold; such an assignment keeps it empty, and the printer writes what XLA would
+    // (dump/printer.hpp).
     if constexpr (std::is_same_v<typename P::string_type, std::string>) ba.stated_total_human = human_bytes(*ba.stated_total_bytes);
     return ba;
 }
@@ -137,8 +138,8 @@ basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& 
 /// The buffer assignment once every heap problem of `p` has offsets (place_heaps, or a user's
 /// allocator): allocations in XLA's order, CombineTempAllocations applied, `Total bytes used`
 /// stated, the HloLiveRange appendix kept. With a policy that views the module's text, the
-/// stated total has no text (`stated_total_human` empty): such an assignment is for analyses, not
-/// for printing.
+/// stated total has no text of its own (`stated_total_human` empty), which print_buffer_assignment
+/// writes as XLA does.
 template <class P>
 basic_buffer_assignment<P> finish_assignment(basic_assignment_problem<P> const& p) {
     return detail::finish_assignment(p, p.model);

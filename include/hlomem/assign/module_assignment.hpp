@@ -102,7 +102,7 @@ using predicted_assignment = basic_predicted_assignment<default_policy>;
 /// Which results assign_module makes, and how.
 struct module_assignment_options {
     bool derived = true;     ///< make the derived result
-    bool predicted = false;  ///< make the predicted result (a policy that owns its strings only)
+    bool predicted = false;  ///< make the predicted result
     /// The size function of both results; nullopt: the assigner's (assign_options::sizes), and
     /// when that is unset too, the module's own, size_function_of(m.shapes()).
     std::optional<size_function_kind> sizes;
@@ -189,12 +189,10 @@ inline module_assignment_options predicted_only(bool print) {
 /// The buffer assignment(s) of `m` that `options` ask for, both sized by one size function:
 /// options.sizes, else assigner.sizes, else size_function_of(m.shapes()). `assigner` configures
 /// the predicted result: backend, alignment, heap algorithm and its budgets, constants, liveness
-/// version, and the module's text for the `from instruction:` lines. The derived result keeps names
-/// of the module's string type (with view_policy they view the module's text). The predicted one
-/// writes text of its own (`Total bytes used: N (1.5KiB)`, `from instruction:` lines), which a view
-/// cannot hold: a module whose policy views its text is predicted for analyses (its stated total
-/// has no text) and not printed (print_predicted throws error); a module the assigner cannot
-/// assign throws error too.
+/// version, and the module's text for the `from instruction:` lines. Both results keep names of the
+/// module's string type (with view_policy they view the module's text, and the `from instruction:`
+/// lines view assigner.module_text: both must outlive the results). A module the assigner cannot
+/// assign throws error.
 template <class P>
 basic_module_assignment<P> assign_module(basic_hlo_module<P> const& m, module_assignment_options const& options = {},
                                          assign_options const& assigner = {}) {
@@ -203,11 +201,6 @@ basic_module_assignment<P> assign_module(basic_hlo_module<P> const& m, module_as
     out.sizes = named ? *named : size_function_of(m.shapes());
     if (options.derived) out.derived = detail::derive_module_assignment(m, out.sizes, options.positions_and_uses);
     if (!options.predicted) return out;
-    if (options.print_predicted && !std::is_same_v<typename P::string_type, std::string>) {
-        throw error("hlomem: the predicted assignment of module " + std::string(std::string_view(m.name())) +
-                    " prints text of its own (`Total bytes used: N (1.5KiB)`), which a policy viewing the module's "
-                    "text cannot hold: parse the module with default_policy to print it");
-    }
     if (assigner.sizes == named) {
         out.predicted = detail::predict_module_assignment(m, assigner, options.print_predicted);
     } else {
@@ -219,12 +212,9 @@ basic_module_assignment<P> assign_module(basic_hlo_module<P> const& m, module_as
 }
 
 /// The whole of XLA's BufferAssigner on `m` with `options.algorithm` for the heaps: the predicted
-/// result's model (assign_module). The policy must own its strings (default_policy).
+/// result's model (assign_module), whose names are of the module's string type.
 template <class P>
 basic_buffer_assignment<P> assign_buffers(basic_hlo_module<P> const& m, assign_options const& options = {}) {
-    static_assert(std::is_same_v<typename P::string_type, std::string>,
-                  "assign_buffers writes text of its own (`Total bytes used: N (1.5KiB)`): use a policy that owns its "
-                  "strings, such as default_policy");
     return std::move(assign_module(m, detail::predicted_only(false), options).predicted->assignment);
 }
 

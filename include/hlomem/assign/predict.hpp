@@ -17,8 +17,10 @@ namespace hlomem {
 /// Runs XLA's buffer assignment on `m` with `options` (whose module_text, the text `m` was parsed
 /// from, gives each value's `from instruction:` line) and, with `print_text`, prints the dump into
 /// `text`; the model stays in `assignment` (`hlomem assign --json` reports it without the text).
-/// Throws error when the module cannot be assigned.
-inline predicted_assignment predict_assignment(hlo_module const& m, assign_options const& options, bool print_text = true) {
+/// Any policy: with view_policy the model views the module's text and options.module_text, which
+/// must outlive it. Throws error when the module cannot be assigned.
+template <class P>
+basic_predicted_assignment<P> predict_assignment(basic_hlo_module<P> const& m, assign_options const& options, bool print_text = true) {
     return std::move(*assign_module(m, detail::predicted_only(print_text), options).predicted);
 }
 

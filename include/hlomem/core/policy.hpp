@@ -42,6 +42,23 @@ struct view_policy {
 /// translation unit of such a program with `extern`.
 #define HLOMEM_FOR_EACH_POLICY(X, EXTERN) X(EXTERN, default_policy) X(EXTERN, view_policy)
 
+/// HLOMEM_FOR_EACH_INSTANTIATED_POLICY(X): `X(, P)` for each policy a library's translation unit
+/// compiles (parser/instantiate.hpp, output/instantiate.hpp): view_policy alone under
+/// HLOMEM_INSTANTIATE_VIEW_POLICY, default_policy alone under HLOMEM_INSTANTIATE_DEFAULT_POLICY
+/// (defined on the command line, or before the first hlomem header), both otherwise. A program
+/// that reads with one policy, as the tool reads everything with view_policy, links the library of
+/// that policy alone (CMake: hlomem_add_compiled_library's POLICY) and compiles half the templates;
+/// a template of the other policy that it used would be an undefined reference, not a silent copy.
+#if defined(HLOMEM_INSTANTIATE_VIEW_POLICY) && defined(HLOMEM_INSTANTIATE_DEFAULT_POLICY)
+#error "hlomem: define at most one of HLOMEM_INSTANTIATE_VIEW_POLICY and HLOMEM_INSTANTIATE_DEFAULT_POLICY (neither: both)"
+#elif defined(HLOMEM_INSTANTIATE_VIEW_POLICY)
+#define HLOMEM_FOR_EACH_INSTANTIATED_POLICY(X) X(, view_policy)
+#elif defined(HLOMEM_INSTANTIATE_DEFAULT_POLICY)
+#define HLOMEM_FOR_EACH_INSTANTIATED_POLICY(X) X(, default_policy)
+#else
+#define HLOMEM_FOR_EACH_INSTANTIATED_POLICY(X) X(, default_policy) X(, view_policy)
+#endif
+
 namespace detail {
 template <class P>
 constexpr bool check_policy() {

@@ -60,7 +60,7 @@ inline std::vector<compilation_memory> dump_directory_memory(std::string const& 
                 auto in = read_input(*r.files.module_file);
                 if (!in) {
                     r.error = in.error().message;
-                } else if (auto modules = try_parse_hlo_modules<default_policy>(in->text, *r.files.module_file); !modules) {
+                } else if (auto modules = try_parse_hlo_modules<view_policy>(in->text, *r.files.module_file); !modules) {
                     r.error = modules.error().to_string();
                 } else if (modules->size() != 1) {
                     r.error = std::to_string(modules->size()) + " modules in one file";

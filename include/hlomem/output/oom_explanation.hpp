@@ -41,7 +41,8 @@ inline std::string count_of(std::size_t n, hlomem::oom_report_kind kind) {
 }
 
 /// The notes of `report` that fall on entry `i`'s lines (from its first line to the next entry's).
-inline std::vector<hlomem::diagnostic> notes_of(hlomem::oom_report const& report, std::size_t i) {
+template <class P>
+std::vector<hlomem::diagnostic> notes_of(hlomem::basic_oom_report<P> const& report, std::size_t i) {
     std::size_t const from = report.entries[i].line;
     std::size_t const to = i + 1 < report.entries.size() ? report.entries[i + 1].line : static_cast<std::size_t>(-1);
     std::vector<hlomem::diagnostic> out;
@@ -52,7 +53,8 @@ inline std::vector<hlomem::diagnostic> notes_of(hlomem::oom_report const& report
 }
 
 /// `  size       reported 570.00M, recomputed 597688320 bytes (570.00M): agrees`
-inline void print_figure(std::ostream& out, char const* name, std::optional<hlomem::reported_size> const& reported,
+template <class P>
+void print_figure(std::ostream& out, char const* name, std::optional<hlomem::basic_reported_size<P>> const& reported,
                          hlomem::figure_check const& check, hlomem::size_function_kind style, std::string const& extra = {}) {
     if (!reported) return;
     std::string label = name;
@@ -77,12 +79,13 @@ inline std::string percent_text(double share) {
 
 /// The key of each usage line in `usage`: its name, or `part name` when an earlier line of
 /// another part has that name (`reserved` of the total, `program reserved` of the requirement).
-inline std::vector<std::string> usage_keys(hlomem::oom_report const& report) {
+template <class P>
+std::vector<std::string> usage_keys(hlomem::basic_oom_report<P> const& report) {
     std::vector<std::string> keys;
     for (auto const& u : report.usage) {
-        std::string key = u.name;
+        std::string key(std::string_view(u.name));
         for (auto const& k : keys) {
-            if (k == key) key = std::string(hlomem::to_string(u.part)) + " " + u.name;
+            if (k == key) key = std::string(hlomem::to_string(u.part)) + " " + std::string(std::string_view(u.name));
         }
         keys.push_back(std::move(key));
     }
@@ -90,19 +93,24 @@ inline std::vector<std::string> usage_keys(hlomem::oom_report const& report) {
 }
 
 /// `reserved 530.00M, program 21.95G, arguments unknown`
-inline std::string usage_text(hlomem::oom_report const& report, hlomem::oom_usage_part part) {
+template <class P>
+std::string usage_text(hlomem::basic_oom_report<P> const& report, hlomem::oom_usage_part part) {
     std::string out;
     for (auto const& u : report.usage) {
         if (u.part != part) continue;
-        out += (out.empty() ? "" : ", ") + u.name + ' ' + (u.size ? u.size->text : std::string("unknown"));
+        out += out.empty() ? "" : ", ";
+        out += std::string_view(u.name);
+        out += ' ';
+        out += u.size ? std::string_view(u.size->text) : std::string_view("unknown");
     }
     return out;
 }
 
-inline void print_summary_text(std::ostream& out, hlomem::oom_report const& report, hlomem::oom_summary_analysis const& summary) {
+template <class P>
+void print_summary_text(std::ostream& out, hlomem::basic_oom_report<P> const& report, hlomem::oom_summary_analysis const& summary) {
     if (report.used || report.capacity || report.exceeded) {
         out << "  out of memory in " << (report.memory_space.empty() ? std::string("memory") : report.memory_space) << ':';
-        if (report.used) out << " used " << report.used->text << (report.capacity ? " of " + report.capacity->text : std::string());
+        if (report.used) out << " used " << report.used->text << (report.capacity ? " of " + std::string(std::string_view(report.capacity->text)) : std::string());
         if (!report.used && report.capacity) out << " capacity " << report.capacity->text;
         if (report.exceeded) out << ", exceeded by " << report.exceeded->text;
         out << '\n';
@@ -111,7 +119,7 @@ inline void print_summary_text(std::ostream& out, hlomem::oom_report const& repo
     struct part_line {
         hlomem::oom_usage_part part;
         char const* title;
-        std::optional<hlomem::reported_size> const* figure;
+        std::optional<hlomem::basic_reported_size<P>> const* figure;
     };
     part_line const parts[] = {
         {hlomem::oom_usage_part::capacity, "capacity", &report.capacity},
@@ -156,7 +164,8 @@ inline std::string kind_title(hlomem::oom_report_kind k) {
     }
 }
 
-inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlomem::oom_report const& report, tally& counts,
+template <class P>
+void print_report_text(std::ostream& out, hlomem::basic_oom_log<P> const& log, hlomem::basic_oom_report<P> const& report, tally& counts,
                               hlomem::oom_module_index const* module = nullptr) {
     auto const style = hlomem::size_style_of(report.kind);
     out << log.file << ':' << report.line << ": ";
@@ -164,7 +173,7 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         if (report.list_line != 0) {
             out << "TPU report, largest program allocations in " << report.memory_space;
         } else {
-            out << "TPU report" << (report.memory_space.empty() ? std::string() : " on " + report.memory_space)
+            out << "TPU report" << (report.memory_space.empty() ? std::string() : " on " + std::string(std::string_view(report.memory_space)))
                 << (report.entries.empty() ? ", summary only" : ", its list's header not in the input");
         }
     } else if (report.kind != hlomem::oom_report_kind::gpu) {
@@ -196,7 +205,7 @@ inline void print_report_text(std::ostream& out, hlomem::oom_log const& log, hlo
         out << "\n  " << entry_word(report.kind) << ' '
             << (e.number == 0 ? std::string("?") : std::to_string(e.number) + (e.number_inferred ? " (inferred)" : ""))
             << " (line " << e.line << (e.has_head ? "" : ", its first line not in the input") << "): "
-            << (e.shape ? hlomem::to_string(*e.shape) : e.shape_text.empty() ? std::string("no shape") : e.shape_text + " (does not read)")
+            << (e.shape ? hlomem::to_string(*e.shape) : e.shape_text.empty() ? std::string("no shape") : std::string(std::string_view(e.shape_text)) + " (does not read)")
             << '\n';
         if (a.tiling_inferred || a.layout_inferred) out << "    analyzed as      " << hlomem::to_string(a.shape) << '\n';
         if (!e.operator_text.empty()) out << "    operator         " << shortened(e.operator_text) << '\n';
@@ -277,12 +286,13 @@ inline std::string_view fix_kind_name(hlomem::padding_fix_kind k) {
     return "unknown";
 }
 
-inline void print_entry_json(hlomem::json_writer& json, hlomem::oom_log const& log, std::size_t report_index, std::size_t entry_index,
+template <class P>
+void print_entry_json(hlomem::json_writer& json, hlomem::basic_oom_log<P> const& log, std::size_t report_index, std::size_t entry_index,
                              hlomem::oom_module_index const* module) {
     auto const& report = log.reports[report_index];
     auto const& e = report.entries[entry_index];
     auto const a = hlomem::analyze(e, report.kind);
-    auto reported = [&](char const* text_key, char const* bytes_key, std::optional<hlomem::reported_size> const& r) {
+    auto reported = [&](char const* text_key, char const* bytes_key, std::optional<hlomem::basic_reported_size<P>> const& r) {
         json.key(text_key);
         r ? json.value(r->text) : json.null();
         json.key(bytes_key);
@@ -352,18 +362,20 @@ inline void print_entry_json(hlomem::json_writer& json, hlomem::oom_log const& l
 }
 
 /// Every warning of `log`, the reports' own and the log's, in line order.
-inline std::vector<hlomem::diagnostic> all_warnings(hlomem::oom_log const& log) {
+template <class P>
+std::vector<hlomem::diagnostic> all_warnings(hlomem::basic_oom_log<P> const& log) {
     std::vector<hlomem::diagnostic> out = log.warnings;
     for (auto const& r : log.reports) out.insert(out.end(), r.notes.begin(), r.notes.end());
     std::stable_sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.line < b.line; });
     return out;
 }
 
-inline void print_report_json(hlomem::json_writer& json, hlomem::oom_log const& log, std::size_t report_index,
+template <class P>
+void print_report_json(hlomem::json_writer& json, hlomem::basic_oom_log<P> const& log, std::size_t report_index,
                               hlomem::oom_module_index const* module) {
     auto const& report = log.reports[report_index];
     auto const summary = hlomem::analyze_report(report);
-    auto bytes = [&](char const* key, std::optional<hlomem::reported_size> const& r) {
+    auto bytes = [&](char const* key, std::optional<hlomem::basic_reported_size<P>> const& r) {
         json.key(key);
         r ? json.value(r->size.nominal_bytes) : json.null();
     };
@@ -425,7 +437,8 @@ inline void print_report_json(hlomem::json_writer& json, hlomem::oom_log const& 
 
 /// Every report of `log` and the reader's warnings as one JSON object: "reports" and "warnings".
 /// With `module`, each entry also names the module's instruction it points at (key "module").
-inline void print_oom_log_json(std::ostream& out, oom_log const& log, oom_module_index const* module = nullptr) {
+template <class P>
+void print_oom_log_json(std::ostream& out, basic_oom_log<P> const& log, oom_module_index const* module = nullptr) {
     hlomem::json_writer json(out);
     json.begin_object();
     json.key("reports").begin_array();
@@ -439,7 +452,8 @@ inline void print_oom_log_json(std::ostream& out, oom_log const& log, oom_module
 /// Every report of `log` as text, the reader's notes, and a last line that counts the reports and
 /// entries and says whether every recomputed figure agrees.
 /// With `module`, each entry also names the module's instruction it points at.
-inline void print_oom_log_text(std::ostream& out, oom_log const& log, oom_module_index const* module = nullptr) {
+template <class P>
+void print_oom_log_text(std::ostream& out, basic_oom_log<P> const& log, oom_module_index const* module = nullptr) {
     oom_explanation_detail::tally counts;
     for (std::size_t r = 0; r < log.reports.size(); ++r) {
         if (r > 0) out << '\n';
@@ -463,6 +477,14 @@ inline void print_oom_log_text(std::ostream& out, oom_log const& log, oom_module
     }
     out << '\n';
 }
+
+// Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
+#define HLOMEM_OOM_EXPLANATION_INSTANTIATIONS(EXTERN, P) \
+    EXTERN template void print_oom_log_json<P>(std::ostream&, basic_oom_log<P> const&, oom_module_index const*); \
+    EXTERN template void print_oom_log_text<P>(std::ostream&, basic_oom_log<P> const&, oom_module_index const*);
+#ifdef HLOMEM_COMPILED_LIBRARY
+HLOMEM_FOR_EACH_POLICY(HLOMEM_OOM_EXPLANATION_INSTANTIATIONS, extern)
+#endif
 
 }  // namespace hlomem
 

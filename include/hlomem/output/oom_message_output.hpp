@@ -76,9 +76,10 @@ namespace oom_explanation_detail {
 
 /// The instruction `e` points at in `index`: by the name its label or tag gives, else (GPU
 /// entries, whose label is an opcode) by the op_name of its `Operator:`.
-inline oom_source const* source_of(oom_module_index const& index, oom_entry const& e) {
+template <class P>
+oom_source const* source_of(oom_module_index const& index, basic_oom_entry<P> const& e) {
     if (e.label_instruction && !e.label_instruction->name.empty()) {
-        auto it = index.by_name.find(e.label_instruction->name);
+        auto it = index.by_name.find(std::string(std::string_view(e.label_instruction->name)));
         if (it != index.by_name.end()) return &it->second;
     }
     std::string_view const op(e.operator_text);
@@ -94,7 +95,8 @@ inline oom_source const* source_of(oom_module_index const& index, oom_entry cons
 }
 
 /// `    in module jit_f: %fusion.10 (fusion) in computation main, op_name "...", model.py:212`
-inline void print_source_text(std::ostream& out, oom_module_index const& index, oom_entry const& e) {
+template <class P>
+void print_source_text(std::ostream& out, oom_module_index const& index, basic_oom_entry<P> const& e) {
     auto const* s = source_of(index, e);
     if (!s) {
         out << "    in module " << index.module << ": no instruction matches its label or op_name\n";
@@ -106,7 +108,8 @@ inline void print_source_text(std::ostream& out, oom_module_index const& index, 
     out << '\n';
 }
 
-inline void print_source_json(json_writer& json, oom_module_index const& index, oom_entry const& e) {
+template <class P>
+void print_source_json(json_writer& json, oom_module_index const& index, basic_oom_entry<P> const& e) {
     json.key("module");
     auto const* s = source_of(index, e);
     if (!s) {
@@ -163,8 +166,9 @@ std::vector<std::size_t> executables_by_bytes(Bfc const& b) {
 }
 
 /// The figures of the one-line messages and the BFC log that the summary lines do not show.
-inline void print_message_text(std::ostream& out, oom_report const& r) {
-    if (!r.program_name.empty() || r.program_load) out << "  program load" << (r.program_name.empty() ? std::string() : " '" + r.program_name + "'") << '\n';
+template <class P>
+void print_message_text(std::ostream& out, basic_oom_report<P> const& r) {
+    if (!r.program_name.empty() || r.program_load) out << "  program load" << (r.program_name.empty() ? std::string() : " '" + std::string(std::string_view(r.program_name)) + "'") << '\n';
     if (!r.device.empty()) out << "  device " << r.device << '\n';
     if (r.utilization) out << "  utilization " << r.utilization->text << "%\n";
     if (r.kind != oom_report_kind::bfc) return;
@@ -204,12 +208,14 @@ inline void print_message_text(std::ostream& out, oom_report const& r) {
 }
 
 /// `"key": bytes` of a printed figure, or null.
-inline void bytes_member(json_writer& json, char const* key, std::optional<reported_size> const& r) {
+template <class P>
+void bytes_member(json_writer& json, char const* key, std::optional<basic_reported_size<P>> const& r) {
     json.key(key);
     r ? json.value(r->size.nominal_bytes) : json.null();
 }
 
-inline void print_message_json(json_writer& json, oom_report const& r) {
+template <class P>
+void print_message_json(json_writer& json, basic_oom_report<P> const& r) {
     json.key("program_name");
     r.program_name.empty() ? json.null() : json.value(r.program_name);
     json.member("program_load", r.program_load);

@@ -69,7 +69,8 @@ inline std::string percent_over(std::int64_t bytes, std::int64_t bound) {
 
 /// `hlomem repack --json`: file and arenas (color, allocation, buffers, XLA's bytes and their
 /// reproduction, the lower bound, each algorithm's figures, the best).
-inline void print_repack_json(std::ostream& out, std::string const& file, repack_result const& r, buffer_assignment const* ba,
+template <class P>
+void print_repack_json(std::ostream& out, std::string const& file, repack_result const& r, basic_buffer_assignment<P> const* ba,
                               bool times = true) {
     json_writer json(out);
     json.begin_object();
@@ -154,7 +155,8 @@ inline void print_repack_json(std::ostream& out, std::string const& file, repack
 
 /// `hlomem repack`: per arena, XLA's arena and its reproduction (or the given placement), the lower
 /// bound, a table of the algorithms, and the best placement.
-inline void print_repack_text(std::ostream& out, std::string const& file, repack_result const& r, buffer_assignment const* ba,
+template <class P>
+void print_repack_text(std::ostream& out, std::string const& file, repack_result const& r, basic_buffer_assignment<P> const* ba,
                               bool times = true) {
     using namespace repack_report_detail;
     out << file << '\n';
@@ -271,8 +273,9 @@ inline std::string repack_output_name(std::string const& path, std::string const
 /// The best placement of each arena as a MiniMalloc CSV (placement/minimalloc_csv.hpp): `path`
 /// itself for one arena, else one file per arena named by repack_output_name (its color, and its
 /// allocation where colors repeat). The name of a file that cannot be written, or nullopt.
-inline std::optional<std::string> write_best_placements(std::string const& path, repack_result const& result,
-                                                        buffer_assignment const* ba) {
+template <class P>
+std::optional<std::string> write_best_placements(std::string const& path, repack_result const& result,
+                                                 basic_buffer_assignment<P> const* ba) {
     std::map<std::int64_t, int> colors;
     for (auto const& a : result.arenas) ++colors[a.xla ? a.xla->color : 0];
     for (std::size_t k = 0; k < result.arenas.size(); ++k) {

@@ -24,18 +24,21 @@
 namespace hlomem {
 
 /// The figures `hlomem shape` prints for one shape; sizes are absent for unbounded shapes.
-struct shape_facts {
+template <class P = default_policy>
+struct basic_shape_facts {
     std::string input;
-    basic_shape<> shape;
+    basic_shape<P> shape;
     std::optional<shape_totals> totals;
     std::int64_t byte_size_of = 0;
     std::string physical;
     std::string undefined_reason;
 };
+using shape_facts = basic_shape_facts<>;
 
 /// The figures of `s`, read as `input`; an unbounded shape has no sizes, and says why.
-inline shape_facts shape_facts_of(std::string input, basic_shape<> s) {
-    shape_facts f{std::move(input), std::move(s), std::nullopt, 0, {}, {}};
+template <class P>
+basic_shape_facts<P> shape_facts_of(std::string input, basic_shape<P> s) {
+    basic_shape_facts<P> f{std::move(input), std::move(s), std::nullopt, 0, {}, {}};
     try {
         f.totals = totals_of(f.shape);
         f.byte_size_of = byte_size_of(f.shape);
@@ -48,7 +51,8 @@ inline shape_facts shape_facts_of(std::string input, basic_shape<> s) {
 }
 
 /// The figures as `hlomem shape` prints them, one per line.
-inline void print_shape_facts_text(std::ostream& out, shape_facts const& f) {
+template <class P>
+void print_shape_facts_text(std::ostream& out, basic_shape_facts<P> const& f) {
     auto bytes = [](std::int64_t b) { return std::to_string(b) + " bytes (" + human_bytes(b) + ")"; };
     out << to_string(f.shape) << '\n';
     if (!f.totals) {
@@ -76,7 +80,8 @@ inline void print_shape_facts_text(std::ostream& out, shape_facts const& f) {
 }
 
 /// The figures as one object of `hlomem shape --json`.
-inline void print_shape_facts_json(json_writer& json, shape_facts const& f) {
+template <class P>
+void print_shape_facts_json(json_writer& json, basic_shape_facts<P> const& f) {
     json.begin_object();
     json.member("input", f.input);
     json.member("shape", to_string(f.shape));

@@ -28,8 +28,9 @@ namespace hlomem {
 /// line. Processes: "program order" (the instruction at each time) and one per color, with a
 /// counter "live bytes" (assigned, and unpadded where tiles pad), an instant event at the peak and
 /// one slice per value on lanes that never overlap (timeline.hpp trace_slices).
-inline void write_timeline_trace(std::ostream& os, buffer_assignment const& ba, timeline const& tl,
-                                 source_attribution const& sources) {
+template <class P>
+void write_timeline_trace(std::ostream& os, basic_buffer_assignment<P> const& ba, timeline const& tl,
+                          basic_source_attribution<P> const& sources) {
     std::ostringstream out;
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"file\":";
     {

@@ -8,7 +8,8 @@
 // To spread the work over several translation units, define HLOMEM_INSTANTIATE_SHAPE,
 // HLOMEM_INSTANTIATE_DUMP (buffer assignments, live ranges, memory-usage reports), HLOMEM_INSTANTIATE_HLO_MODULE, HLOMEM_INSTANTIATE_OOM_REPORT or
 // HLOMEM_INSTANTIATE_MINIMALLOC_CSV (one or more) before including it: then only those grammars
-// are compiled there.
+// are compiled there. HLOMEM_INSTANTIATE_VIEW_POLICY or HLOMEM_INSTANTIATE_DEFAULT_POLICY compiles
+// the grammars for that policy alone (core/policy.hpp); the MiniMalloc CSV has no policy.
 #ifndef HLOMEM_PARSER_INSTANTIATE_HPP
 #define HLOMEM_PARSER_INSTANTIATE_HPP
 
@@ -27,8 +28,7 @@
 #ifdef HLOMEM_INSTANTIATE_SHAPE
 #include <hlomem/parser/shape.hpp>
 namespace hlomem::parser {
-HLOMEM_SHAPE_PARSER_INSTANTIATIONS(, default_policy)
-HLOMEM_SHAPE_PARSER_INSTANTIATIONS(, view_policy)
+HLOMEM_FOR_EACH_INSTANTIATED_POLICY(HLOMEM_SHAPE_PARSER_INSTANTIATIONS)
 }  // namespace hlomem::parser
 #endif
 
@@ -37,24 +37,21 @@ HLOMEM_SHAPE_PARSER_INSTANTIATIONS(, view_policy)
 #include <hlomem/parser/live_range.hpp>
 #include <hlomem/parser/memory_usage_report.hpp>
 namespace hlomem::parser {
-HLOMEM_DUMP_PARSER_INSTANTIATIONS(, default_policy)
-HLOMEM_DUMP_PARSER_INSTANTIATIONS(, view_policy)
+HLOMEM_FOR_EACH_INSTANTIATED_POLICY(HLOMEM_DUMP_PARSER_INSTANTIATIONS)
 }  // namespace hlomem::parser
 #endif
 
 #ifdef HLOMEM_INSTANTIATE_HLO_MODULE
 #include <hlomem/parser/hlo_module.hpp>
 namespace hlomem::parser {
-HLOMEM_HLO_MODULE_PARSER_INSTANTIATIONS(, default_policy)
-HLOMEM_HLO_MODULE_PARSER_INSTANTIATIONS(, view_policy)
+HLOMEM_FOR_EACH_INSTANTIATED_POLICY(HLOMEM_HLO_MODULE_PARSER_INSTANTIATIONS)
 }  // namespace hlomem::parser
 #endif
 
 #ifdef HLOMEM_INSTANTIATE_OOM_REPORT
 #include <hlomem/parser/oom_report.hpp>
 namespace hlomem::parser {
-HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS(, default_policy)
-HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS(, view_policy)
+HLOMEM_FOR_EACH_INSTANTIATED_POLICY(HLOMEM_OOM_REPORT_PARSER_INSTANTIATIONS)
 }  // namespace hlomem::parser
 #endif
 

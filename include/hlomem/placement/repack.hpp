@@ -90,7 +90,8 @@ struct repack_result {
 };
 
 /// Every temp arena of `ba` (temp_arenas), with XLA's placement given and XLA's heap reproduced.
-inline std::vector<repack_arena> repack_arenas_of(buffer_assignment const& ba, temp_arena_options const& options = {}) {
+template <class P>
+std::vector<repack_arena> repack_arenas_of(basic_buffer_assignment<P> const& ba, temp_arena_options const& options = {}) {
     std::vector<repack_arena> out;
     for (auto& t : temp_arenas(ba, options)) {
         repack_arena r;
@@ -121,7 +122,8 @@ inline repack_arena repack_arena_of(allocation_problem problem, std::optional<st
 namespace repack_detail {
 
 /// Overlaps and overruns check_soundness finds in allocation `ai`.
-inline std::size_t overlaps_in(buffer_assignment const& ba, std::size_t ai) {
+template <class P>
+std::size_t overlaps_in(basic_buffer_assignment<P> const& ba, std::size_t ai) {
     std::size_t n = 0;
     for (auto const& v : check_soundness(ba)) {
         n += v.allocation == ai && (v.kind == diagnostic_kind::overlap || v.kind == diagnostic_kind::overrun);
@@ -159,7 +161,8 @@ inline repack_row place(repack_arena const& arena, allocation_algorithm algorith
 
 /// Why `row`'s placement is invalid (check_placement, or the dump carrying it made unsound beyond
 /// what it was), or nullopt.
-inline std::optional<std::string> invalid_placement(repack_arena const& arena, repack_row const& row, buffer_assignment const* ba,
+template <class P>
+std::optional<std::string> invalid_placement(repack_arena const& arena, repack_row const& row, basic_buffer_assignment<P> const* ba,
                                                     std::optional<std::int64_t> capacity) {
     auto const problems = check_placement(row.placed, capacity);
     std::size_t unsound = 0;
@@ -178,7 +181,8 @@ inline std::optional<std::string> invalid_placement(repack_arena const& arena, r
 /// Places every arena with every algorithm of `options` (starting the local search from the given
 /// placement where it is valid, and from XLA's heap keys for a dump's arena), and checks every
 /// placement that fits; `ba` is the dump the arenas came from, or null.
-inline repack_result repack(std::vector<repack_arena> arenas, buffer_assignment const* ba, repack_options const& options = {}) {
+template <class P>
+repack_result repack(std::vector<repack_arena> arenas, basic_buffer_assignment<P> const* ba, repack_options const& options = {}) {
     repack_result out;
     out.capacity = options.capacity;
     out.arenas = std::move(arenas);

@@ -3,18 +3,19 @@
 // library compiled once (HLOMEM_COMPILED_LIBRARY: hlomem_add_compiled_library), it also predicts
 // memory_analysis() of a three-instruction module, which calls the compiled templates rather
 // than instantiating them: the f32[1024] parameter and the output, 4096 bytes each, and no temp
-// (the add may take the negate's buffer: XLA's CanShareOperandBufferWithUser).
+// (the add may take the negate's buffer: XLA's CanShareOperandBufferWithUser). It reads with
+// view_policy, the one policy of the libraries the find_package consumer compiles.
 #include <hlomem/hlomem.hpp>
 
 #include <iostream>
 
 int main() {
-    auto const s = hlomem::parse_shape("bf16[4096,3584]{1,0:T(8,128)(2,1)}");
+    auto const s = hlomem::parse_shape<hlomem::view_policy>("bf16[4096,3584]{1,0:T(8,128)(2,1)}");
     std::int64_t const padded = hlomem::array_size(s);
     std::cout << hlomem::to_string(s) << ": " << padded << " bytes\n";
     bool ok = padded == 29360128;
 #ifdef HLOMEM_COMPILED_LIBRARY
-    auto const m = hlomem::parse_hlo_module(
+    auto const m = hlomem::parse_hlo_module<hlomem::view_policy>(
         "HloModule m, is_scheduled=true, entry_computation_layout={(f32[1024]{0})->f32[1024]{0}}\n"
         "ENTRY e {\n"
         "  p = f32[1024]{0} parameter(0)\n"

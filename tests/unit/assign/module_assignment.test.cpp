@@ -191,25 +191,28 @@ TEST_CASE("assign_module: the wrappers give its results", "[assign][module_assig
                       [](auto const& lv) { return !lv.positions.empty(); }));
 }
 
-TEST_CASE("assign_module: a module that views its text is predicted for analyses, printed only when owned", "[assign][module_assignment]") {
-    // finish_assignment writes `Total bytes used: N (…)` of its own: a view of the module's text
-    // cannot hold it, so printing is refused; the prediction itself is the owning one's (the
-    // report predicts memory_analysis() on the module it read, with no copy); the derived result
-    // views the text as before.
+TEST_CASE("assign_module: a module that views its text is predicted and printed as the owning one is", "[assign][module_assignment]") {
+    // finish_assignment cannot write `Total bytes used: N (…)` into a view of the module's text:
+    // the viewed model keeps it empty and the printer writes HumanReadableNumBytes as XLA does, so
+    // that the printed dump is the owning one's byte for byte (hlomem assign reads the module with
+    // view_policy); the derived result views the text as before.
     std::string const text = read_data(tiled_module);
     auto const m = hlomem::parse_hlo_module<hlomem::view_policy>(text, tiled_module);
     hlomem::module_assignment_options options;
     options.predicted = true;
     options.print_predicted = true;
-    CHECK_THROWS_AS(hlomem::assign_module(m, options), hlomem::error);
-    options.print_predicted = false;
-    auto const viewed = hlomem::assign_module(m, options);
-    auto const owned = hlomem::assign_module(hlomem::parse_hlo_module<hlomem::default_policy>(text, tiled_module), options);
+    hlomem::assign_options assigner;
+    assigner.module_text = text;
+    auto const viewed = hlomem::assign_module(m, options, assigner);
+    auto const owned = hlomem::assign_module(hlomem::parse_hlo_module<hlomem::default_policy>(text, tiled_module), options, assigner);
     REQUIRE(viewed.predicted);
     REQUIRE(owned.predicted);
     CHECK(viewed.predicted->assignment.total_bytes() == owned.predicted->assignment.total_bytes());
     CHECK(viewed.predicted->assignment.allocations.size() == owned.predicted->assignment.allocations.size());
     CHECK(std::string_view(viewed.predicted->assignment.stated_total_human).empty());
+    CHECK_FALSE(std::string_view(owned.predicted->assignment.stated_total_human).empty());
+    CHECK(viewed.predicted->text.find("\nTotal bytes used: ") != std::string::npos);
+    CHECK(viewed.predicted->text == owned.predicted->text);
     // (memory_analysis.test.cpp holds the viewed prediction to JAX's compiled.memory_analysis().)
     options.predicted = false;
     auto const r = hlomem::assign_module(m, options);
