@@ -1,8 +1,8 @@
 # hlomem_add_compiled_library(NAME PARSERS [POLICY view_policy|default_policy] [EXCLUDE_FROM_ALL]):
 # a static library NAME that compiles hlomem's heavy templates once, for default_policy and
-# view_policy (include/hlomem/output/instantiate.hpp): the
-# loader, a module's buffer assignment and its prediction, the analyses (dataflow, liveness,
-# peaks, soundness, timelines, attribution, diffs), the what-if and the writers of output/. The
+# view_policy (include/hlomem/output/instantiate.hpp): the loader, a module's buffer assignment and
+# its prediction, the analyses (dataflow, liveness, peaks, soundness, timelines, attribution,
+# diffs), the what-if and the writers of output/. The
 # programs that link it see `extern template` at the end of each header (HLOMEM_COMPILED_LIBRARY)
 # and call this code instead of instantiating it in each of their translation units. PARSERS is a
 # library made by hlomem_add_parsers_library (cmake/hlomemParsers.cmake), which NAME links: the
