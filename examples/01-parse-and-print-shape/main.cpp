@@ -9,7 +9,8 @@
 //   - the two sizes XLA distinguishes: byte_size_of (the data) and array_size (with the tiles' padding);
 //   - tuples and sub-shapes by shape index;
 //   - try_parse_shape, which returns a located error instead of throwing.
-#include <hlomem/hlomem.hpp>
+#include <hlomem/core.hpp>
+#include <hlomem/parser.hpp>
 
 #include <iostream>
 #include <string>

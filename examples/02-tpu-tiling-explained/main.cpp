@@ -11,7 +11,8 @@
 //   2. bf16[4,256] with T(8,128)(2,1), the TPU's 16-bit layout: 8x128 tiles, then (2,1) pairs
 //      rows 0 and 1 (2 and 3, ...) so that two bf16 share one 32-bit word.
 //   3. f32[3,200] with T(2,128), the TPU's "compact second-minor" tile, and what T(8,128) would cost.
-#include <hlomem/hlomem.hpp>
+#include <hlomem/core.hpp>
+#include <hlomem/parser.hpp>
 
 #include <cstdint>
 #include <cstdio>

@@ -8,7 +8,7 @@
 //
 // Invalid layouts do not compile: `ct::minor_to_major<1, 1>` stops with "hlomem: minor_to_major
 // must be a permutation of 0..rank-1", a zero tile entry with "hlomem: tiles must be non-empty, ...".
-#include <hlomem/hlomem.hpp>
+#include <hlomem/core.hpp>
 
 #include <array>
 #include <cstddef>

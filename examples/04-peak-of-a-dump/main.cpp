@@ -16,7 +16,8 @@
 // `hlomem timeline DUMP -o page.html` draws the same data (<hlomem/memory/timeline.hpp>).
 //
 // Run: 04-peak-of-a-dump [DUMP]   (default: seed dump 002, a TPU program with four memory spaces)
-#include <hlomem/hlomem.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/parser.hpp>
 
 #include <algorithm>
 #include <fstream>

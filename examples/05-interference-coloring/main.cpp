@@ -11,7 +11,9 @@
 //      value at its own offset, and can go down to the most *bytes* live at once.
 //
 // Run: 05-interference-coloring [DUMP]   (default: seed dump 000, a GPU decoder step)
-#include <hlomem/hlomem.hpp>
+#include <hlomem/graph.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/parser.hpp>
 
 #include <boost/graph/sequential_vertex_coloring.hpp>
 #include <boost/graph/smallest_last_ordering.hpp>

@@ -14,7 +14,8 @@
 //   5. the problem written as MiniMalloc CSV, for MiniMalloc or `hlomem repack` to solve again.
 //
 // Run: 06-custom-allocator
-#include <hlomem/hlomem.hpp>
+#include <hlomem/graph.hpp>
+#include <hlomem/placement.hpp>
 
 #include <boost/graph/adjacency_list.hpp>
 

@@ -17,7 +17,9 @@
 // `hlomem report DUMP` prints the same section; `hlomem timeline DUMP -o page.html` draws it.
 //
 // Run: 07-who-holds-the-peak [DUMP [MODULE]]   (default: the largest lorrax dump, with its module)
-#include <hlomem/hlomem.hpp>
+#include <hlomem/hlo.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/parser.hpp>
 
 #include <algorithm>
 #include <cstdlib>

@@ -17,7 +17,9 @@
 //
 // Run: 08-fit-under-a-budget [MODULE [EDITED_OUT]]   (default: the lorrax FFT loop, whose peak
 // an offload brings under the budget; with EDITED_OUT, the edited module is written there too)
-#include <hlomem/hlomem.hpp>
+#include <hlomem/assign.hpp>
+#include <hlomem/memory.hpp>
+#include <hlomem/parser.hpp>
 #include <hlomem/whatif.hpp>
 
 #include <algorithm>
