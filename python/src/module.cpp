@@ -222,30 +222,22 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
     options.plan.exact.time_limit = limit;
     options.module_text = module->text;
 
-    // The assigner writes text of its own, which a view cannot hold: the module is read again
-    // into strings it owns (hlomem::finish_assignment), and the Dump views the model's.
-    std::optional<hlomem::predicted_assignment> predicted;
-    std::optional<hlomem::parse_error_info> parse_error;
-    std::size_t modules = 0;
-    bool scheduled = true;
+    // The module as the Dump read it (view_policy), predicted without reading it again: the model
+    // views the module's text, and only `Total bytes used`'s (1.5KiB) is left for the printer.
+    auto const& parsed = std::get<std::vector<hlomem::basic_hlo_module<policy>>>(module->loaded.model);
+    std::optional<hlomem::basic_predicted_assignment<policy>> predicted;
+    bool const scheduled = parsed.size() != 1 || parsed.front().is_scheduled();
     std::optional<std::string> failure;
-    {
+    if (parsed.size() == 1) {
         py::gil_scoped_release unlocked;
-        auto parsed = hlomem::try_parse_hlo_modules<hlomem::default_policy>(module->text, path);
-        if (!parsed) {
-            parse_error = parsed.error();
-        } else if ((modules = parsed->size()) == 1) {
-            scheduled = parsed->front().is_scheduled();
-            try {
-                predicted = hlomem::predict_assignment(parsed->front(), options);
-            } catch (hlomem::error const& e) {
-                failure = path + ": " + e.what();
-            }
+        try {
+            predicted = hlomem::predict_assignment(parsed.front(), options);
+        } catch (hlomem::error const& e) {
+            failure = path + ": " + e.what();
         }
     }
-    if (parse_error) raise_parse_error(*parse_error);
     if (failure) throw py::value_error(*failure);
-    if (!predicted) throw py::value_error(path + ": " + std::to_string(modules) + " modules; give one");
+    if (!predicted) throw py::value_error(path + ": " + std::to_string(parsed.size()) + " modules; give one");
     if (!scheduled) {
         auto const warn = py::module_::import("warnings").attr("warn");
         warn(hlomem::not_scheduled_note(path));
@@ -253,22 +245,18 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
 
     // The dump: the assigner's model, which is what reading its text back would give
     // (hlomem::renumber_as_printed), named as `hlomem assign --json` names it (hlomem::load_model:
-    // the module's path, no siblings). The Dump's models view their strings (view_policy): the
-    // owned model stays on the heap, where its strings do not move, as long as the Dump; the text
-    // is kept in a str for Dump.text.
+    // the module's path, no siblings). Its strings view the module's text, which the module's
+    // Dump keeps as long as this one (model_owner); the printed text is kept in a str for
+    // Dump.text.
     auto out = std::make_shared<dump>();
-    auto const owned = std::make_shared<hlomem::buffer_assignment const>(std::move(predicted->assignment));
     py::str text(predicted->text);
     Py_ssize_t size = 0;
     char const* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
     if (!data) throw py::error_already_set();
     out->owner = text;
     out->text = std::string_view(data, static_cast<std::size_t>(size));
-    out->model_owner = owned;
-    {
-        py::gil_scoped_release unlocked;
-        out->loaded = hlomem::load_model(hlomem::policy_cast<policy>(*owned), path);
-    }
+    out->model_owner = module;
+    out->loaded = hlomem::load_model(std::move(predicted->assignment), path);
     py::dict how;
     how["backend"] = std::string(hlomem::to_string(predicted->backend));
     how["backend_source"] = predicted->backend_source;

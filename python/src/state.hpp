@@ -85,8 +85,8 @@ struct dump {
     /// The Python object whose buffer the models view (a str or bytes); None when the text was
     /// read from a file and `loaded.texts` owns it. Declared first, so destroyed last.
     py::object owner = py::none();
-    /// Set by hlomem.assign: the assigner's model (strings owned), whose strings `loaded`'s
-    /// model views (dump/policy_cast.hpp). Declared before `loaded`, so destroyed after it.
+    /// Set by hlomem.assign: the module's Dump, whose text `loaded`'s model views. Declared
+    /// before `loaded`, so destroyed after it.
     std::shared_ptr<void const> model_owner;
     loaded_type loaded;
     /// A file of one module: the assignment derived from it, made on first use.
