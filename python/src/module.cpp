@@ -203,23 +203,11 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
                                      "predicts the buffer assignment of a scheduled module");
     }
     hlomem::assign_options options;
-    if (backend) {
-        options.backend = hlomem::xla_backend_named(*backend);
-        if (!options.backend) throw py::value_error("backend takes 'gpu', 'cpu' or 'tpu', not '" + *backend + "'");
+    try {
+        options = hlomem::assign_options_named(backend, algorithm, alignment, time_limit);
+    } catch (hlomem::error const& e) {
+        throw py::value_error(e.what());
     }
-    if (algorithm) {
-        auto const a = hlomem::allocation_algorithm_named(*algorithm);
-        if (!a) throw py::value_error("unknown algorithm '" + *algorithm + "'");
-        options.algorithm = *a;
-    }
-    if (alignment) {
-        if (*alignment <= 0 || (*alignment & (*alignment - 1)) != 0) throw py::value_error("alignment must be a power of two");
-        options.alignment = *alignment;
-    }
-    if (!(time_limit > 0)) throw py::value_error("time_limit must be a positive number of seconds");
-    auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit * 1000));
-    options.plan.improve.time_limit = limit;
-    options.plan.exact.time_limit = limit;
     options.module_text = module->text;
 
     // The module as the Dump read it (view_policy), predicted without reading it again: the model

@@ -75,13 +75,13 @@ def test_errors(in_data):
     with pytest.raises(ValueError, match="not an HLO module"):
         hlomem.assign("corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt")
     module = "corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo"
-    with pytest.raises(ValueError, match="backend takes 'gpu', 'cpu' or 'tpu', not 'npu'"):
+    with pytest.raises(ValueError, match=r"unknown backend 'npu' \(gpu, cpu or tpu\)"):
         hlomem.assign(module, backend="npu")
     with pytest.raises(ValueError, match="unknown algorithm 'fastest'"):
         hlomem.assign(module, algorithm="fastest")
     with pytest.raises(ValueError, match="power of two"):
         hlomem.assign(module, alignment=96)
-    with pytest.raises(ValueError, match="time_limit"):
+    with pytest.raises(ValueError, match="time limit must be a positive number of seconds"):
         hlomem.assign(module, time_limit=0)
     with pytest.raises(hlomem.ParseError) as e:
         hlomem.assign("HloModule broken, is_scheduled=true\n\nENTRY %main {\n  %p = f32[ parameter(0)\n}\n")

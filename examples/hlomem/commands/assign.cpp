@@ -2,7 +2,6 @@
 // [--json] MODULE` — XLA's buffer assignment predicted from a scheduled module alone
 // (<hlomem/assign.hpp>), printed as XLA's `*-buffer-assignment.txt` so that every other command
 // reads it as it reads XLA's own.
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -47,8 +46,8 @@ constexpr char const* assign_usage =
 
 int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     bool as_json = false;
-    std::optional<std::string> file;
-    hlomem::assign_options options;
+    std::optional<std::string> file, backend, algorithm;
+    std::optional<std::int64_t> alignment;
     double time_limit = 10;
     argument_reader a("assign", assign_usage, args, err);
     while (a.next()) {
@@ -56,39 +55,37 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!a.has_value()) err << "hlomem assign: " << a.current() << " needs a value\n";
             return a.value();
         };
+        auto number = [&](char const* what) -> std::optional<std::int64_t> {
+            auto v = value();
+            auto n = v ? decimal(*v) : std::nullopt;
+            if (v && !n) err << "hlomem assign: " << what << " needs a number, not '" << *v << "'\n";
+            return n;
+        };
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
             return a.help(out);
         } else if (a.is("--backend")) {
-            auto v = value();
-            if (!v) return exit_error;
-            options.backend = hlomem::xla_backend_named(*v);
-            if (!options.backend) return usage_error(err, "assign", "unknown backend '" + *v + "' (gpu, cpu or tpu)");
+            if (!(backend = value())) return exit_error;
         } else if (a.is("--algorithm")) {
-            auto v = value();
-            if (!v) return exit_error;
-            auto algorithm = hlomem::allocation_algorithm_named(*v);
-            if (!algorithm) return usage_error(err, "assign", "unknown algorithm '" + *v + "'");
-            options.algorithm = *algorithm;
+            if (!(algorithm = value())) return exit_error;
         } else if (a.is("--alignment")) {
-            auto v = value();
-            auto n = v ? decimal(*v) : std::nullopt;
-            if (!n || *n <= 0 || (*n & (*n - 1)) != 0) return usage_error(err, "assign", "--alignment needs a power of two");
-            options.alignment = *n;
+            if (!(alignment = number("--alignment"))) return exit_error;
         } else if (a.is("--time-limit")) {
-            auto v = value();
-            auto n = v ? decimal(*v) : std::nullopt;
-            if (!n || *n <= 0) return usage_error(err, "assign", "--time-limit needs a positive number of seconds");
+            auto n = number("--time-limit");
+            if (!n) return exit_error;
             time_limit = static_cast<double>(*n);
         } else if (auto status = a.take_file(file)) {
             return *status;
         }
     }
     if (!file) return usage_error(err, "assign", "no module given");
-    auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit * 1000));
-    options.plan.improve.time_limit = limit;
-    options.plan.exact.time_limit = limit;
+    hlomem::assign_options options;
+    try {
+        options = hlomem::assign_options_named(backend, algorithm, alignment, time_limit);
+    } catch (hlomem::error const& e) {
+        return usage_error(err, "assign", e.what());
+    }
     auto in = open_input(*file, err);
     if (!in) return exit_error;
     if (in->kind != hlomem::dump_kind::hlo_module) {

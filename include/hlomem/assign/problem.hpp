@@ -5,6 +5,7 @@
 #ifndef HLOMEM_ASSIGN_PROBLEM_HPP
 #define HLOMEM_ASSIGN_PROBLEM_HPP
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include <hlomem/assign/backend.hpp>
 #include <hlomem/core/diagnostic.hpp>
+#include <hlomem/core/error.hpp>
 #include <hlomem/core/size_function.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/liveness.hpp>
@@ -36,6 +38,39 @@ struct assign_options {
     /// module (`%name = shape opcode(%operand, ...)`), with the default policy only.
     std::string_view module_text;
 };
+
+/// The options a user names (`hlomem assign --backend --algorithm --alignment --time-limit`, and
+/// Python's hlomem.assign), checked in one place: a backend gpu, cpu or tpu; an allocator by its
+/// name (allocation_algorithm_named); a temp alignment that is a power of two, as XLA's
+/// BufferAssigner requires of its alignments; a positive time limit in seconds for improve and
+/// exact, per heap. Throws error saying which one is wrong.
+inline assign_options assign_options_named(std::optional<std::string_view> backend, std::optional<std::string_view> algorithm,
+                                           std::optional<std::int64_t> alignment, double time_limit_seconds) {
+    assign_options out;
+    if (backend) {
+        out.backend = xla_backend_named(*backend);
+        if (!out.backend) throw error("unknown backend '" + std::string(*backend) + "' (gpu, cpu or tpu)");
+    }
+    if (algorithm) {
+        auto const named = allocation_algorithm_named(*algorithm);
+        if (!named) throw error("unknown algorithm '" + std::string(*algorithm) + "'");
+        out.algorithm = *named;
+    }
+    if (alignment) {
+        if (*alignment <= 0 || (*alignment & (*alignment - 1)) != 0) {
+            throw error("the alignment must be a power of two, not " + std::to_string(*alignment));
+        }
+        out.alignment = *alignment;
+    }
+    // At most a day, as the tool's --time-limit reads it: the milliseconds stay far from overflow.
+    if (!(time_limit_seconds > 0) || time_limit_seconds > 86400) {
+        throw error("the time limit must be a positive number of seconds, at most 86400");
+    }
+    auto const limit = std::chrono::milliseconds(static_cast<std::int64_t>(time_limit_seconds * 1000));
+    out.plan.improve.time_limit = limit;
+    out.plan.exact.time_limit = limit;
+    return out;
+}
 
 /// What XLA decided for one HloBuffer before the heap.
 enum class buffer_assignment_kind : std::uint8_t {
