@@ -55,12 +55,6 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
             if (!a.has_value()) err << "hlomem assign: " << a.current() << " needs a value\n";
             return a.value();
         };
-        auto number = [&](char const* what) -> std::optional<std::int64_t> {
-            auto v = value();
-            auto n = v ? decimal(*v) : std::nullopt;
-            if (v && !n) err << "hlomem assign: " << what << " needs a number, not '" << *v << "'\n";
-            return n;
-        };
         if (a.is("--json")) {
             as_json = true;
         } else if (a.is_help()) {
@@ -70,10 +64,10 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (a.is("--algorithm")) {
             if (!(algorithm = value())) return exit_error;
         } else if (a.is("--alignment")) {
-            if (!(alignment = number("--alignment"))) return exit_error;
+            if (!(alignment = positive_decimal(a.value()))) return a.error("--alignment needs a power of two");
         } else if (a.is("--time-limit")) {
-            auto n = number("--time-limit");
-            if (!n) return exit_error;
+            auto n = positive_decimal(a.value());
+            if (!n) return a.error("--time-limit needs a positive number of seconds");
             time_limit = static_cast<double>(*n);
         } else if (auto status = a.take_file(file)) {
             return *status;

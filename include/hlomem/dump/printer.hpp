@@ -199,8 +199,10 @@ void print_buffer_assignment(std::ostream& os, basic_buffer_assignment<P> const&
         // ToString); a model that holds no text of its own there (a predicted assignment that views
         // its module's text, assign/finish.hpp) is printed as XLA prints it.
         std::string_view const human = ba.stated_total_human;
-        os << "\nTotal bytes used: " << *ba.stated_total_bytes << " ("
-           << (human.empty() ? human_bytes(*ba.stated_total_bytes) : std::string(human)) << ")\n";
+        os << "\nTotal bytes used: " << *ba.stated_total_bytes << " (";
+        if (human.empty()) os << human_bytes(*ba.stated_total_bytes);
+        else os << human;
+        os << ")\n";
     }
     if (ba.has_used_values) {
         os << "\nUsed values:\n";
