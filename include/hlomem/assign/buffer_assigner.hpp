@@ -103,11 +103,20 @@
 
 namespace hlomem {
 
-/// XLA's BufferAssigner up to the heap: the allocations of their own, the reuse of allocations,
-/// and the heap problem of each color, unplaced (see the top of this header).
+/// XLA's BufferAssigner up to the heap on the analyses of a module (`live`, made with
+/// assignment_liveness_options(options.liveness); assign_module shares them between its two
+/// results): the allocations of their own, the reuse of allocations, and the heap problem of each
+/// color, unplaced (see the top of this header).
+template <class P>
+basic_assignment_problem<P> make_assignment_problem(basic_hlo_liveness<P> const& live, assign_options const& options) {
+    return detail::buffer_assigner<P>(live.module(), options, live).run();
+}
+
+/// The same on module `m`, analysed here.
 template <class P>
 basic_assignment_problem<P> make_assignment_problem(basic_hlo_module<P> const& m, assign_options const& options = {}) {
-    return detail::buffer_assigner<P>(m, options).run();
+    basic_hlo_liveness<P> const live(m, assignment_liveness_options(options.liveness));
+    return make_assignment_problem(live, options);
 }
 
 /// Places each heap of `p` with `algorithm` (best-fit: XLA's ChooseBestHeapAlgorithm with XLA's

@@ -125,15 +125,12 @@ using module_assignment = basic_module_assignment<default_policy>;
 
 namespace detail {
 
-/// The derived result. Fusion bodies' values are numbered, not analysed (dataflow_options::
-/// fusion_body_values): derive_buffer_assignment leaves them out, so the dataflow needs not
-/// propagate them.
+/// The derived result, on the module's analyses (assignment_liveness_options: fusion bodies'
+/// values are numbered, not analysed, as derive_buffer_assignment leaves them out).
 template <class P>
-basic_derived_assignment<P> derive_module_assignment(basic_hlo_module<P> const& m, size_function_kind sizes,
+basic_derived_assignment<P> derive_module_assignment(basic_hlo_liveness<P> const& live, size_function_kind sizes,
                                                      bool positions_and_uses) {
-    liveness_options analyses;
-    analyses.dataflow.fusion_body_values = false;
-    basic_hlo_liveness<P> live(m, analyses);
+    auto const& m = live.module();
     derive_options options;
     options.sizes = sizes;
     options.positions_and_uses = positions_and_uses;
@@ -153,9 +150,9 @@ basic_derived_assignment<P> derive_module_assignment(basic_hlo_module<P> const& 
 /// The predicted result: XLA's BufferAssigner up to the heap, the heaps placed with
 /// `options.algorithm`, the allocations finished in XLA's order.
 template <class P>
-basic_predicted_assignment<P> predict_module_assignment(basic_hlo_module<P> const& m, assign_options const& options,
+basic_predicted_assignment<P> predict_module_assignment(basic_hlo_liveness<P> const& live, assign_options const& options,
                                                         bool print) {
-    auto problem = make_assignment_problem(m, options);
+    auto problem = make_assignment_problem(live, options);
     basic_predicted_assignment<P> out;
     out.sizes = problem.sizes;
     out.backend = problem.backend;
@@ -187,9 +184,10 @@ inline module_assignment_options predicted_only(bool print) {
 }  // namespace detail
 
 /// The buffer assignment(s) of `m` that `options` ask for, both sized by one size function:
-/// options.sizes, else assigner.sizes, else size_function_of(m.shapes()). `assigner` configures
-/// the predicted result: backend, alignment, heap algorithm and its budgets, constants, liveness
-/// version, and the module's text for the `from instruction:` lines. Both results keep names of the
+/// options.sizes, else assigner.sizes, else size_function_of(m.shapes()), and both read one
+/// analysis of the module, made with assigner.liveness (assignment_liveness_options). `assigner`
+/// configures the predicted result: backend, alignment, heap algorithm and its budgets,
+/// constants, and the module's text for the `from instruction:` lines. Both results keep names of the
 /// module's string type (with view_policy they view the module's text, and the `from instruction:`
 /// lines view assigner.module_text: both must outlive the results). A module the assigner cannot
 /// assign throws error.
@@ -199,14 +197,17 @@ basic_module_assignment<P> assign_module(basic_hlo_module<P> const& m, module_as
     basic_module_assignment<P> out;
     std::optional<size_function_kind> const named = options.sizes ? options.sizes : assigner.sizes;
     out.sizes = named ? *named : size_function_of(m.shapes());
-    if (options.derived) out.derived = detail::derive_module_assignment(m, out.sizes, options.positions_and_uses);
+    if (!options.derived && !options.predicted) return out;
+    // One dataflow, alias and liveness analysis for both results.
+    basic_hlo_liveness<P> const live(m, assignment_liveness_options(assigner.liveness));
+    if (options.derived) out.derived = detail::derive_module_assignment(live, out.sizes, options.positions_and_uses);
     if (!options.predicted) return out;
     if (assigner.sizes == named) {
-        out.predicted = detail::predict_module_assignment(m, assigner, options.print_predicted);
+        out.predicted = detail::predict_module_assignment(live, assigner, options.print_predicted);
     } else {
         assign_options sized = assigner;  // the size function of options.sizes, for both results
         sized.sizes = named;
-        out.predicted = detail::predict_module_assignment(m, sized, options.print_predicted);
+        out.predicted = detail::predict_module_assignment(live, sized, options.print_predicted);
     }
     return out;
 }

@@ -24,21 +24,28 @@ basic_predicted_assignment<P> predict_assignment(basic_hlo_module<P> const& m, a
     return std::move(*assign_module(m, detail::predicted_only(print_text), options).predicted);
 }
 
+/// compute_memory_analysis on an assignment predicted from a module (assign_module's predicted
+/// result), with the backend it was predicted for named in its notes.
+template <class P>
+memory_analysis predicted_memory_analysis(basic_predicted_assignment<P> const& predicted) {
+    memory_analysis out = compute_memory_analysis(predicted.assignment);
+    out.notes.push_back("computed on the buffer assignment predicted from the module: " + predicted.backend_note());
+    return out;
+}
+
 /// What JAX's compiled.memory_analysis() would report for module `m`: compute_memory_analysis on
 /// the buffer assignment XLA would make of it (predict_assignment), with the backend it was
 /// predicted for named in its notes. Any policy: a module that views its text (the report's) is
 /// predicted without a copy. Throws error when the module cannot be assigned.
 template <class P>
 memory_analysis predicted_memory_analysis(basic_hlo_module<P> const& m, assign_options const& options = {}) {
-    auto const predicted = std::move(*assign_module(m, detail::predicted_only(false), options).predicted);
-    memory_analysis out = compute_memory_analysis(predicted.assignment);
-    out.notes.push_back("computed on the buffer assignment predicted from the module: " + predicted.backend_note());
-    return out;
+    return predicted_memory_analysis(*assign_module(m, detail::predicted_only(false), options).predicted);
 }
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
-#define HLOMEM_PREDICT_INSTANTIATIONS(EXTERN, P) \
-    EXTERN template memory_analysis predicted_memory_analysis<P>(basic_hlo_module<P> const&, assign_options const&);
+#define HLOMEM_PREDICT_INSTANTIATIONS(EXTERN, P)                                                                 \
+    EXTERN template memory_analysis predicted_memory_analysis<P>(basic_hlo_module<P> const&, assign_options const&); \
+    EXTERN template memory_analysis predicted_memory_analysis<P>(basic_predicted_assignment<P> const&);
 #ifdef HLOMEM_COMPILED_LIBRARY
 HLOMEM_FOR_EACH_POLICY(HLOMEM_PREDICT_INSTANTIATIONS, extern)
 #endif

@@ -39,6 +39,17 @@ struct assign_options {
     std::string_view module_text;
 };
 
+/// The analyses a module's buffer assignment reads (both results of assign_module, one analysis
+/// for the two): `options` with the values of fusion bodies left out (dataflow_options::
+/// fusion_body_values). BufferAssigner gives buffers to the values of flattened computations only
+/// (BufferAssigner::CreateAssignment skips fused computations), and what it asks of a fusion body
+/// (CanShareOperandBufferWithUser's AreTransitiveUsesElementwiseOrTuple, the in-place pairs) it
+/// reads from the body's instructions, not from their values.
+inline liveness_options assignment_liveness_options(liveness_options options) {
+    options.dataflow.fusion_body_values = false;
+    return options;
+}
+
 /// The options a user names (`hlomem assign --backend --algorithm --alignment --time-limit`, and
 /// Python's hlomem.assign), checked in one place: a backend gpu, cpu or tpu; an allocator by its
 /// name (allocation_algorithm_named); a temp alignment that is a power of two, as XLA's

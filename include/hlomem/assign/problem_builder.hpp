@@ -42,8 +42,9 @@ namespace detail {
 template <class P>
 class buffer_assigner {
 public:
-    buffer_assigner(basic_hlo_module<P> const& m, assign_options const& options)
-        : m_(m), options_(options), live_(m, options.liveness) {}
+    /// `live`: the analyses of `m` (assigner_liveness_options), which must outlive the assigner.
+    buffer_assigner(basic_hlo_module<P> const& m, assign_options const& options, basic_hlo_liveness<P> const& live)
+        : m_(m), options_(options), live_(live) {}
 
     basic_assignment_problem<P> run() {
         basic_assignment_problem<P> out;
@@ -505,7 +506,7 @@ private:
 
     basic_hlo_module<P> const& m_;
     assign_options const& options_;
-    basic_hlo_liveness<P> live_;
+    basic_hlo_liveness<P> const& live_;
     basic_assignment_problem<P>* p_ = nullptr;
     std::vector<std::size_t> model_of_, dataflow_of_, buffer_of_;
     std::vector<std::size_t> candidates_;  // allocation indices TryAssignToExistingAllocation scans

@@ -144,23 +144,11 @@ struct module_facts {
     std::string memory_error;
 };
 
-/// memory_analysis() of each of `modules`, predicted on each as parsed (predicted_memory_analysis:
-/// a module that views its text is assigned without a copy of it).
-inline void add_memory_analyses(std::vector<module_facts>& facts, std::vector<module_type> const& modules) {
-    for (std::size_t i = 0; i < facts.size() && i < modules.size(); ++i) {
-        try {
-            facts[i].memory = hlomem::predicted_memory_analysis(modules[i]);
-        } catch (hlomem::error const& e) {
-            facts[i].memory_error = e.what();
-        }
-    }
-}
-
-/// The liveness facts of `m`, its source files shown below the longest of `roots` they lie
-/// under (strip_source_roots).
-inline liveness_facts liveness_facts_of(module_type const& m, std::vector<std::string> const& roots) {
-    // The report reads sizes, live ranges and peaks: the values' positions and uses are not derived.
-    liveness_facts f{hlomem::derive_assignment(m, /*positions_and_uses=*/false), 0, 0, {}, {}, {}};
+/// The liveness facts of `m` on its derived assignment, its source files shown below the longest
+/// of `roots` they lie under (strip_source_roots).
+inline liveness_facts liveness_facts_of(module_type const& m, hlomem::basic_derived_assignment<hlomem::view_policy> derived,
+                                        std::vector<std::string> const& roots) {
+    liveness_facts f{std::move(derived), 0, 0, {}, {}, {}};
     auto const& ba = f.derived.assignment;
     for (auto const& v : ba.values) f.ranged_values += v.live_range ? 1 : 0;
     for (auto const& a : ba.allocations) {
@@ -171,6 +159,35 @@ inline liveness_facts liveness_facts_of(module_type const& m, std::vector<std::s
     hlomem::strip_source_roots(f.sources, roots);
     f.holdings = hlomem::peak_holdings_by_color(ba, f.colors, f.sources);
     return f;
+}
+
+/// What the module's two assignments give (assign_module, both on one analysis of the module):
+/// its own live ranges and their peaks (the derived result, without the values' positions and
+/// uses, which the report does not read), and what compiled.memory_analysis() would report on
+/// the assignment XLA would make of it (the predicted result; nullopt and why when the module
+/// cannot be assigned, a module that views its text assigned without a copy of it).
+inline void add_assignment_facts(module_facts& f, module_type const& m, std::vector<std::string> const& roots) {
+    if (m.entry() == hlomem::no_computation) {
+        try {
+            f.memory = hlomem::predicted_memory_analysis(m);  // the assigner says why it cannot assign it
+        } catch (hlomem::error const& e) {
+            f.memory_error = e.what();
+        }
+        return;
+    }
+    hlomem::module_assignment_options both;
+    both.positions_and_uses = false;
+    both.predicted = true;
+    std::optional<hlomem::basic_module_assignment<hlomem::view_policy>> r;
+    try {
+        r = hlomem::assign_module(m, both);
+        f.memory = hlomem::predicted_memory_analysis(*r->predicted);
+    } catch (hlomem::error const& e) {
+        f.memory_error = e.what();
+        r.reset();
+    }
+    f.liveness = liveness_facts_of(m, r ? std::move(*r->derived) : hlomem::derive_assignment(m, /*positions_and_uses=*/false), roots);
+    f.donations = hlomem::analyze_donations(f.liveness->derived.assignment, &m);
 }
 
 inline constexpr std::size_t largest_count = 10;
@@ -211,10 +228,7 @@ inline module_facts facts_of(module_type const& m, std::vector<std::string> cons
             f.aliased.known = false;
         }
     }
-    if (m.entry() != hlomem::no_computation) {
-        f.liveness = liveness_facts_of(m, roots);
-        f.donations = hlomem::analyze_donations(f.liveness->derived.assignment, &m);
-    }
+    add_assignment_facts(f, m, roots);
     return f;
 }
 
@@ -448,7 +462,6 @@ inline void report_hlo_modules(std::vector<report_detail::module_type> const& mo
                                std::vector<std::string> const& roots = {}) {
     std::vector<report_detail::module_facts> facts;
     for (auto const& m : modules) facts.push_back(report_detail::facts_of(m, roots));
-    report_detail::add_memory_analyses(facts, modules);
     if (as_json) {
         json_writer json(out);
         if (modules.size() > 1) json.begin_array();
