@@ -375,9 +375,16 @@ struct dump_origin_graph {
     using node = std::size_t;
     basic_buffer_assignment<P> const& ba;
     basic_stack_frame_index<Q> const* frames = nullptr;
-    /// Every `positions:` entry's instruction name, as its hash, with the value listed there,
-    /// sorted; built when first needed (one sort of integers: no node for each of 10^5 entries).
-    mutable std::vector<std::pair<std::size_t, std::size_t>> positions;
+    /// Every `positions:` entry's instruction name, as its hash, with the value listed there and
+    /// the entry's place in its list, sorted; built when first needed (one sort of integers: no
+    /// node for each of 10^5 entries). A lookup then compares one entry, not the value's list.
+    struct listed_position {
+        std::size_t hash, value, at;
+        bool operator<(listed_position const& o) const {
+            return hash != o.hash ? hash < o.hash : value != o.value ? value < o.value : at < o.at;
+        }
+    };
+    mutable std::vector<listed_position> positions;
     mutable bool positions_built = false;
     /// Lookups answered by reading the whole list before the index is built: a report that
     /// traces the values at the peaks alone (a few dozen) makes a few; tracing every value, none.
@@ -387,15 +394,29 @@ struct dump_origin_graph {
     mutable node operands_of_node = npos;
     mutable std::vector<std::pair<std::string_view, std::int64_t>> operands_of_last;
 
-    dump_origin_graph(basic_buffer_assignment<P> const& b, basic_stack_frame_index<Q> const* f, std::size_t traced_values)
-        : ba(b), frames(f), max_unindexed_lookups(traced_values <= 256 ? 8 : 0) {}
+    /// Each value's own metadata, read from its text as source() reads it, when the caller has
+    /// read it already for every value (attribute_values of a dump alone); null: read here.
+    std::vector<value_source> const* read_sources = nullptr;
+    /// Each value's opcode, read from its text when first asked (a walk asks again and again of
+    /// the values it crosses); hlo_opcode::unknown stands for "not read yet" and is read again.
+    mutable std::vector<hlo_opcode> opcodes;
+
+    dump_origin_graph(basic_buffer_assignment<P> const& b, basic_stack_frame_index<Q> const* f, std::size_t traced_values,
+                      std::vector<value_source> const* sources = nullptr)
+        : ba(b), frames(f), max_unindexed_lookups(traced_values <= 256 ? 8 : 0), read_sources(sources),
+          opcodes(traced_values <= 256 ? 0 : b.values.size(), hlo_opcode::unknown) {}
 
     std::string_view text(node v) const { return ba.values[v].instruction_text; }
     value_source source(node v) const {
+        if (read_sources) return (*read_sources)[v];
         if (auto md = instruction_metadata(text(v))) return origin_source_from(*md, metadata_origin::dump, frames);
         return {};
     }
-    hlo_opcode opcode(node v) const { return opcode_of_text(ba.values[v].instruction_opcode); }
+    hlo_opcode opcode(node v) const {
+        if (v >= opcodes.size()) return opcode_of_text(ba.values[v].instruction_opcode);
+        if (opcodes[v] == hlo_opcode::unknown) opcodes[v] = opcode_of_text(ba.values[v].instruction_opcode);
+        return opcodes[v];
+    }
     std::vector<std::pair<std::string_view, std::int64_t>> const& operands(node v) const {
         if (operands_of_node != v) {
             operands_of_last = origin_operands(text(v), ba.values[v].instruction_opcode);
@@ -440,19 +461,22 @@ struct dump_origin_graph {
             // A value's own position (its instruction, its index) is value_index's: left out.
             for (std::size_t i = 0; i < ba.values.size(); ++i) {
                 auto const& v = ba.values[i];
-                for (auto const& p : v.positions) {
+                for (std::size_t k = 0; k < v.positions.size(); ++k) {
+                    auto const& p = v.positions[k];
                     if (p.index == v.index && std::string_view(p.instruction) == std::string_view(v.name)) continue;
-                    positions.emplace_back(std::hash<std::string_view>{}(std::string_view(p.instruction)), i);
+                    positions.push_back({std::hash<std::string_view>{}(std::string_view(p.instruction)), i, k});
                 }
             }
             std::sort(positions.begin(), positions.end());
             positions_built = true;
         }
         auto const range = std::equal_range(positions.begin(), positions.end(),
-                                            std::pair<std::size_t, std::size_t>(std::hash<std::string_view>{}(name), 0),
-                                            [](auto const& x, auto const& y) { return x.first < y.first; });
+                                            listed_position{std::hash<std::string_view>{}(name), 0, 0},
+                                            [](auto const& x, auto const& y) { return x.hash < y.hash; });
+        // The first value (by index) listed there, as the unindexed search finds it.
         for (auto it = range.first; it != range.second; ++it) {
-            if (listed_at(it->second)) return it->second;
+            auto const& p = ba.values[it->value].positions[it->at];
+            if (std::string_view(p.instruction) == name && p.index == at) return it->value;
         }
         return std::nullopt;
     }
@@ -559,13 +583,16 @@ void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_o
 
 /// The origin of every value of `ba` that `wanted` flags (every value when null), `own[i]` being
 /// value i's own metadata (attribute_values). With the module `m` (null: the dump alone), values
-/// whose instruction it names are traced in it, the others in the dump's texts.
+/// whose instruction it names are traced in it, the others in the dump's texts. A dump alone with
+/// every value wanted: `own` is what each value's text states, so the walk reads a source there
+/// rather than each text it crosses again.
 template <class P, class Q>
 std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
                                         std::vector<value_source> const& own, std::vector<char> const* wanted = nullptr) {
     std::vector<value_origin> out(ba.values.size());
     std::size_t const traced = wanted ? static_cast<std::size_t>(std::count(wanted->begin(), wanted->end(), 1)) : ba.values.size();
-    detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, traced);
+    detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, traced,
+                                                     m == nullptr && wanted == nullptr ? &own : nullptr);
     detail::origin_walk<detail::dump_origin_graph<P, Q>> const dump_walk(dump_graph);
     std::unordered_map<std::string_view, instruction_id> names;
     std::optional<detail::module_origin_graph<P, Q>> module_graph;
