@@ -8,6 +8,7 @@
 #include <hlomem/diff/knob_verdict.hpp>
 #include <hlomem/diff/knobs.hpp>
 #include <hlomem/diff/match.hpp>
+#include <hlomem/diff/side.hpp>
 #include <hlomem/diff/snapshot.hpp>
 #include <hlomem/diff/snapshot_diff.hpp>
 #include <hlomem/diff/threshold.hpp>

@@ -11,10 +11,12 @@
 //   <hlomem/load/editable_module.hpp>  editable_module: the module a what-if edits, with its text
 //   <hlomem/load/dump_directory.hpp>  find_compilations: the compilations of a --xla_dump_to folder
 //   <hlomem/load/loaded.hpp>  load, load_text: the model of any kind, with its sibling files
+//   <hlomem/load/diff_side.hpp>  open_diff_side: a side of a diff, a snapshot or a dump or module
 #ifndef HLOMEM_LOAD_HPP
 #define HLOMEM_LOAD_HPP
 
 #include <hlomem/load/derive.hpp>
+#include <hlomem/load/diff_side.hpp>
 #include <hlomem/load/dump_directory.hpp>
 #include <hlomem/load/editable_module.hpp>
 #include <hlomem/load/input.hpp>

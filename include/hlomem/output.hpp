@@ -18,6 +18,7 @@
 //   <hlomem/output/timeline_summary.hpp>   the timeline's summary, as text and JSON
 //   <hlomem/output/diff_report.hpp>        two compilations compared, as text and JSON
 //   <hlomem/output/diff_page.hpp>          the diff's HTML page
+//   <hlomem/output/sides_diff_report.hpp>  two sides compared (diff_sides), in each format: the door
 #ifndef HLOMEM_OUTPUT_HPP
 #define HLOMEM_OUTPUT_HPP
 
@@ -39,6 +40,7 @@
 #include <hlomem/output/snapshot_report.hpp>
 #include <hlomem/output/repack_report.hpp>
 #include <hlomem/output/shape_report.hpp>
+#include <hlomem/output/sides_diff_report.hpp>
 #include <hlomem/output/sources.hpp>
 #include <hlomem/output/timeline_page.hpp>
 #include <hlomem/output/timeline_summary.hpp>

@@ -640,28 +640,28 @@ void bind_diff(py::module_& m) {
         .def("to_dict", [](diff_result& d) { return json_loads(d.to_json()); },
             "The diff as a dict: exactly what `hlomem diff --json A B` prints.")
         .def("report", &diff_result::text, "The diff as `hlomem diff A B` prints it (text).")
-        .def_property_readonly("verdict", [](diff_result const& d) { return d.d.verdict; },
+        .def_property_readonly("verdict", [](diff_result const& d) { return d.diff().verdict; },
             "What explains most of the change, in sentences, the most telling first (the report's first lines).")
-        .def_property_readonly("knobs", [](diff_result const& d) { return d.d.knobs; },
+        .def_property_readonly("knobs", [](diff_result const& d) { return d.diff().knobs; },
             "The settings the changes look like (donation, remat, offload, scheduling, layout, fusion), each\n"
             "a Knob saying whether it took effect and the bytes it moved at the peak, the largest move first.")
-        .def_property_readonly("total_bytes", [](diff_result const& d) { return d.d.total_bytes; },
+        .def_property_readonly("total_bytes", [](diff_result const& d) { return d.diff().total_bytes; },
             "'Total bytes used' of A and B and its change, a BytePair (a, b, delta = b - a).")
         .def_property_readonly("colors", [](std::shared_ptr<diff_result> const& d) {
                 py::list out;
-                for (std::size_t i = 0; i < d->d.colors.size(); ++i) out.append(diff_color_ref{d, i});
+                for (std::size_t i = 0; i < d->diff().colors.size(); ++i) out.append(diff_color_ref{d, i});
                 return out;
             },
             "Per color (memory space), a DiffColor: A's and B's allocated bytes, peak live bytes and its\n"
             "moment, bytes by allocation kind, the peak by source line, padding and the temp arena against\n"
             "its bound (to_dict()['colors']).")
-        .def_property_readonly("matched_values", [](diff_result const& d) { return d.d.matching.pairs.size(); },
+        .def_property_readonly("matched_values", [](diff_result const& d) { return d.diff().matching.pairs.size(); },
             "How many values of A were matched with one of B (the list: to_dict()['matched_values']).")
-        .def_property_readonly("only_in_a", [](diff_result const& d) { return d.d.matching.only_in_a.size(); },
+        .def_property_readonly("only_in_a", [](diff_result const& d) { return d.diff().matching.only_in_a.size(); },
             "How many values of A match none of B (the list: to_dict()['only_in_a']).")
-        .def_property_readonly("only_in_b", [](diff_result const& d) { return d.d.matching.only_in_b.size(); },
+        .def_property_readonly("only_in_b", [](diff_result const& d) { return d.diff().matching.only_in_b.size(); },
             "How many values of B match none of A (the list: to_dict()['only_in_b']).")
-        .def_property_readonly("changes", [](diff_result const& d) { return d.d.changes.size(); },
+        .def_property_readonly("changes", [](diff_result const& d) { return d.diff().changes.size(); },
             "How many matched values changed size, shape or live range (the list: to_dict()['changes']).")
         .def("html", &diff_result::html, "The self-contained HTML page (`hlomem diff -o OUT.html A B`).")
         .def("save", [](diff_result const& d, py::object path) {
@@ -675,11 +675,11 @@ void bind_diff(py::module_& m) {
         .def("_repr_html_", &diff_result::repr_html,
             "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
         .def("__repr__", [](diff_result const& d) {
-            std::string out = "<hlomem.Diff A '" + d.name_a + "' B '" + d.name_b + "'";
-            for (auto const& line : d.d.verdict) out += "\n  " + line;
+            std::string out = "<hlomem.Diff A '" + d.side_a.name + "' B '" + d.side_b.name + "'";
+            for (auto const& line : d.diff().verdict) out += "\n  " + line;
             return out + ">";
         })
-        .def_property_readonly("not_compared", [](diff_result const& d) { return d.sd ? d.sd->not_compared : std::vector<std::string>{}; },
+        .def_property_readonly("not_compared", [](diff_result const& d) { return d.result.not_compared(); },
             "What the diff cannot compare because a side is a snapshot (empty for two dumps or modules).")
         .def("gate", [](diff_result const& d, std::optional<std::string> const& fail_above, std::string const& measure, bool unused) {
                 return d.gate(fail_above, measure, unused).failures;

@@ -567,7 +567,7 @@ inline std::array<field<source_line_change>, 10> const& source_line_change_field
 struct diff_color_ref {
     std::shared_ptr<diff_result> d;
     std::size_t i;
-    hlomem::color_diff const& c() const { return d->d.colors[i]; }
+    hlomem::color_diff const& c() const { return d->diff().colors[i]; }
 
     /// Sides of `get(side_peak, its assignment)`.
     template <class Get>

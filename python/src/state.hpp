@@ -454,17 +454,17 @@ inline std::optional<snapshot_object> as_snapshot(py::object const& source) {
     }
 }
 
-/// hlomem.snapshot: `source` read (as hlomem.load reads it) and snapshotted, or a snapshot as it is.
-inline snapshot_object snapshot(py::object source, std::size_t top, std::vector<std::string> const& strip_roots);
-
+/// hlomem.Diff: two sides compared by the library (diff_sides, diff/side.hpp), written by its
+/// writers (output/sides_diff_report.hpp), so that every format is the tool's.
 struct diff_result {
-    std::shared_ptr<dump> a, b;  // keep the texts and the assignments alive
-    hlomem::basic_source_attribution<policy> sources_a, sources_b;
-    hlomem::assignment_diff d;
+    /// The Dumps compared (Diff.a, Diff.b); None when a side is a snapshot, and the diff compares
+    /// snapshots.
+    std::shared_ptr<dump> a, b;
+    hlomem::basic_diff_side<policy> side_a, side_b;
+    hlomem::basic_sides_diff<policy> result;  ///< views side_a and side_b: the object never moves (held by shared_ptr)
     std::optional<std::string> json;
-    /// Set when a side is a snapshot: the diff of the two snapshots (d is its assignment_diff).
-    std::optional<hlomem::snapshot_diff> sd;
-    std::string name_a, name_b;
+
+    hlomem::assignment_diff const& diff() const { return result.d(); }
 
     /// The gate (`hlomem diff --fail-above ... --measure ... --fail-on-unused-donation`): a list
     /// of failures, empty when it passes.
@@ -475,41 +475,19 @@ struct diff_result {
         }
         auto const m = hlomem::gate_measure_named(measure);
         if (!m) throw py::value_error("measure is 'peak' or 'total', not '" + measure + "'");
-        return hlomem::diff_gate(d, threshold, *m, fail_on_unused, donations(true));
+        return hlomem::diff_gate(result, threshold, *m, fail_on_unused);
     }
-    /// A side's donations (hlo/donation.hpp): its snapshot's, or its dump's with the module, found
-    /// once by diff().
-    hlomem::donation_analysis const& donations(bool side_b) const {
-        if (sd) return side_b ? sd->b.donations : sd->a.donations;
-        return side_b ? donations_b : donations_a;
-    }
-    hlomem::donation_analysis donations_a, donations_b;  ///< of two dumps or modules
     std::string markdown(std::size_t rows, std::optional<std::string> const& fail_above, std::string const& measure, bool fail_on_unused) const {
         std::ostringstream out;
-        hlomem::print_diff_markdown(out, name_a, name_b, d, rows, gate(fail_above, measure, fail_on_unused),
-                                    sd ? sd->not_compared : std::vector<std::string>{});
+        hlomem::print_diff_markdown(out, result, rows, gate(fail_above, measure, fail_on_unused));
         return out.str();
     }
-
-    /// A side named as `hlomem diff` names it: by the file (or the name given to a text), also
-    /// for an assignment derived from a module (whose own name is the module's).
-    static hlomem::diff_report_side<policy> side(dump& d, hlomem::basic_source_attribution<policy> const& s) {
-        return {d.loaded.path, d.assignment(), s};
-    }
-    hlomem::diff_report_side<policy> side_a() const { return side(*a, sources_a); }
-    hlomem::diff_report_side<policy> side_b() const { return side(*b, sources_b); }
-
     std::string const& to_json() {
         if (!json) {
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                auto const& donations_a = donations(false);
-                auto const& donations_b = donations(true);
-                std::optional<hlomem::diff_report_side<policy>> sa, sb;  // a snapshot keeps no values
-                if (!sd) sa.emplace(side_a()), sb.emplace(side_b());
-                hlomem::print_diff_json(out, hlomem::diff_document<policy>{name_a, name_b, d, donations_a, donations_b, sa ? &*sa : nullptr,
-                                                                           sb ? &*sb : nullptr, sd ? &sd->not_compared : nullptr});
+                hlomem::print_diff_json(out, result);
             }
             json = out.str();
         }
@@ -517,16 +495,14 @@ struct diff_result {
     }
     std::string text() const {
         std::ostringstream out;
-        if (sd) hlomem::print_snapshot_diff_text(out, name_a, name_b, *sd);
-        else hlomem::print_diff_text(out, side_a(), side_b(), d);
+        hlomem::print_diff_text(out, result);
         return out.str();
     }
     std::string html() const {
-        if (sd) throw py::value_error("a page draws live ranges, which a snapshot does not keep: diff two dumps or modules");
         std::ostringstream out;
         {
             py::gil_scoped_release unlocked;
-            hlomem::write_diff_html(out, side_a(), side_b(), d);
+            hlomem::write_diff_html(out, result);
         }
         return out.str();
     }
@@ -535,45 +511,44 @@ struct diff_result {
     std::string repr_html() const { return sandboxed_iframe("hlomem-diff", html(), 900); }
 };
 
-inline snapshot_object snapshot(py::object source, std::size_t top, std::vector<std::string> const& strip_roots) {
-    if (auto s = as_snapshot(source)) return *s;
-    auto d = as_dump(std::move(source));
-    auto const& ba = d->assignment();
-    auto sources = d->sources();
-    hlomem::strip_source_roots(sources, strip_roots);
-    return {hlomem::make_snapshot(ba, sources, d->assignment_module(), top), d->loaded.path};
-}
-
-inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top, std::vector<std::string> const& strip_roots) {
-    auto out = std::make_shared<diff_result>();
-    auto snapshot_a = as_snapshot(a), snapshot_b = as_snapshot(b);
-    if (snapshot_a || snapshot_b) {
-        snapshot_object const sa = snapshot_a ? *snapshot_a : snapshot(a, top, strip_roots);
-        snapshot_object const sb = snapshot_b ? *snapshot_b : snapshot(b, top, strip_roots);
-        out->name_a = sa.name;
-        out->name_b = sb.name;
-        out->sd = hlomem::diff_snapshots(sa.s, sb.s);
-        out->d = out->sd->d;
+/// The side `source` names, as `hlomem diff` reads a file (load/diff_side.hpp): a snapshot (a
+/// Snapshot, its JSON text, or a file that holds one), else a dump or module (a Dump, or what
+/// hlomem.load reads), whose Dump is returned in `held`.
+inline hlomem::basic_diff_side<policy> diff_side(py::object source, std::vector<std::string> const& strip_roots,
+                                                  std::shared_ptr<dump>& held) {
+    if (auto s = as_snapshot(source)) {
+        hlomem::basic_diff_side<policy> out;
+        out.name = s->name;
+        out.snapshot = std::move(s->s);
         return out;
     }
-    out->a = as_dump(std::move(a));
-    out->b = as_dump(std::move(b));
-    auto const& ba = out->a->assignment();
-    auto const& bb = out->b->assignment();
-    out->name_a = out->a->loaded.path;
-    out->name_b = out->b->loaded.path;
-    out->sources_a = out->a->sources();
-    out->sources_b = out->b->sources();
-    hlomem::strip_source_roots(out->sources_a, strip_roots);
-    hlomem::strip_source_roots(out->sources_b, strip_roots);
+    held = as_dump(std::move(source));
+    auto const& ba = held->assignment();
+    auto const* m = held->assignment_module();
+    py::gil_scoped_release unlocked;
+    return hlomem::diff_side_of<policy>(held->loaded.path, held, ba, m, strip_roots);
+}
+
+/// hlomem.snapshot: `source` read (as hlomem.load reads it) and snapshotted, or a snapshot as it is.
+inline snapshot_object snapshot(py::object source, std::size_t top, std::vector<std::string> const& strip_roots) {
+    std::shared_ptr<dump> held;
+    auto const side = diff_side(std::move(source), strip_roots, held);
+    return {side.to_snapshot(top), side.name};
+}
+
+/// hlomem.diff: `a` and `b` read as sides (diff_side) and compared (diff_sides), `top` values in
+/// each list.
+inline std::shared_ptr<diff_result> diff(py::object a, py::object b, std::size_t top, std::vector<std::string> const& strip_roots) {
+    auto out = std::make_shared<diff_result>();
+    out->side_a = diff_side(std::move(a), strip_roots, out->a);
+    out->side_b = diff_side(std::move(b), strip_roots, out->b);
     hlomem::diff_options options;
     options.top = top;
-    out->donations_a = hlomem::analyze_donations(ba, out->a->assignment_module());
-    out->donations_b = hlomem::analyze_donations(bb, out->b->assignment_module());
-    options.donations_a = &out->donations_a;
-    options.donations_b = &out->donations_b;
-    py::gil_scoped_release unlocked;
-    out->d = hlomem::diff_assignments(ba, out->sources_a, bb, out->sources_b, options);
+    {
+        py::gil_scoped_release unlocked;
+        out->result = hlomem::diff_sides(out->side_a, out->side_b, options);
+    }
+    if (!out->result.values_known()) out->a.reset(), out->b.reset();  // a diff of snapshots holds no Dumps
     return out;
 }
 

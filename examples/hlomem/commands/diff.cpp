@@ -105,42 +105,31 @@ int run_diff(arguments const& args, std::ostream& out, std::ostream& err) {
     }
     if (files.size() != 2) return a.usage();
     if (files[0] == "-" && files[1] == "-") return a.error("standard input can be only one of A and B");
-    auto side_a = load_diff_input("diff", files[0], roots, true, err);
+    hlomem::diff_side_options sides;
+    sides.strip_roots = roots;
+    auto const* side_a = open_side("diff", files[0], sides, err);
     if (!side_a) return exit_error;
-    auto side_b = load_diff_input("diff", files[1], roots, true, err);
+    auto const* side_b = open_side("diff", files[1], sides, err);
     if (!side_b) return exit_error;
-    bool const snapshots = side_a->snapshot || side_b->snapshot;
-    if (snapshots && page) return a.error("-o draws live ranges, which a snapshot does not keep: give two dumps or modules");
-    auto const donations_a = side_a->donations(), donations_b = side_b->donations();
-    options.donations_a = &donations_a, options.donations_b = &donations_b;  // for the knobs
-    std::optional<hlomem::snapshot_diff> sd;
-    std::optional<hlomem::assignment_diff> full;
-    if (snapshots) {
-        sd = hlomem::diff_snapshots(side_a->to_snapshot(options.top), side_b->to_snapshot(options.top));
-    } else {
-        full = hlomem::diff_assignments(side_a->assignment(), side_a->sources, side_b->assignment(), side_b->sources, options);
+    if ((side_a->is_snapshot() || side_b->is_snapshot()) && page) {
+        return a.error("-o draws live ranges, which a snapshot does not keep: give two dumps or modules");
     }
-    hlomem::assignment_diff const& d = snapshots ? sd->d : *full;
-    auto const gate = hlomem::diff_gate(d, fail_above, measure, fail_on_unused, donations_b);
+    auto const d = hlomem::diff_sides(*side_a, *side_b, options);
+    auto const gate = hlomem::diff_gate(d, fail_above, measure, fail_on_unused);
     if (page) {
         std::ofstream file(*page, std::ios::binary);
-        hlomem::write_diff_html(file, side_a->side(), side_b->side(), d);
+        hlomem::write_diff_html(file, d);
         if (!file) {
             err << "hlomem diff: cannot write " << *page << '\n';
             return exit_error;
         }
     }
     if (format == "markdown") {
-        hlomem::print_diff_markdown(out, files[0], files[1], d, rows, gate, snapshots ? sd->not_compared : std::vector<std::string>{});
+        hlomem::print_diff_markdown(out, d, rows, gate);
     } else if (format == "json") {
-        std::optional<hlomem::diff_report_side<diff_input::policy>> sa, sb;  // a snapshot keeps no values
-        if (!snapshots) sa.emplace(side_a->side()), sb.emplace(side_b->side());
-        hlomem::print_diff_json(out, hlomem::diff_document<diff_input::policy>{files[0], files[1], d, donations_a, donations_b,
-                                                                               sa ? &*sa : nullptr, sb ? &*sb : nullptr,
-                                                                               snapshots ? &sd->not_compared : nullptr});
+        hlomem::print_diff_json(out, d);
     } else {
-        if (snapshots) hlomem::print_snapshot_diff_text(out, files[0], files[1], *sd);
-        else hlomem::print_diff_text(out, side_a->side(), side_b->side(), d);
+        hlomem::print_diff_text(out, d);
         if (page) out << "\nwrote " << *page << '\n';
     }
     for (auto const& f : gate.failures) err << "hlomem diff: " << f << '\n';

@@ -69,9 +69,13 @@ int run_snapshot(arguments const& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (files.size() != 1) return a.usage();
-    auto in = load_diff_input("snapshot", files[0], roots, false, err, module);
-    if (!in) return exit_error;
-    auto const s = in->to_snapshot(top);
+    hlomem::diff_side_options options;
+    options.snapshots = false;
+    options.module_file = module;
+    options.strip_roots = roots;
+    auto const* side = open_side("snapshot", files[0], options, err);
+    if (!side) return exit_error;
+    auto const s = side->to_snapshot(top);
     if (!write_output("snapshot", output, out, err, [&](std::ostream& os) { hlomem::write_snapshot_json(os, s); })) return exit_error;
     return exit_ok;
 }
