@@ -434,8 +434,12 @@ class DiffColor:
 class Timeline:
     """Memory over program order per color (`hlomem timeline`): live bytes, the peak, every buffer."""
 
-    def html(self) -> str:
+    def page(self) -> str:
         """The self-contained HTML page (`hlomem timeline -o OUT.html`)."""
+    def save_page(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes page() to path, as `hlomem timeline -o PATH.html` does; OSError when it cannot."""
+    def html(self) -> str:
+        """page(), by its name before 0.11 (kept for one release)."""
     def svg(self) -> str:
         """The static SVG picture (`hlomem timeline -o OUT.svg`)."""
     def to_json(self) -> str:
@@ -446,7 +450,7 @@ class Timeline:
     def colors(self) -> List[TimelineColor]:
         """Per color: peak bytes, time and instruction, what was drawn (to_dict()['colors'])."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
-        """Writes the page (.html, .htm) or the SVG picture (.svg)."""
+        """Writes the page (.html, .htm: save_page()) or the SVG picture (.svg)."""
     def _repr_html_(self) -> str:
         """The page inline in Jupyter, in a sandboxed iframe."""
 
@@ -559,8 +563,10 @@ class WhatIf:
     def page(self) -> str:
         """The self-contained HTML page of `hlomem whatif --page`: each memory space's live bytes
         before and after the edits, the edited values marked."""
-    def save_page(self, path: str) -> None:
-        """Writes page() to path, as `hlomem whatif --page PATH` does."""
+    def save_page(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes page() to path, as `hlomem whatif --page PATH` does; OSError when it cannot."""
+    def report(self) -> str:
+        """What `hlomem whatif` prints (text), as str() gives it."""
 
 class Advice:
     """The edits that bring each memory space under a budget (`hlomem advise`): ranked candidates,
@@ -578,8 +584,10 @@ class Advice:
     def page(self) -> str:
         """The self-contained HTML page of `hlomem advise --page`: the set applied, each memory
         space's live bytes before and after it and its budget, the edited values marked."""
-    def save_page(self, path: str) -> None:
-        """Writes page() to path, as `hlomem advise --page PATH` does."""
+    def save_page(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes page() to path, as `hlomem advise --page PATH` does; OSError when it cannot."""
+    def report(self) -> str:
+        """What `hlomem advise` prints (text), as str() gives it."""
 
 class Knob:
     """A setting a diff's changes look like, and whether it took effect (to_dict()['knobs'][i])."""
@@ -639,10 +647,15 @@ class Diff:
     @property
     def changes(self) -> int:
         """How many matched values changed size, shape or live range."""
+    def page(self) -> str:
+        """The self-contained HTML page (`hlomem diff -o OUT.html A B`); ValueError when a side is
+        a snapshot, which keeps no live ranges."""
+    def save_page(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes page() to path, as `hlomem diff -o PATH A B` does; OSError when it cannot."""
     def html(self) -> str:
-        """The self-contained HTML page (`hlomem diff -o OUT.html A B`)."""
+        """page(), by its name before 0.11 (kept for one release)."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
-        """Writes the page (.html, .htm)."""
+        """save_page(), by its name before 0.11 (kept for one release), for a path ending .html or .htm."""
     def _repr_html_(self) -> str:
         """The page inline in Jupyter, in a sandboxed iframe."""
     @property

@@ -580,7 +580,10 @@ void bind_timeline(py::module_& m) {
     py::class_<timeline, std::shared_ptr<timeline>>(m, "Timeline",
         "Memory over program order, one panel per color: the live bytes with the peak marked, and every\n"
         "buffer as a rectangle over its live range at its offset (`hlomem timeline`).")
-        .def("html", &timeline::html, "The self-contained HTML page (`hlomem timeline -o OUT.html`).")
+        .def("page", &timeline::html, "The self-contained HTML page (`hlomem timeline -o OUT.html`).")
+        .def("save_page", [](timeline const& t, py::object path) { write_file(path_string(path), t.html()); }, py::arg("path"),
+            "Writes page() to `path`, as `hlomem timeline -o PATH.html` does.")
+        .def("html", &timeline::html, "page(), by its name before 0.11 (kept for one release).")
         .def("svg", &timeline::svg, "The static SVG picture (`hlomem timeline -o OUT.svg`).")
         .def("to_json", &timeline::json, "The summary as `hlomem timeline --json` prints it (a str).")
         .def("to_dict", [](timeline const& t) { return json_loads(t.json()); },
@@ -599,7 +602,7 @@ void bind_timeline(py::module_& m) {
                 }
                 write_file(file, svg ? t.svg() : t.html());
             }, py::arg("path"),
-            "Writes the page (path ending .html or .htm) or the SVG picture (.svg), as `hlomem timeline -o`.")
+            "Writes the page (path ending .html or .htm: save_page()) or the SVG picture (.svg), as `hlomem timeline -o`.")
         .def("_repr_html_", &timeline::repr_html,
             "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
         .def("__repr__", &timeline::summary);
@@ -663,7 +666,10 @@ void bind_diff(py::module_& m) {
             "How many values of B match none of A (the list: to_dict()['only_in_b']).")
         .def_property_readonly("changes", [](diff_result const& d) { return d.diff().changes.size(); },
             "How many matched values changed size, shape or live range (the list: to_dict()['changes']).")
-        .def("html", &diff_result::html, "The self-contained HTML page (`hlomem diff -o OUT.html A B`).")
+        .def("page", &diff_result::html, "The self-contained HTML page (`hlomem diff -o OUT.html A B`).")
+        .def("save_page", [](diff_result const& d, py::object path) { write_file(path_string(path), d.html()); }, py::arg("path"),
+            "Writes page() to `path`, as `hlomem diff -o PATH A B` does.")
+        .def("html", &diff_result::html, "page(), by its name before 0.11 (kept for one release).")
         .def("save", [](diff_result const& d, py::object path) {
                 std::string const file = path_string(path);
                 if (!has_suffix(file, ".html") && !has_suffix(file, ".htm")) {
@@ -671,7 +677,7 @@ void bind_diff(py::module_& m) {
                 }
                 write_file(file, d.html());
             }, py::arg("path"),
-            "Writes the page (a path ending .html or .htm), as `hlomem diff -o`.")
+            "save_page(), by its name before 0.11 (kept for one release), for a path ending .html or .htm.")
         .def("_repr_html_", &diff_result::repr_html,
             "The page inline in Jupyter, in a sandboxed iframe (its script runs there, apart from the notebook).")
         .def("__repr__", [](diff_result const& d) {

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <fstream>
 #include <map>
 #include <cstdint>
 #include <memory>
@@ -175,17 +174,14 @@ py::class_<Result, std::shared_ptr<Result>> bind_edited(py::module_& m, char con
     py::class_<Result, std::shared_ptr<Result>> c(m, name, doc);
     c.def("to_json", [](Result const& r) { return r.write(true); }, ("What `" + command + " --json` prints, byte for byte (a str).").c_str())
         .def("to_dict", [](Result const& r) { return json_loads(r.write(true)); }, ("What `" + command + " --json` prints, as a dict.").c_str())
+        .def("report", [](Result const& r) { return r.write(false); }, ("What `" + command + "` prints (text), as str() gives it.").c_str())
         .def("__str__", [](Result const& r) { return r.write(false); }, ("What `" + command + "` prints.").c_str())
         .def("emit_module", [](Result const& r) { return r.emit(); }, emitted)
         .def("page", [](Result const& r) { return r.page(); },
              ("The self-contained HTML page of `" + command + " --page`: each memory space's live bytes before and after "
               "the edits, the edited values marked (a str).").c_str())
-        .def("save_page", [](Result const& r, std::string const& path) {
-                 std::ofstream f(path, std::ios::binary);
-                 if (!f) throw py::value_error("cannot write " + path);
-                 f << r.page();
-                 if (!f.flush()) throw py::value_error("cannot write " + path);
-             }, py::arg("path"), ("Writes page() to `path`, as `" + command + " --page PATH` does.").c_str());
+        .def("save_page", [](Result const& r, py::object path) { write_file(path_string(path), r.page()); }, py::arg("path"),
+             ("Writes page() to `path`, as `" + command + " --page PATH` does.").c_str());
     return c;
 }
 

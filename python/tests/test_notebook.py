@@ -46,9 +46,10 @@ def test_a_session_on_a_tpu_dump(in_data, tmp_path):
     assert timeline.colors[0].peak_bytes == breakdown[0]["peak_bytes"]
 
     # [5] saved, it is the tool's page and picture, byte for byte
-    timeline.save(tmp_path / "t.html")
+    timeline.save_page(tmp_path / "t.html")
     timeline.save(str(tmp_path / "t.svg"))
     assert (tmp_path / "t.html").read_bytes() == run_tool("timeline", "-o", "-", "--format", "html", name).stdout
+    assert timeline.page() == timeline.html() == (tmp_path / "t.html").read_text()  # html(): page() before 0.11
     assert (tmp_path / "t.svg").read_bytes() == run_tool("timeline", "-o", "-", "--format", "svg", name).stdout
     assert (tmp_path / "t.html").read_text().startswith("<!DOCTYPE html>")
     assert (tmp_path / "t.svg").read_text().startswith("<?xml")

@@ -167,8 +167,9 @@ def test_the_pages_are_the_tools(tmp_path):
     tool_page = tmp_path / "tool_advise.html"
     run_tool("advise", "--budget", "90%", "--page", str(tool_page), FFT)
     assert saved.read_text() == tool_page.read_text() == advice.page()
-    with pytest.raises(ValueError, match="cannot write"):
-        advice.save_page(str(tmp_path / "no" / "such" / "folder" / "page.html"))
+    with pytest.raises(OSError, match="cannot write"):  # as every save_page, save and Snapshot.save
+        advice.save_page(tmp_path / "no" / "such" / "folder" / "page.html")
+    assert advice.report() == str(advice) and what_if.report() == str(what_if)  # one text API on every result
 
 
 def test_advise_against_memory_analysis_is_the_tools_and_its_after_is_the_edited_modules():
