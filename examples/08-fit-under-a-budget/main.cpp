@@ -9,7 +9,7 @@
 //      host from the peak on, each evaluated on the live ranges and ranked by bytes saved per
 //      byte of cost; then the smallest set found that brings the peak under 90% of itself. The
 //      what-if holds that set on return;
-//   3. apply_edits: the module's text with the set written in (the clones, the copy-start /
+//   3. emit_module: the module's text with the set written in (the clones, the copy-start /
 //      copy-done pairs to memory space 5, the input_output_alias entries), read back and its
 //      peak derived from scratch (assign_module), which must be what the advice said.
 // `hlomem advise --budget 90% MODULE --emit-module OUT --page OUT.html` does the same and draws
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     }
 
     // 3. The edited module, written and read back: its own derived peak is the advice's.
-    std::string const edited = hlomem::apply_edits(text, w);
+    std::string const edited = hlomem::emit_module(text, w);
     if (argc > 2) std::ofstream(argv[2], std::ios::binary) << edited;
     std::cout << "\nedited module: " << std::count(edited.begin(), edited.end(), '\n') - std::count(text.begin(), text.end(), '\n')
               << " lines more than the original\n";

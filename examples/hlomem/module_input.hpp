@@ -1,6 +1,6 @@
 // module_input.hpp: the scheduled module `hlomem whatif` and `hlomem advise` edit, as the library
 // finds it (hlomem::editable_module: a module file, or the module beside a buffer-assignment
-// dump), read with view_policy so that the text apply_edits rewrites stays; the errors and the
+// dump), read with view_policy so that the text emit_module rewrites stays; the errors and the
 // note on a module that is not scheduled printed as the tool prints them.
 #ifndef HLOMEM_EXAMPLES_MODULE_INPUT_HPP
 #define HLOMEM_EXAMPLES_MODULE_INPUT_HPP

@@ -32,7 +32,7 @@ namespace hlomem_python {
 using module_type = hlomem::basic_hlo_module<policy>;
 using what_if_type = hlomem::basic_what_if<policy>;
 
-/// The module of a Dump that a what-if edits, with the text apply_edits rewrites
+/// The module of a Dump that a what-if edits, with the text emit_module rewrites
 /// (hlomem::editable_module, as `hlomem whatif` finds it); ValueError naming what is missing.
 inline hlomem::basic_editable_module<policy> module_of(dump const& d) {
     auto m = hlomem::editable_module(d.loaded);
@@ -56,12 +56,12 @@ struct edited_module {
         w = std::make_unique<what_if_type>(*m.module);
     }
     /// The module with the accepted edits written in (`--emit-module`).
-    std::string emit() const { return hlomem::apply_edits(m.text, *w); }
+    std::string emit() const { return hlomem::emit_module(m.text, *w); }
 };
 
 /// Dump.what_if's result: `hlomem whatif`'s.
 struct what_if_result : edited_module {
-    hlomem::what_if_snapshot before;
+    hlomem::what_if_peaks before;
     std::vector<hlomem::what_if_outcome> outcomes;
 
     using edited_module::edited_module;
@@ -136,7 +136,7 @@ inline std::shared_ptr<what_if_result> what_if(std::shared_ptr<dump> const& d, p
     auto out = std::make_shared<what_if_result>(d);
     auto outcomes = [&] {
         py::gil_scoped_release unlocked;
-        out->before = hlomem::snapshot(*out->w);
+        out->before = out->w->peaks();
         return hlomem::apply_requests(*out->w, requests);
     }();
     if (!outcomes) throw py::value_error(d->loaded.path + ": " + outcomes.error().message);

@@ -101,7 +101,7 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
         return exit_error;
     }
     hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
-    if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
+    if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::emit_module(in->text, w); })) return exit_error;
     if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, advice.live.budgets())); })) {
         return exit_error;
     }

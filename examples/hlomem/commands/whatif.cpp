@@ -87,14 +87,14 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
     auto in = read_module_input(*file, "whatif", err);
     if (!in) return exit_error;
     hlomem::basic_what_if<hlomem::view_policy> w(*in->module);
-    auto const before = hlomem::snapshot(w);
+    auto const before = w.peaks();
     auto const outcomes = hlomem::apply_requests(w, pending);
     if (!outcomes) {
         err << "hlomem whatif: " << in->path << ": " << outcomes.error().message << '\n';
         return exit_error;
     }
     hlomem::write_what_if(out, w, before, *outcomes, as_json);
-    if (emit && !write_output("whatif", *emit, out, err, [&](std::ostream& o) { o << hlomem::apply_edits(in->text, w); })) return exit_error;
+    if (emit && !write_output("whatif", *emit, out, err, [&](std::ostream& o) { o << hlomem::emit_module(in->text, w); })) return exit_error;
     if (page && !write_output("whatif", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w)); })) {
         return exit_error;
     }

@@ -1,7 +1,7 @@
 // hlomem/load/editable_module.hpp: the scheduled module a what-if edits (`hlomem whatif`,
 // `hlomem advise`, Dump.what_if, hlomem.advise), from what the loader read: a file of one module,
 // or the module read beside a buffer-assignment dump (X.txt beside X-buffer-assignment.txt, or
-// load_options::module_file), with the text it was parsed from, which apply_edits rewrites. One
+// load_options::module_file), with the text it was parsed from, which emit_module rewrites. One
 // door for the tool and Python, and one note for a module that is not scheduled.
 //
 //   hlomem::load_options o;

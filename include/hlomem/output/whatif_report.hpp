@@ -20,22 +20,6 @@
 
 namespace hlomem {
 
-/// The peaks of a what-if at one moment: XLA's over every color, and each color's live peak.
-struct what_if_snapshot {
-    what_if_peak xla;
-    std::vector<std::pair<std::int64_t, what_if_peak>> colors;
-    logical_time max = 0;
-};
-
-template <class P>
-what_if_snapshot snapshot(basic_what_if<P> const& w) {
-    what_if_snapshot s;
-    s.xla = w.peak();
-    s.max = w.max();
-    for (std::int64_t c : w.colors()) s.colors.emplace_back(c, w.color_peak(c));
-    return s;
-}
-
 namespace detail {
 
 inline std::string bytes_text(std::int64_t b) { return std::to_string(b) + " bytes (" + human_bytes(b) + ")"; }
@@ -207,12 +191,12 @@ std::string cost_text(what_if_outcome const& o) {
     return {};
 }
 
-inline void write_snapshot_text(std::ostream& out, std::string_view label, what_if_snapshot const& s) {
+inline void write_peaks_text(std::ostream& out, std::string_view label, what_if_peaks const& s) {
     out << label << ": XLA's peak " << bytes_text(s.xla.bytes) << " at " << s.xla.time << " of " << s.max << '\n';
     for (auto const& [color, p] : s.colors) out << "  color " << color << ": " << bytes_text(p.bytes) << " live at " << p.time << '\n';
 }
 
-inline void write_snapshot_json(json_writer& j, what_if_snapshot const& s) {
+inline void write_peaks_json(json_writer& j, what_if_peaks const& s) {
     j.begin_object();
     j.key("xla_peak_bytes").value(s.xla.bytes).key("xla_peak_time").value(static_cast<std::int64_t>(s.xla.time));
     j.key("max").value(static_cast<std::int64_t>(s.max));
@@ -249,24 +233,24 @@ void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_ou
 
 /// `hlomem whatif`: the peaks before, each edit, the peaks after.
 template <class P>
-void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapshot const& before, std::vector<what_if_outcome> const& outcomes,
+void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_peaks const& before, std::vector<what_if_outcome> const& outcomes,
                    bool as_json) {
     auto const& m = w.module();
     bool const differentiated = detail::differentiated(m);  // once: each remat's JAX change reads it
     if (as_json) {
         json_writer j(out);
         j.begin_object().key("module").value(std::string_view(m.name())).key("before");
-        detail::write_snapshot_json(j, before);
+        detail::write_peaks_json(j, before);
         j.key("edits").begin_array();
         for (auto const& o : outcomes) detail::write_outcome_json(j, m, o, differentiated);
         j.end_array().key("after");
-        detail::write_snapshot_json(j, snapshot(w));
+        detail::write_peaks_json(j, w.peaks());
         j.end_object();
         out << '\n';
         return;
     }
     out << "module " << std::string_view(m.name()) << '\n';
-    detail::write_snapshot_text(out, "before", before);
+    detail::write_peaks_text(out, "before", before);
     for (auto const& o : outcomes) {
         out << detail::edit_text(m, o.edit) << ": ";
         if (!o.accepted) {
@@ -281,7 +265,7 @@ void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_snapsho
         }
         out << "  in JAX: " << detail::jax_change(m, o, differentiated) << '\n';
     }
-    detail::write_snapshot_text(out, "after", snapshot(w));
+    detail::write_peaks_text(out, "after", w.peaks());
 }
 
 namespace detail {
@@ -384,8 +368,7 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice co
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_WHATIF_REPORT_INSTANTIATIONS(EXTERN, P) \
-    EXTERN template what_if_snapshot snapshot<P>(basic_what_if<P> const&); \
-    EXTERN template void write_what_if<P>(std::ostream&, basic_what_if<P> const&, what_if_snapshot const&, std::vector<what_if_outcome> const&, bool); \
+    EXTERN template void write_what_if<P>(std::ostream&, basic_what_if<P> const&, what_if_peaks const&, std::vector<what_if_outcome> const&, bool); \
     EXTERN template void write_advice<P>(std::ostream&, basic_what_if<P> const&, budget_advice const&, std::size_t, bool);
 #ifdef HLOMEM_COMPILED_LIBRARY
 HLOMEM_FOR_EACH_POLICY(HLOMEM_WHATIF_REPORT_INSTANTIATIONS, extern)

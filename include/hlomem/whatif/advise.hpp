@@ -218,7 +218,7 @@ bool search_sets(basic_what_if<P>& w, advice& a, std::size_t n, std::size_t star
 }  // namespace detail
 
 /// Candidates ranked and the set chosen, on `w` (which must hold no edit; it holds the set on
-/// return, so that apply_edits writes it).
+/// return, so that emit_module writes it).
 template <class P>
 advice advise(basic_what_if<P>& w, advise_options const& options = {}) {
     advice a;

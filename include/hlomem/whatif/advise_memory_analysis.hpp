@@ -14,7 +14,7 @@
 // measures what each color's buffers hold at their highest (basic_what_if::color_peak), which moves
 // with the heap's peak but is not the same figure. So the budget is turned into a budget on that
 // color's live peak: lower it by the bytes the module's figure is over the budget, let `advise`
-// choose the edits, then write them into the module's text (apply_edits), read it back and predict
+// choose the edits, then write them into the module's text (emit_module), read it back and predict
 // its memory_analysis() as for any module (assign/predict.hpp). Where the edited module is still
 // over, its live budget is lowered by what is still missing and the search runs again, at most
 // four rounds; the result states the figure before and after, both predicted the same way.
@@ -72,7 +72,7 @@ budget_advice advise_memory_analysis(basic_what_if<P>& w, std::string_view text,
             r.after.reset();
             break;
         }
-        r.after = predict(apply_edits(text, w), std::string(std::string_view(w.module().name())) + " (edited)");
+        r.after = predict(emit_module(text, w), std::string(std::string_view(w.module().name())) + " (edited)");
         std::int64_t const now = r.after->peak_memory_in_bytes.value_or(peak);
         if (now <= r.budget) {
             r.fits = true;

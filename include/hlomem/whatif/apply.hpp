@@ -4,7 +4,7 @@
 //   auto m = hlomem::parse_hlo_module(text);
 //   hlomem::what_if w(m);
 //   w.apply(hlomem::what_if_edit::remat(i, t));
-//   std::string edited = hlomem::apply_edits(text, w);   // the module `m` was parsed from
+//   std::string edited = hlomem::emit_module(text, w);   // the module `m` was parsed from
 //   std::string bare = hlomem::without_input_output_alias(text);
 //
 // What is written, as XLA prints it:
@@ -111,7 +111,7 @@ inline std::string without_input_output_alias(std::string_view text) {
 /// The module's text with the accepted edits of `w` written in; `text` is the one its module was
 /// parsed from (instruction offsets point into it).
 template <class P>
-std::string apply_edits(std::string_view text, basic_what_if<P> const& w) {
+std::string emit_module(std::string_view text, basic_what_if<P> const& w) {
     auto const& m = w.module();
     std::unordered_set<std::string> names;
     for (auto const& inst : m.instructions()) names.insert(std::string(std::string_view(inst.name)));
@@ -211,7 +211,7 @@ std::string apply_edits(std::string_view text, basic_what_if<P> const& w) {
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_APPLY_INSTANTIATIONS(EXTERN, P) \
-    EXTERN template std::string apply_edits<P>(std::string_view, basic_what_if<P> const&);
+    EXTERN template std::string emit_module<P>(std::string_view, basic_what_if<P> const&);
 #ifdef HLOMEM_COMPILED_LIBRARY
 HLOMEM_FOR_EACH_POLICY(HLOMEM_APPLY_INSTANTIATIONS, extern)
 #endif

@@ -55,6 +55,15 @@ struct what_if_peak {
     std::int64_t bytes = 0;
 };
 
+/// The peaks of a what-if at one moment (basic_what_if::peaks): XLA's over every color, and each
+/// color's live peak, on a time axis of `max` steps. What `hlomem whatif` prints before and after
+/// the edits; not a snapshot of a compilation (diff/snapshot.hpp), which keeps more.
+struct what_if_peaks {
+    what_if_peak xla;
+    std::vector<std::pair<std::int64_t, what_if_peak>> colors;
+    logical_time max = 0;
+};
+
 namespace detail {
 
 /// The slots of one what-if's time axis, with their held count and ranks.
@@ -181,6 +190,14 @@ public:
     logical_time color_peak_time_original(std::int64_t color) const;
     /// The colors, in order.
     std::vector<std::int64_t> colors() const;
+    /// XLA's peak and each color's, as the edits applied so far leave them.
+    what_if_peaks peaks() const {
+        what_if_peaks out;
+        out.xla = peak();
+        out.max = max();
+        for (std::int64_t c : colors()) out.colors.emplace_back(c, color_peak(c));
+        return out;
+    }
     /// XLA's peak rule over the values of one color.
     what_if_peak xla_color_peak(std::int64_t color) const;
     /// The bytes the buffers of one color hold at their highest, and when first.

@@ -78,7 +78,7 @@ std::string edited_grad_plain(std::function<hlomem::what_if_edit(hlomem::hlo_mod
     auto const o = w.apply(make(m));
     CAPTURE(o.reason);
     REQUIRE(o.accepted);
-    return hlomem::apply_edits(text, w);
+    return hlomem::emit_module(text, w);
 }
 
 /// The diff of grad_plain's module and its copy with one what-if edit (edited_grad_plain).
@@ -292,7 +292,7 @@ TEST_CASE("knobs: the set advise suggests inside a loop body, written back, is t
     REQUIRE(a.fits());
     REQUIRE(a.chosen.size() == 1);
     auto const before = text_input(text, "before");
-    auto const after = text_input(hlomem::apply_edits(text, w), "after");
+    auto const after = text_input(hlomem::emit_module(text, w), "after");
     auto const d = knob_diff(*before, *after);
     auto const* k = find_knob(d, hlomem::knob_kind::offload);
     REQUIRE(k);
@@ -312,7 +312,7 @@ TEST_CASE("knobs: a remat with its operand recomputed in turn is named remat and
     hlomem::instruction_id const x = *m.find_instruction("loop_reduce_fusion");
     REQUIRE(w.apply(hlomem::what_if_edit::remat(x, 43, 2)).accepted);
     auto const before = text_input(text, "before");
-    auto const after = text_input(hlomem::apply_edits(text, w), "after");
+    auto const after = text_input(hlomem::emit_module(text, w), "after");
     auto const d = knob_diff(*before, *after);
     auto const* k = find_knob(d, hlomem::knob_kind::remat);
     REQUIRE(k);

@@ -30,7 +30,7 @@ std::int64_t highest(std::vector<std::int64_t> const& curve) { return *std::max_
 
 // Each color: both curves one value per time of the edited module, each peak what the what-if
 // gives before and after (the peak before at its time moved by the inserted instructions).
-void check_curves(hlomem::what_if const& w, hlomem::what_if_snapshot const& before, hlomem::what_if_page_data const& d) {
+void check_curves(hlomem::what_if const& w, hlomem::what_if_peaks const& before, hlomem::what_if_page_data const& d) {
     CHECK(d.max == w.max());
     REQUIRE(d.colors.size() == w.colors().size());
     for (auto const& c : d.colors) {
@@ -58,15 +58,15 @@ TEST_CASE("whatif page: an offload's curves before and after, and the value mark
     // peak 98314552 bytes before, 74230072 after; color 5 holds 26214400 bytes on the host.
     auto const m = hlomem::parse_hlo_module(read_data("corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo"), "fft");
     hlomem::what_if w(m);
-    auto const before = hlomem::snapshot(w);
+    auto const before = w.peaks();
     REQUIRE(w.apply(hlomem::what_if_edit::offload(named(m, "fft.8.0"), w.peak_time_original())).accepted);
-    auto const after = hlomem::snapshot(w);
+    auto const after = w.peaks();
     auto const d = hlomem::what_if_page(w);
     check_curves(w, before, d);
     // The page took the edit back and applied it again: the what-if is as it was.
     CHECK(w.edits().size() == 1);
-    CHECK(hlomem::snapshot(w).xla.bytes == after.xla.bytes);
-    CHECK(hlomem::snapshot(w).xla.time == after.xla.time);
+    CHECK(w.peaks().xla.bytes == after.xla.bytes);
+    CHECK(w.peaks().xla.time == after.xla.time);
     CHECK(d.inserted == 4);  // copy-start, copy-done to the host and back
     REQUIRE(d.colors.size() == 2);
     CHECK(d.colors[0].before_peak.bytes == 98314552);
@@ -97,7 +97,7 @@ TEST_CASE("whatif page: an offload's curves before and after, and the value mark
 TEST_CASE("whatif page: advice's set applied, each edit's bytes saved in order, the budget kept", "[whatif][output]") {
     auto const m = hlomem::parse_hlo_module(read_data("jax_0_11/grad_plain.txt"), "grad_plain");
     hlomem::what_if w(m);
-    auto const before = hlomem::snapshot(w);
+    auto const before = w.peaks();
     auto const a = hlomem::advise(w);
     REQUIRE(!a.chosen.empty());
     std::map<std::int64_t, std::int64_t> budgets;

@@ -53,7 +53,7 @@ TEST_CASE("advise: on a lax.scan whose body holds the peak, the edit is inside t
     CHECK(chosen.saved == 7372800);
     CHECK(a.colors[0].after.bytes == 268758964 - 7372800);
     // Written back: the clone sits in the body, and the module read again reaches the stated peak.
-    auto const edited = hlomem::apply_edits(text, w);
+    auto const edited = hlomem::emit_module(text, w);
     auto const clone = edited.find("%loop_complex_fusion.remat = ");
     REQUIRE(clone != std::string::npos);
     CHECK(edited.rfind("%region_0.393_spmd ", clone) != std::string::npos);

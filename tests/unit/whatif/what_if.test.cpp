@@ -71,7 +71,7 @@ std::size_t original_violations(std::string const& text) {
 // The edited module read back: its derived XLA peak and each color's live peak are the estimate,
 // and the assignment predicted for it is as sound as the original's.
 void check_written_back(hlomem::what_if const& w, std::string const& text) {
-    auto const edited = hlomem::apply_edits(text, w);
+    auto const edited = hlomem::emit_module(text, w);
     CHECK(predicted_violations(edited) <= original_violations(text));
     auto const d = derive(edited);
     CHECK(d.xla.time == w.peak().time);
@@ -115,7 +115,7 @@ TEST_CASE("whatif: before any edit, the peaks are the derived model's", "[whatif
     auto const m = hlomem::parse_hlo_module(text, file);
     hlomem::what_if const w(m);
     check_written_back(w, text);
-    CHECK(hlomem::apply_edits(text, w) == text);
+    CHECK(hlomem::emit_module(text, w) == text);
 }
 
 TEST_CASE("whatif: every edit of every value live at the peak, written back, has the estimated peak", "[whatif][corpus]") {
@@ -216,7 +216,7 @@ TEST_CASE("whatif: a module's input_output_alias removed and donated back is XLA
         REQUIRE(o.accepted);
         CHECK(std::vector<std::int64_t>(a.output_index.begin(), a.output_index.end()) == o.output_index);
     }
-    auto const back = hlomem::apply_edits(bare_text, w);
+    auto const back = hlomem::emit_module(bare_text, w);
     if (!original.input_output_aliases().empty() && text.find("input_output_alias={ ") != std::string::npos) CHECK(back == text);
     check_written_back(w, bare_text);
     hlomem::what_if const w0(original);
@@ -255,7 +255,7 @@ TEST_CASE("whatif: a parameter that is itself an output is donated to that outpu
     CHECK(o.output_index == std::vector<std::int64_t>{0});
     CHECK(w.peak().bytes == before.bytes);
     CHECK(w.apply(hlomem::what_if_edit::donate(0)).reason == "parameter 0 is already donated");
-    auto const back = hlomem::apply_edits(bare_text, w);
+    auto const back = hlomem::emit_module(bare_text, w);
     CHECK(back.find("input_output_alias={ {0}: (0, {}, may-alias) }") != std::string::npos);
     auto const aliased = hlomem::parse_hlo_module(back, "jit_f");
     REQUIRE(aliased.input_output_aliases().size() == 1);
@@ -386,7 +386,7 @@ TEST_CASE("whatif: a remat recomputes its operands in turn where keeping them wo
     CHECK(inserted_names(m, chained) == std::vector<std::string>{"gemm_fusion_dot.4", "loop_reduce_fusion"});
     CHECK(w.color_peak(0).bytes == 60833808 - 1048576);
     check_written_back(w, text);
-    auto const edited = hlomem::apply_edits(text, w);
+    auto const edited = hlomem::emit_module(text, w);
     CHECK(edited.find("%loop_reduce_fusion.remat = f32[256,1024]{1,0} fusion(%gemm_fusion_dot.4.remat)") != std::string::npos);
 }
 
@@ -401,7 +401,7 @@ TEST_CASE("whatif: advice under 90% of each peak: a set said to fit, written bac
         suggested += a.candidates.empty() ? 0 : 1;
         for (std::size_t j = 1; j < a.candidates.size(); ++j) CHECK(a.candidates[j - 1].ratio() >= a.candidates[j].ratio());
         CHECK(w.edits().size() == a.chosen.size());
-        auto const d = derive(hlomem::apply_edits(text, w));
+        auto const d = derive(hlomem::emit_module(text, w));
         for (auto const& c : a.colors) {
             CAPTURE(c.color);
             CHECK(d.live.at(c.color).bytes == c.after.bytes);
