@@ -224,6 +224,98 @@ class Inconsistency:
     def message(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+class BreakdownValue:
+    """A value live at a color's peak, as the text report lists the largest (Dump.breakdown)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def index(self) -> str: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def allocation(self) -> int: ...
+    @property
+    def allocation_kind(self) -> str: ...
+    @property
+    def shape(self) -> Optional[str]: ...
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class ColorBreakdown:
+    """What is live at one color's peak (Dump.breakdown): the peak and the largest values there."""
+
+    @property
+    def color(self) -> int: ...
+    @property
+    def allocated_bytes(self) -> int: ...
+    @property
+    def peak_bytes(self) -> int: ...
+    @property
+    def peak_time(self) -> int: ...
+    @property
+    def peak_instruction(self) -> str: ...
+    @property
+    def live_values(self) -> int: ...
+    @property
+    def values(self) -> List[BreakdownValue]:
+        """The largest values live there, largest first."""
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Violation:
+    """A violation of soundness (Dump.check), as `hlomem check --json` lists it in 'violations'
+    (to_dict() has its keys, and severity and column besides)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def allocation(self) -> Optional[int]: ...
+    @property
+    def values(self) -> List[int]:
+        """The ids of the values it names."""
+    @property
+    def sources(self) -> List[Dict[str, Any]]:
+        """Each value's id, op_type, op_name, source_file, source_line and origin, as the JSON's."""
+    @property
+    def message(self) -> str: ...
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Prediction:
+    """How hlomem.assign predicted an assignment (Dump.prediction)."""
+
+    @property
+    def backend(self) -> str:
+        """'gpu', 'cpu' or 'tpu'."""
+    @property
+    def backend_source(self) -> str:
+        """'given', 'inferred' or 'default'."""
+    @property
+    def backend_reason(self) -> str: ...
+    @property
+    def alignment(self) -> int:
+        """The temp alignment followed."""
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def module(self) -> str:
+        """The module's file, or the name given to its text."""
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
 class PeakValue:
     """A value XLA lists at its peak, with its size under the peak's rule."""
 
@@ -503,14 +595,14 @@ class Dump:
     @property
     def peak(self) -> Optional[Peak]:
         """XLA's peak recomputed: time, instruction, bytes, listed_bytes, rule, stated_time, matches_stated, values."""
-    def breakdown(self, top: int = 20) -> List[Dict[str, Any]]:
+    def breakdown(self, top: int = 20) -> List[ColorBreakdown]:
         """Per color: its peak and the `top` largest values live there, largest first."""
     @property
     def module_file(self) -> Optional[str]:
         """The module read with a dump for the sources of its values, or None."""
     def peak_by_source(self, by: str = "source_line") -> List[Dict[str, Any]]:
         """Per color, the peak's bytes by 'source_line' (groups: source_file, source_line, origin kind, argument, label), 'op_name' or 'stack_frame' (trees); each value's bytes go to the source they are traced to (Value.origin); they add up to the peak."""
-    def check(self, size_function: Optional[str] = None) -> List[Dict[str, Any]]:
+    def check(self, size_function: Optional[str] = None) -> List[Violation]:
         """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, sources (each value's op_type, op_name, source_file, source_line), message."""
     def liveness(self) -> str:
         """XLA's HloLiveRange text of the assignment (`hlomem liveness` for a module)."""
@@ -525,7 +617,7 @@ class Dump:
     @source_roots.setter
     def source_roots(self, roots: Sequence[str]) -> None: ...
     @property
-    def prediction(self) -> Optional[Dict[str, Any]]:
+    def prediction(self) -> Optional[Prediction]:
         """Set by assign: backend, backend_source ('given', 'inferred', 'default'), backend_reason, alignment, algorithm, module; None otherwise."""
     def what_if(
         self,

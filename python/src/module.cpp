@@ -48,25 +48,18 @@ py::dict source_dict(assignment_type const& ba, std::int64_t id, hlomem::value_s
 }
 
 /// A finding as `check --json` lists it, with the source of each value it names (`sources`).
-py::dict diagnostic_dict(assignment_type const& ba, hlomem::diagnostic const& d,
-                         hlomem::basic_source_attribution<policy> const* sources = nullptr) {
-    py::dict out;
-    out["kind"] = std::string(hlomem::to_string(d.kind));
-    out["severity"] = std::string(hlomem::to_string(d.severity));
-    out["line"] = d.line;
-    out["column"] = d.column;
-    out["allocation"] = d.allocation == hlomem::npos ? py::object(py::none()) : py::object(py::int_(ba.allocations[d.allocation].index));
-    py::list values, value_sources;
+violation violation_of(assignment_type const& ba, hlomem::diagnostic const& d, hlomem::basic_source_attribution<policy> const& sources) {
+    violation out{std::string(hlomem::to_string(d.kind)), std::string(hlomem::to_string(d.severity)),
+                  static_cast<std::int64_t>(d.line), static_cast<std::int64_t>(d.column),
+                  d.allocation == hlomem::npos ? py::object(py::none()) : py::object(py::int_(ba.allocations[d.allocation].index)),
+                  py::list(), py::list(), d.message};
     if (d.kind != hlomem::diagnostic_kind::unknown_live_range) {
         for (std::size_t i : {d.first, d.second}) {
             if (i == hlomem::npos) continue;
-            values.append(ba.values[i].id);
-            if (sources) value_sources.append(source_dict(ba, ba.values[i].id, (*sources)[i], sources->origin_of(i), sources->stack_of(i)));
+            out.values.append(ba.values[i].id);
+            out.sources.append(source_dict(ba, ba.values[i].id, sources[i], sources.origin_of(i), sources.stack_of(i)));
         }
     }
-    out["values"] = values;
-    if (sources) out["sources"] = value_sources;
-    out["message"] = d.message;
     return out;
 }
 
@@ -80,26 +73,14 @@ py::list breakdown(dump& d, std::size_t top) {
         for (std::size_t k = 0; k < live.size() && k < top; ++k) {
             auto const& v = ba.values[live[k]];
             auto const& a = ba.allocations[v.allocation];
-            py::dict row;
-            row["id"] = v.id;
-            row["name"] = std::string(v.name);
-            row["index"] = hlomem::to_string(v.index);
-            row["bytes"] = v.size;
-            row["allocation"] = a.index;
-            row["allocation_kind"] = std::string(hlomem::to_string(a.kind()));
             auto const* shape = ba.shape_of(v);
-            row["shape"] = shape ? py::object(py::str(hlomem::to_string(*shape))) : py::object(py::none());
-            values.append(row);
+            values.append(breakdown_value{v.id, std::string(v.name), hlomem::to_string(v.index), v.size,
+                                          static_cast<std::int64_t>(a.index), std::string(hlomem::to_string(a.kind())),
+                                          shape ? py::object(py::str(hlomem::to_string(*shape))) : py::object(py::none())});
         }
-        py::dict color;
-        color["color"] = c.color;
-        color["allocated_bytes"] = c.allocated_bytes;
-        color["peak_bytes"] = c.peak_bytes;
-        color["peak_time"] = static_cast<std::int64_t>(c.peak_time);
-        color["peak_instruction"] = std::string(ba.live_range->instruction_at(c.peak_time));
-        color["live_values"] = live.size();
-        color["values"] = values;
-        out.append(color);
+        out.append(color_breakdown{c.color, c.allocated_bytes, c.peak_bytes, static_cast<std::int64_t>(c.peak_time),
+                                   std::string(ba.live_range->instruction_at(c.peak_time)), static_cast<std::int64_t>(live.size()),
+                                   std::move(values)});
     }
     return out;
 }
@@ -245,14 +226,9 @@ std::shared_ptr<dump> assign(py::object source, std::optional<std::string> backe
     out->text = std::string_view(data, static_cast<std::size_t>(size));
     out->model_owner = module;
     out->loaded = hlomem::load_model(std::move(predicted->assignment), path);
-    py::dict how;
-    how["backend"] = std::string(hlomem::to_string(predicted->backend));
-    how["backend_source"] = predicted->backend_source;
-    how["backend_reason"] = predicted->backend_reason;
-    how["alignment"] = predicted->alignment;
-    how["algorithm"] = std::string(hlomem::to_string(options.algorithm));
-    how["module"] = path;
-    out->prediction = how;
+    out->prediction = py::cast(prediction{std::string(hlomem::to_string(predicted->backend)), predicted->backend_source,
+                                          predicted->backend_reason, predicted->alignment,
+                                          std::string(hlomem::to_string(options.algorithm)), path});
     return out;
 }
 
@@ -411,6 +387,17 @@ void bind_records(py::module_& m) {
                 color_fields(), "color allocated_bytes peak_live_bytes peak_time");
     bind_record(m, "Inconsistency", "Where a dump contradicts itself: its line (0: the dump as a whole) and what.",
                 inconsistency_fields(), "line message");
+    with_dict_access(bind_record(m, "BreakdownValue", "A value live at a color's peak, as the text report lists the largest (Dump.breakdown).",
+                breakdown_value_fields(), "id name bytes"), breakdown_value_fields());
+    with_dict_access(bind_record(m, "ColorBreakdown", "What is live at one color's peak (Dump.breakdown): its peak bytes, time and instruction,\n"
+                "how many values are live there, and the largest (BreakdownValue objects), largest first.",
+                color_breakdown_fields(), "color peak_bytes peak_time"), color_breakdown_fields());
+    with_dict_access(bind_record(m, "Violation", "A violation of soundness (Dump.check), as `hlomem check --json` lists it in 'violations'\n"
+                "(kind, line, allocation, values, sources, message), with its severity and column.", violation_fields(),
+                "kind line message"), violation_fields());
+    with_dict_access(bind_record(m, "Prediction", "How hlomem.assign predicted an assignment (Dump.prediction): backend, backend_source\n"
+                "('given', 'inferred', 'default'), backend_reason, alignment, algorithm, module.", prediction_fields(),
+                "backend backend_source alignment algorithm"), prediction_fields());
     bind_record(m, "PeakValue", "A value XLA lists at its peak, with its size under the peak's rule.", peak_value_fields(),
                 "id name index bytes");
     bind_record(m, "Peak", "XLA's peak (HloLiveRange's) recomputed, against the peak the dump states.", peak_fields(),
@@ -522,7 +509,7 @@ void bind_dump(py::module_& m) {
                 }
                 auto const sources = d.sources();
                 py::list out;
-                for (auto const& f : found) out.append(diagnostic_dict(ba, f, &sources));
+                for (auto const& f : found) out.append(violation_of(ba, f, sources));
                 return out;
             }, py::arg("size_function") = py::none(),
             "Whether the assignment is sound (`hlomem check`): every violation as a dict (kind, severity,\n"

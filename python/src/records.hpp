@@ -109,6 +109,19 @@ py::class_<T> bind_record(py::module_& m, char const* name, char const* doc, std
     return cls;
 }
 
+/// r["key"] on a record that was a dict before 0.11 (Dump.breakdown, check, prediction): the
+/// attribute, so that code written for the dict still runs, for one release.
+template <class T, std::size_t N>
+py::class_<T> with_dict_access(py::class_<T> cls, std::array<field<T>, N> const& fields) {
+    cls.def("__getitem__", [fields](T const& t, std::string const& key) {
+            for (auto const& f : fields) {
+                if (key == f.name) return f.get(t);
+            }
+            throw py::key_error(key);
+        }, py::arg("key"), "The attribute `key`, as the dict this object was before 0.11 gave it (kept for one release).");
+    return cls;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dump: LogicalValue, Allocation, Color (with SourceLine and HoldingNode), Inconsistency, Peak
 // ---------------------------------------------------------------------------------------------
@@ -367,6 +380,94 @@ inline std::array<field<inconsistency>, 2> const& inconsistency_fields() {
     static std::array<field<inconsistency>, 2> const fields{{
         {"line", member<inconsistency, &inconsistency::line>},
         {"message", member<inconsistency, &inconsistency::message>},
+    }};
+    return fields;
+}
+
+/// A value live at a color's peak, as the text report lists the largest (Dump.breakdown).
+struct breakdown_value {
+    std::int64_t id;
+    std::string name, index;
+    std::int64_t bytes, allocation;
+    std::string allocation_kind;
+    py::object shape;  ///< XLA's text of its shape; None when it has none
+};
+
+inline std::array<field<breakdown_value>, 7> const& breakdown_value_fields() {
+    static std::array<field<breakdown_value>, 7> const fields{{
+        {"id", member<breakdown_value, &breakdown_value::id>},
+        {"name", member<breakdown_value, &breakdown_value::name>},
+        {"index", member<breakdown_value, &breakdown_value::index>},
+        {"bytes", member<breakdown_value, &breakdown_value::bytes>},
+        {"allocation", member<breakdown_value, &breakdown_value::allocation>},
+        {"allocation_kind", member<breakdown_value, &breakdown_value::allocation_kind>},
+        {"shape", member<breakdown_value, &breakdown_value::shape>},
+    }};
+    return fields;
+}
+
+/// What is live at one color's peak (Dump.breakdown): the peak and the largest values there.
+struct color_breakdown {
+    std::int64_t color, allocated_bytes, peak_bytes, peak_time;
+    std::string peak_instruction;
+    std::int64_t live_values;
+    py::list values;  ///< BreakdownValue objects, largest first
+};
+
+inline std::array<field<color_breakdown>, 7> const& color_breakdown_fields() {
+    static std::array<field<color_breakdown>, 7> const fields{{
+        {"color", member<color_breakdown, &color_breakdown::color>},
+        {"allocated_bytes", member<color_breakdown, &color_breakdown::allocated_bytes>},
+        {"peak_bytes", member<color_breakdown, &color_breakdown::peak_bytes>},
+        {"peak_time", member<color_breakdown, &color_breakdown::peak_time>},
+        {"peak_instruction", member<color_breakdown, &color_breakdown::peak_instruction>},
+        {"live_values", member<color_breakdown, &color_breakdown::live_values>},
+        {"values", member<color_breakdown, &color_breakdown::values>, [](color_breakdown const& c) -> py::object { return to_dicts(c.values); }},
+    }};
+    return fields;
+}
+
+/// A violation of soundness (Dump.check), as `hlomem check --json` lists it in 'violations', with
+/// its severity and column besides.
+struct violation {
+    std::string kind, severity;
+    std::int64_t line, column;
+    py::object allocation;  ///< the allocation's index; None when it names none
+    py::list values;        ///< the ids of the values it names
+    py::list sources;       ///< each value's id, metadata and origin (dicts, as the JSON's)
+    std::string message;
+};
+
+inline std::array<field<violation>, 8> const& violation_fields() {
+    static std::array<field<violation>, 8> const fields{{
+        {"kind", member<violation, &violation::kind>},
+        {"severity", member<violation, &violation::severity>},
+        {"line", member<violation, &violation::line>},
+        {"column", member<violation, &violation::column>},
+        {"allocation", member<violation, &violation::allocation>},
+        {"values", member<violation, &violation::values>},
+        {"sources", member<violation, &violation::sources>},
+        {"message", member<violation, &violation::message>},
+    }};
+    return fields;
+}
+
+/// How hlomem.assign predicted an assignment (Dump.prediction): the backend whose options it
+/// followed and why, the temp alignment, the heap algorithm and the module's file.
+struct prediction {
+    std::string backend, backend_source, backend_reason;
+    std::int64_t alignment;
+    std::string algorithm, module;
+};
+
+inline std::array<field<prediction>, 6> const& prediction_fields() {
+    static std::array<field<prediction>, 6> const fields{{
+        {"backend", member<prediction, &prediction::backend>},
+        {"backend_source", member<prediction, &prediction::backend_source>},
+        {"backend_reason", member<prediction, &prediction::backend_reason>},
+        {"alignment", member<prediction, &prediction::alignment>},
+        {"algorithm", member<prediction, &prediction::algorithm>},
+        {"module", member<prediction, &prediction::module>},
     }};
     return fields;
 }

@@ -37,7 +37,7 @@ def test_json_options_and_prediction(in_data):
     module = "corpus/lorrax/lorrax_psum_4gpu.after_opt.hlo"
     predicted = hlomem.assign(hlomem.load(module))
     assert predicted.to_json() == run_tool("assign", "--json", module).stdout.decode()
-    assert predicted.prediction == {
+    assert predicted.prediction.to_dict() == {
         "backend": "gpu", "backend_source": "inferred", "alignment": 256, "algorithm": "best-fit", "module": module,
         "backend_reason": predicted.prediction["backend_reason"]}
     assert "fingerprint_before_lhs" in predicted.prediction["backend_reason"]

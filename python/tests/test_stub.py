@@ -30,5 +30,5 @@ def test_the_stub_is_the_module():
         cls = getattr(hlomem, name)
         if issubclass(cls, Exception):
             continue  # attributes set on each instance
-        public = {m for m in dir(cls) if not m.startswith("_")} | ({"_repr_html_"} & set(dir(cls))) | ({"__eq__"} & stubbed)
+        public = {m for m in dir(cls) if not m.startswith("_")} | ({"_repr_html_"} & set(dir(cls))) | ({"__eq__", "__getitem__"} & stubbed)
         assert public == stubbed, name
