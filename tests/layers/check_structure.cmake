@@ -8,6 +8,9 @@
 #   - no header compares an XLA opcode's name (`op == "while"`, `"tuple" != text`) outside the
 #     headers of opcode rules, hlo/opcode.hpp and memory/opcode_classes.hpp (and the parsers'
 #     grammars): a rule on opcodes is written once, and asked by hlo_opcode or by name there.
+#   - what a header keeps to itself is in a namespace named `detail` (hlomem::detail,
+#     hlomem::parser::detail, or one nested there and named for the header, detail::module_report):
+#     no `namespace X_detail`, `namespace impl` or `namespace internal`.
 # Every breach is listed; the test fails when there is one.
 cmake_minimum_required(VERSION 3.16)
 if(NOT DEFINED ROOT)
@@ -42,7 +45,10 @@ check_lines("${ROOT}/examples/hlomem/commands/*.cpp" 150 "command file")
 
 # The names of hlo_opcode (hlo/opcode.hpp's hlo_opcode_names), then every comparison of a string
 # literal that is one of them.
-file(READ ${ROOT}/include/hlomem/hlo/opcode.hpp opcode_header)
+set(opcode_header "")
+if(EXISTS ${ROOT}/include/hlomem/hlo/opcode.hpp)
+  file(READ ${ROOT}/include/hlomem/hlo/opcode.hpp opcode_header)
+endif()
 string(REGEX MATCH "hlo_opcode_names\\{\\{[^}]*\\}\\}" opcode_table "${opcode_header}")
 string(REGEX MATCHALL "\"[a-z0-9-]+\"" opcode_names "${opcode_table}")
 list(LENGTH opcode_names opcode_count)
@@ -69,7 +75,16 @@ foreach(file IN LISTS headers)
   endforeach()
 endforeach()
 
+foreach(file IN LISTS headers)
+  file(STRINGS ${file} lines REGEX "namespace[ \t]+([a-z_:]*_detail|impl|internal)[ \t]*[{]")
+  foreach(line IN LISTS lines)
+    file(RELATIVE_PATH rel ${ROOT} ${file})
+    string(STRIP "${line}" shown)
+    string(APPEND breaches "  ${rel} keeps its own helpers outside a namespace detail: ${shown}\n")
+  endforeach()
+endforeach()
+
 if(breaches)
   message(FATAL_ERROR "the source tree breaks its structure rules:\n${breaches}")
 endif()
-message(STATUS "structure: no client includes examples/, no header over 700 lines, no command file over 150 lines, no opcode name compared outside its rules")
+message(STATUS "structure: no client includes examples/, no header over 700 lines, no command file over 150 lines, no opcode name compared outside its rules, every header's own helpers in a namespace detail")

@@ -22,7 +22,7 @@
 
 namespace hlomem {
 
-namespace oom_explanation_detail {
+namespace detail::oom_explanation {
 
 /// Long labels are cut in text output (the JSON keeps them whole).
 inline std::string shortened(std::string_view text, std::size_t limit = 160) {
@@ -433,7 +433,7 @@ void print_report_json(hlomem::json_writer& json, hlomem::basic_oom_log<P> const
     json.end_object();
 }
 
-}  // namespace oom_explanation_detail
+}  // namespace detail::oom_explanation
 
 /// Every report of `log` and the reader's warnings as one JSON object: "reports" and "warnings".
 /// With `module`, each entry also names the module's instruction it points at (key "module").
@@ -442,9 +442,9 @@ void print_oom_log_json(std::ostream& out, basic_oom_log<P> const& log, oom_modu
     hlomem::json_writer json(out);
     json.begin_object();
     json.key("reports").begin_array();
-    for (std::size_t r = 0; r < log.reports.size(); ++r) oom_explanation_detail::print_report_json(json, log, r, module);
+    for (std::size_t r = 0; r < log.reports.size(); ++r) detail::oom_explanation::print_report_json(json, log, r, module);
     json.end_array();
-    write_line_messages(json, "warnings", oom_explanation_detail::all_warnings(log));
+    write_line_messages(json, "warnings", detail::oom_explanation::all_warnings(log));
     json.end_object();
     json.finish();
 }
@@ -454,10 +454,10 @@ void print_oom_log_json(std::ostream& out, basic_oom_log<P> const& log, oom_modu
 /// With `module`, each entry also names the module's instruction it points at.
 template <class P>
 void print_oom_log_text(std::ostream& out, basic_oom_log<P> const& log, oom_module_index const* module = nullptr) {
-    oom_explanation_detail::tally counts;
+    detail::oom_explanation::tally counts;
     for (std::size_t r = 0; r < log.reports.size(); ++r) {
         if (r > 0) out << '\n';
-        oom_explanation_detail::print_report_text(out, log, log.reports[r], counts, module);
+        detail::oom_explanation::print_report_text(out, log, log.reports[r], counts, module);
     }
     for (auto const& w : log.warnings) out << "\nnote: line " << w.line << ": " << w.message;
     if (!log.warnings.empty()) out << '\n';

@@ -72,7 +72,7 @@ oom_module_index index_module(basic_hlo_module<P> const& m) {
     return out;
 }
 
-namespace oom_explanation_detail {
+namespace detail::oom_explanation {
 
 /// The instruction `e` points at in `index`: by the name its label or tag gives, else (GPU
 /// entries, whose label is an opcode) by the op_name of its `Operator:`.
@@ -263,7 +263,7 @@ void print_message_json(json_writer& json, basic_oom_report<P> const& r) {
     json.end_object();
 }
 
-}  // namespace oom_explanation_detail
+}  // namespace detail::oom_explanation
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_OOM_MESSAGE_OUTPUT_INSTANTIATIONS(EXTERN, P) \

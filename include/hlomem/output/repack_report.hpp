@@ -23,7 +23,7 @@
 
 namespace hlomem {
 
-namespace repack_report_detail {
+namespace detail::repack_report {
 
 /// What exact's lower bound rests on (placement/exact.hpp, bound_proof).
 inline std::string proof_basis(repack_row const& row) {
@@ -65,7 +65,7 @@ inline std::string percent_over(std::int64_t bytes, std::int64_t bound) {
     return "+" + fixed2(100.0 * static_cast<double>(bytes - bound) / static_cast<double>(bound)) + "%";
 }
 
-}  // namespace repack_report_detail
+}  // namespace detail::repack_report
 
 /// `hlomem repack --json`: file and arenas (color, allocation, buffers, XLA's bytes and their
 /// reproduction, the lower bound, each algorithm's figures, the best).
@@ -158,7 +158,7 @@ void print_repack_json(std::ostream& out, std::string const& file, repack_result
 template <class P>
 void print_repack_text(std::ostream& out, std::string const& file, repack_result const& r, basic_buffer_assignment<P> const* ba,
                               bool times = true) {
-    using namespace repack_report_detail;
+    using namespace detail::repack_report;
     out << file << '\n';
     if (r.arenas.empty()) out << "  no temp arena: the dump has no preallocated-temp allocation\n";
     for (std::size_t k = 0; k < r.arenas.size(); ++k) {

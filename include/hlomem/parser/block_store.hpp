@@ -46,7 +46,7 @@ struct block_store {
         try {
             values.reserve(bytes / 100 + 1);
             std::size_t const reserved = values.capacity() * sizeof(values[0]);
-            if (reserved >= buffer_assignment_builder<P>::mapped_block_bytes) detail::advise_huge_pages(values.data(), reserved);
+            if (reserved >= buffer_assignment_builder<P>::mapped_block_bytes) hlomem::detail::advise_huge_pages(values.data(), reserved);
         } catch (std::bad_alloc const&) {
         } catch (std::length_error const&) {
         }

@@ -61,7 +61,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
             vector.reserve(n);
             // The block is mapped on its own, so huge pages serve it (detail/huge_pages.hpp):
             // 1/512 of the page faults as its values are written.
-            detail::advise_huge_pages(vector.data(), vector.capacity() * sizeof(vector[0]));
+            hlomem::detail::advise_huge_pages(vector.data(), vector.capacity() * sizeof(vector[0]));
         };
         try {
             reserve(ba.values, bytes / 256);
@@ -265,7 +265,7 @@ struct buffer_assignment_builder : live_range_builder<P> {
         auto& ranges = live->buffer_live_ranges;
         ranges.reserve(std::max(ba.values.size(), live_ranges_hint));
         if (ranges.capacity() * sizeof(ranges[0]) >= mapped_block_bytes) {
-            detail::advise_huge_pages(ranges.data(), ranges.capacity() * sizeof(ranges[0]));
+            hlomem::detail::advise_huge_pages(ranges.data(), ranges.capacity() * sizeof(ranges[0]));
         }
     }
 

@@ -581,7 +581,7 @@ inline auto const file = x3::eps > module > *module > named("a computation, 'Hlo
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-namespace impl {
+namespace detail {
 
 /// Parses every module of `text`; `starts` receives where each `HloModule` keyword is.
 template <class P>
@@ -609,20 +609,20 @@ parse_result<std::vector<basic_hlo_module<P>>> parse_hlo_text(std::string_view t
     }
 }
 
-}  // namespace impl
+}  // namespace detail
 
 // The entry points, declared with their default arguments and documentation in parser/api.hpp.
 
 template <class P>
 parse_result<std::vector<basic_hlo_module<P>>> try_parse_hlo_modules(std::string_view text, std::string_view file) {
     std::vector<char const*> starts;
-    return impl::parse_hlo_text<P>(text, file, starts);
+    return detail::parse_hlo_text<P>(text, file, starts);
 }
 
 template <class P>
 parse_result<basic_hlo_module<P>> try_parse_hlo_module(std::string_view text, std::string_view file) {
     std::vector<char const*> starts;
-    auto r = impl::parse_hlo_text<P>(text, file, starts);
+    auto r = detail::parse_hlo_text<P>(text, file, starts);
     if (!r) return parse_result<basic_hlo_module<P>>(r.error());
     if (r->size() > 1) {
         return parse_result<basic_hlo_module<P>>(::hlomem::detail::make_parse_error(

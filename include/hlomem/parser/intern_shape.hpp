@@ -168,7 +168,7 @@ shape_id intern_shape(basic_shape_table<P>& table, char const*& first, char cons
 }  // namespace hlomem::parser
 
 namespace hlomem {
-using detail::scan_shape_end;
+using hlomem::detail::scan_shape_end;
 using parser::intern_shape;
 }  // namespace hlomem
 

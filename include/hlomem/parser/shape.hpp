@@ -470,7 +470,7 @@ inline bool parse_rule(x3::rule<shape_index_rule_id<P>, basic_shape_index<P>>, I
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-namespace impl {
+namespace detail {
 
 /// Parses `Rule` over the whole of `text` (blanks and comments around it allowed).
 template <class Attribute, class Rule>
@@ -486,25 +486,25 @@ parse_result<Attribute> parse_whole(std::string_view text, std::string_view file
     });
 }
 
-}  // namespace impl
+}  // namespace detail
 
 // The entry points, declared with their default arguments and documentation in parser/api.hpp.
 
 template <class P>
 parse_result<basic_shape<P>> try_parse_shape(std::string_view text, std::string_view file) {
-    return impl::parse_whole<basic_shape<P>>(text, file, shape_rule<P>);
+    return detail::parse_whole<basic_shape<P>>(text, file, shape_rule<P>);
 }
 
 template <class P>
 parse_result<basic_layout<P>> try_parse_layout(std::string_view text, std::string_view file) {
-    auto r = impl::parse_whole<layout_under_construction<P>>(text, file, layout_rule<P>);
+    auto r = detail::parse_whole<layout_under_construction<P>>(text, file, layout_rule<P>);
     if (!r) return parse_result<basic_layout<P>>(r.error());
     return parse_result<basic_layout<P>>(std::move(r->layout));
 }
 
 template <class P>
 parse_result<basic_shape_index<P>> try_parse_shape_index(std::string_view text, std::string_view file) {
-    return impl::parse_whole<basic_shape_index<P>>(text, file, shape_index_rule<P>);
+    return detail::parse_whole<basic_shape_index<P>>(text, file, shape_index_rule<P>);
 }
 
 template <class P>

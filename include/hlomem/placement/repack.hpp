@@ -119,7 +119,7 @@ inline repack_arena repack_arena_of(allocation_problem problem, std::optional<st
     return r;
 }
 
-namespace repack_detail {
+namespace detail::repack_steps {
 
 /// Overlaps and overruns check_soundness finds in allocation `ai`.
 template <class P>
@@ -176,7 +176,7 @@ std::optional<std::string> invalid_placement(repack_arena const& arena, repack_r
            (problems.empty() ? std::string(": the dump with it is unsound") : ": " + problems.front().message);
 }
 
-}  // namespace repack_detail
+}  // namespace detail::repack_steps
 
 /// Places every arena with every algorithm of `options` (starting the local search from the given
 /// placement where it is valid, and from XLA's heap keys for a dump's arena), and checks every
@@ -201,9 +201,9 @@ repack_result repack(std::vector<repack_arena> arenas, basic_buffer_assignment<P
         plan.improve.time_limit = options.time_limit;
         plan.exact.time_limit = options.time_limit;
         for (auto algorithm : algorithms) {
-            auto row = repack_detail::place(arena, algorithm, plan, options.capacity);
+            auto row = detail::repack_steps::place(arena, algorithm, plan, options.capacity);
             if (row.fits()) {
-                if (auto why = repack_detail::invalid_placement(arena, row, ba, options.capacity)) out.invalid.push_back(std::move(*why));
+                if (auto why = detail::repack_steps::invalid_placement(arena, row, ba, options.capacity)) out.invalid.push_back(std::move(*why));
             }
             out.rows[k].push_back(std::move(row));
         }
