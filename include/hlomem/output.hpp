@@ -11,7 +11,7 @@
 //   <hlomem/output/donation_report.hpp>    the donations used, unused and possible, as text and JSON
 //   <hlomem/output/dump_directory_report.hpp>  `report DIR`: every compilation of a dump folder, by peak
 //   <hlomem/output/memory_analysis_report.hpp> what compiled.memory_analysis() would report
-//   <hlomem/output/report.hpp>             report_loaded: the report of whatever the loader read
+//   <hlomem/output/report.hpp>             print_report_text/_json: the report of whatever the loader read
 //   <hlomem/output/markup.hpp>             escaped markup, colors and numbers for SVG, HTML and traces
 //   <hlomem/output/page_assets.hpp>        the pages' style and script (from output/assets/)
 //   <hlomem/output/timeline_page.hpp>      the timeline as SVG and as a self-contained HTML page

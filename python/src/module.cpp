@@ -448,7 +448,7 @@ void bind_dump(py::module_& m) {
         .def("report", [](dump& d, std::size_t top, std::vector<std::string> const& strip_roots) {
                 if (!hlomem::reports(d.loaded.kind())) d.report();  // raises with the reason
                 std::ostringstream out;
-                hlomem::report_loaded(d.loaded, false, top, out, 3, strip_roots);
+                hlomem::print_report_text(out, d.loaded, top, 3, strip_roots);
                 return out.str();
             }, py::arg("top") = 20, py::kw_only(), py::arg("strip_roots") = std::vector<std::string>(),
             "The report as `hlomem report FILE` prints it (text); `top` values listed at each peak;\n"

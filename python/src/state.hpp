@@ -183,7 +183,7 @@ struct dump {
             std::ostringstream out;
             {
                 py::gil_scoped_release unlocked;
-                hlomem::report_loaded(loaded, true, 20, out);
+                hlomem::print_report_json(out, loaded);
             }
             report_json = out.str();
         }
@@ -197,7 +197,7 @@ struct dump {
         std::ostringstream out;
         {
             py::gil_scoped_release unlocked;
-            hlomem::report_loaded(loaded, true, 20, out, 3, roots);
+            hlomem::print_report_json(out, loaded, roots);
         }
         return out.str();
     }
@@ -373,7 +373,7 @@ struct timeline {
     }
     std::string summary() const {
         std::ostringstream out;
-        hlomem::print_timeline_summary(out, ba(), tl);
+        hlomem::print_timeline_text(out, ba(), tl);
         return out.str();
     }
 

@@ -68,7 +68,8 @@ struct what_if_result : edited_module {
 
     std::string write(bool as_json) const {
         std::ostringstream out;
-        hlomem::write_what_if(out, *w, before, outcomes, as_json);
+        if (as_json) hlomem::print_what_if_json(out, *w, before, outcomes);
+        else hlomem::print_what_if_text(out, *w, before, outcomes);
         return out.str();
     }
     bool accepted() const {
@@ -91,7 +92,8 @@ struct advice_result : edited_module {
 
     std::string write(bool as_json) const {
         std::ostringstream out;
-        hlomem::write_advice(out, *w, a, top, as_json);
+        if (as_json) hlomem::print_advice_json(out, *w, a, top);
+        else hlomem::print_advice_text(out, *w, a, top);
         return out.str();
     }
     bool fits() const { return a.fits(); }

@@ -100,7 +100,11 @@ int run_advise(arguments const& args, std::ostream& out, std::ostream& err) {
         err << "hlomem advise: " << in->path << ": " << e.what() << '\n';
         return exit_error;
     }
-    hlomem::write_advice(out, w, advice, static_cast<std::size_t>(top), as_json);
+    if (as_json) {
+        hlomem::print_advice_json(out, w, advice, static_cast<std::size_t>(top));
+    } else {
+        hlomem::print_advice_text(out, w, advice, static_cast<std::size_t>(top));
+    }
     if (emit && !write_output("advise", *emit, out, err, [&](std::ostream& o) { o << hlomem::emit_module(in->text, w); })) return exit_error;
     if (page && !write_output("advise", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w, advice.live.budgets())); })) {
         return exit_error;

@@ -115,7 +115,7 @@ int run_assign(arguments const& args, std::ostream& out, std::ostream& err) {
     // What `report --json` prints for the text above: its model, which is what reading the text
     // back would give (hlomem::load_model; tests/unit/assign/predicted_model.test.cpp).
     auto const dump = hlomem::load_model(std::move(predicted->assignment), *file);
-    hlomem::report_loaded(dump, true, 20, out);
+    hlomem::print_report_json(out, dump);
     return exit_ok;
 }
 

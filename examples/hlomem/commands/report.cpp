@@ -138,7 +138,11 @@ int run_report(arguments const& args, std::ostream& out, std::ostream& err) {
     // string of its own for every name and instruction text of a dump.
     auto loaded = load(*in, options, err);
     if (!loaded) return exit_error;
-    hlomem::report_loaded(*loaded, as_json, top, out, depth, roots);
+    if (as_json) {
+        hlomem::print_report_json(out, *loaded, roots);
+    } else {
+        hlomem::print_report_text(out, *loaded, top, depth, roots);
+    }
     return exit_ok;
 }
 

@@ -84,7 +84,7 @@ int run_shape(arguments const& args, std::ostream& out, std::ostream& err) {
     if (as_json) {
         hlomem::json_writer json(out);
         json.begin_array();
-        for (auto const& f : facts) hlomem::print_shape_facts_json(json, f);
+        for (auto const& f : facts) hlomem::write_shape_facts_json(json, f);
         json.end_array();
         json.finish();
     } else {

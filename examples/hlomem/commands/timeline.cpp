@@ -140,7 +140,7 @@ int run_timeline(arguments const& args, std::ostream& out, std::ostream& err) {
     if (as_json) {
         hlomem::print_timeline_json(out, *ba, tl);
     } else if (to_stdout == 0) {
-        hlomem::print_timeline_summary(out, *ba, tl);
+        hlomem::print_timeline_text(out, *ba, tl);
         if (output) out << "wrote " << *output << (svg ? " (SVG)\n" : " (HTML)\n");
         if (trace) out << "wrote " << *trace << " (trace)\n";
     }

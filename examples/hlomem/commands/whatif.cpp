@@ -93,7 +93,11 @@ int run_whatif(arguments const& args, std::ostream& out, std::ostream& err) {
         err << "hlomem whatif: " << in->path << ": " << outcomes.error().message << '\n';
         return exit_error;
     }
-    hlomem::write_what_if(out, w, before, *outcomes, as_json);
+    if (as_json) {
+        hlomem::print_what_if_json(out, w, before, *outcomes);
+    } else {
+        hlomem::print_what_if_text(out, w, before, *outcomes);
+    }
     if (emit && !write_output("whatif", *emit, out, err, [&](std::ostream& o) { o << hlomem::emit_module(in->text, w); })) return exit_error;
     if (page && !write_output("whatif", *page, out, err, [&](std::ostream& o) { hlomem::write_what_if_html(o, hlomem::what_if_page(w)); })) {
         return exit_error;

@@ -410,6 +410,9 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
 // A live-range file on its own, and a memory-usage report
 // ---------------------------------------------------------------------------------------------
 
+namespace detail {
+
+/// What print_report_text and print_report_json (output/report.hpp) write for a live-range text.
 template <class P>
 void print_live_range_report(std::ostream& os, hlomem::basic_hlo_live_range<P> const& lr, std::string const& file, bool as_json) {
     if (as_json) {
@@ -446,6 +449,7 @@ void print_live_range_report(std::ostream& os, hlomem::basic_hlo_live_range<P> c
        << file << '\n';
 }
 
+/// What print_report_text and print_report_json (output/report.hpp) write for a memory-usage report.
 template <class P>
 void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_report<P> const& r, bool as_json) {
     if (as_json) {
@@ -516,6 +520,8 @@ void print_memory_usage_report(std::ostream& os, hlomem::basic_memory_usage_repo
            << "  (" << pad_left(std::to_string(row.percent), 3) << "% cumulative)  " << kind << '\n';
     }
 }
+
+}  // namespace detail
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_ASSIGNMENT_REPORT_INSTANTIATIONS(EXTERN, P) \

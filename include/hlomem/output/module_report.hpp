@@ -49,7 +49,7 @@
 
 namespace hlomem {
 
-namespace report_detail {
+namespace detail::module_report {
 
 using module_type = hlomem::basic_hlo_module<hlomem::view_policy>;
 
@@ -452,29 +452,29 @@ inline void print_json(module_type const& m, module_facts const& f, json_writer&
     json.end_object();
 }
 
-}  // namespace report_detail
-
 /// Reports `modules` (read from `file`) on `out`, as text or JSON: what holds each peak by source
 /// line (print_peak_by_source, the dump report's writer), `top` lines and the op_name tree `depth`
-/// levels deep in the text, source files below the longest of `roots` they lie under.
-inline void report_hlo_modules(std::vector<report_detail::module_type> const& modules, std::string const& file, bool as_json,
-                               std::ostream& out, std::size_t top = 20, std::size_t depth = 3,
-                               std::vector<std::string> const& roots = {}) {
-    std::vector<report_detail::module_facts> facts;
-    for (auto const& m : modules) facts.push_back(report_detail::facts_of(m, roots));
+/// levels deep in the text, source files below the longest of `roots` they lie under. What
+/// print_report_text and print_report_json (output/report.hpp) write for a file of modules.
+inline void report_hlo_modules(std::ostream& out, std::vector<module_type> const& modules, std::string const& file, bool as_json,
+                               std::size_t top, std::size_t depth, std::vector<std::string> const& roots) {
+    std::vector<module_facts> facts;
+    for (auto const& m : modules) facts.push_back(facts_of(m, roots));
     if (as_json) {
         json_writer json(out);
         if (modules.size() > 1) json.begin_array();
-        for (std::size_t i = 0; i < modules.size(); ++i) report_detail::print_json(modules[i], facts[i], json);
+        for (std::size_t i = 0; i < modules.size(); ++i) print_json(modules[i], facts[i], json);
         if (modules.size() > 1) json.end_array();
         json.finish();
         return;
     }
     for (std::size_t i = 0; i < modules.size(); ++i) {
         if (i > 0) out << '\n';
-        report_detail::print_text(modules[i], facts[i], file, top, depth, out);
+        print_text(modules[i], facts[i], file, top, depth, out);
     }
 }
+
+}  // namespace detail::module_report
 
 }  // namespace hlomem
 

@@ -1,7 +1,7 @@
 // hlomem/output/report.hpp: `hlomem report` for whatever the loader read: a buffer-assignment dump (with
 // the live ranges and memory-usage report read beside it), a live-range text, a memory-usage
 // report, or HLO modules. The tool and the Python module (python/src/module.cpp) both print
-// through report_loaded, so that the module's to_dict() is the tool's --json, key for key.
+// through print_report_text and print_report_json, so that the module's to_dict() is the tool's --json, key for key.
 #ifndef HLOMEM_OUTPUT_REPORT_HPP
 #define HLOMEM_OUTPUT_REPORT_HPP
 
@@ -67,11 +67,19 @@ buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, boo
     return facts;
 }
 
+/// Whether `hlomem report` reads this kind of text.
+inline bool reports(hlomem::dump_kind kind) {
+    return kind == hlomem::dump_kind::buffer_assignment || kind == hlomem::dump_kind::live_range ||
+           kind == hlomem::dump_kind::memory_usage_report || kind == hlomem::dump_kind::hlo_module;
+}
+
+namespace detail {
+
 /// The report of a buffer-assignment dump (dump_facts), with the op_name tree shown `depth`
 /// levels deep in the text and source files below `roots`.
 template <class P>
-void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth, std::ostream& out,
-                 std::vector<std::string> const& roots = {}) {
+void report_dump(std::ostream& out, hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth,
+                 std::vector<std::string> const& roots) {
     // Without a module to join (whose count of values the notes name), the text reads only the
     // metadata of the values live at each peak. JSON lists every value's.
     auto facts = dump_facts(loaded, as_json || loaded.assignment_module() != nullptr, roots);
@@ -83,22 +91,14 @@ void report_dump(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_
     }
 }
 
-/// Whether `hlomem report` reads this kind of text.
-inline bool reports(hlomem::dump_kind kind) {
-    return kind == hlomem::dump_kind::buffer_assignment || kind == hlomem::dump_kind::live_range ||
-           kind == hlomem::dump_kind::memory_usage_report || kind == hlomem::dump_kind::hlo_module;
-}
-
-/// Prints the report of `loaded` on `out`, as text or JSON (the op_name tree `depth` levels deep,
-/// a dump's source files below `roots`: strip_source_roots); false (and nothing printed) for a kind
-/// `report` does not read (reports() is false), and for modules read with another policy than
-/// view_policy, which the module report is written for.
+/// print_report_text and print_report_json, by the kind `loaded` holds.
 template <class P>
-bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::ostream& out,
-                   std::size_t depth = 3, std::vector<std::string> const& roots = {}) {
+bool print_report(std::ostream& out, hlomem::basic_loaded<P> const& loaded, bool as_json, std::size_t top, std::size_t depth,
+                  std::vector<std::string> const& roots) {
     if (auto const* modules = std::get_if<std::vector<hlomem::basic_hlo_module<P>>>(&loaded.model)) {
         if constexpr (std::is_same_v<P, hlomem::view_policy>) {
-            report_hlo_modules(*modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, out, top, depth, roots);
+            module_report::report_hlo_modules(out, *modules, loaded.path == "-" ? std::string("<stdin>") : loaded.path, as_json, top,
+                                              depth, roots);
             return true;
         }
         return false;
@@ -108,17 +108,36 @@ bool report_loaded(hlomem::basic_loaded<P> const& loaded, bool as_json, std::siz
     } else if (auto const* report = std::get_if<hlomem::basic_memory_usage_report<P>>(&loaded.model)) {
         print_memory_usage_report(out, *report, as_json);
     } else if (std::holds_alternative<hlomem::basic_buffer_assignment<P>>(loaded.model)) {
-        report_dump(loaded, as_json, top, depth, out, roots);
+        report_dump(out, loaded, as_json, top, depth, roots);
     } else {
         return false;
     }
     return true;
 }
 
+}  // namespace detail
+
+/// `hlomem report`: the report of whatever `loaded` holds, as text: `top` values and source lines
+/// at each peak, the op_name tree `depth` levels deep, a dump's source files below the longest of
+/// `roots` they lie under (strip_source_roots). False, and nothing printed, for a kind `report`
+/// does not read (reports() is false), and for modules read with another policy than
+/// view_policy, which the module report is written for.
+template <class P>
+bool print_report_text(std::ostream& out, hlomem::basic_loaded<P> const& loaded, std::size_t top = 20, std::size_t depth = 3,
+                       std::vector<std::string> const& roots = {}) {
+    return detail::print_report(out, loaded, false, top, depth, roots);
+}
+
+/// `hlomem report --json`: the same as one JSON document, every value listed.
+template <class P>
+bool print_report_json(std::ostream& out, hlomem::basic_loaded<P> const& loaded, std::vector<std::string> const& roots = {}) {
+    return detail::print_report(out, loaded, true, 20, 3, roots);
+}
+
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_REPORT_INSTANTIATIONS(EXTERN, P) \
     EXTERN template buffer_assignment_facts<P> dump_facts<P>(basic_loaded<P> const&, bool, std::vector<std::string> const&); \
-    EXTERN template bool report_loaded<P>(basic_loaded<P> const&, bool, std::size_t, std::ostream&, std::size_t, std::vector<std::string> const&);
+    EXTERN template bool detail::print_report<P>(std::ostream&, basic_loaded<P> const&, bool, std::size_t, std::size_t, std::vector<std::string> const&);
 #ifdef HLOMEM_COMPILED_LIBRARY
 HLOMEM_FOR_EACH_POLICY(HLOMEM_REPORT_INSTANTIATIONS, extern)
 #endif

@@ -1,7 +1,7 @@
 // hlomem/output/shape_report.hpp: what `hlomem shape` prints for a shape: its canonical text, its
 // elements, unpadded, ByteSizeOf and padded bytes, the padding and its expansion, the tuple tables
 // and the physical shape its tiles store (core/shape_size.hpp, core/padding.hpp); as text
-// (print_shape_facts_text) and as a JSON object (print_shape_facts_json).
+// (print_shape_facts_text) and as a JSON object (write_shape_facts_json).
 #ifndef HLOMEM_OUTPUT_SHAPE_REPORT_HPP
 #define HLOMEM_OUTPUT_SHAPE_REPORT_HPP
 
@@ -81,7 +81,7 @@ void print_shape_facts_text(std::ostream& out, basic_shape_facts<P> const& f) {
 
 /// The figures as one object of `hlomem shape --json`.
 template <class P>
-void print_shape_facts_json(json_writer& json, basic_shape_facts<P> const& f) {
+void write_shape_facts_json(json_writer& json, basic_shape_facts<P> const& f) {
     json.begin_object();
     json.member("input", f.input);
     json.member("shape", to_string(f.shape));

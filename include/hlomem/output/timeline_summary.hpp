@@ -17,7 +17,7 @@ namespace hlomem {
 
 /// "color 0: peak 2709520384 bytes (2.52GiB) at 78 (fusion); 83 values drawn" lines.
 template <class P>
-void print_timeline_summary(std::ostream& out, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
+void print_timeline_text(std::ostream& out, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
     out << "timeline of " << ba.file << ": " << ba.allocations.size() << " allocations, " << ba.values.size()
         << " values, program order 0-" << tl.max << ", " << hlomem::to_string(tl.sizing) << " size function\n";
     for (auto const& c : tl.colors) {
@@ -52,7 +52,7 @@ void print_timeline_json(std::ostream& out, hlomem::basic_buffer_assignment<P> c
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_TIMELINE_SUMMARY_INSTANTIATIONS(EXTERN, P) \
-    EXTERN template void print_timeline_summary<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&); \
+    EXTERN template void print_timeline_text<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&); \
     EXTERN template void print_timeline_json<P>(std::ostream&, basic_buffer_assignment<P> const&, timeline const&);
 #ifdef HLOMEM_COMPILED_LIBRARY
 HLOMEM_FOR_EACH_POLICY(HLOMEM_TIMELINE_SUMMARY_INSTANTIATIONS, extern)

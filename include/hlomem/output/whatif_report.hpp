@@ -231,7 +231,9 @@ void write_outcome_json(json_writer& j, basic_hlo_module<P> const& m, what_if_ou
 
 }  // namespace detail
 
-/// `hlomem whatif`: the peaks before, each edit, the peaks after.
+namespace detail {
+
+/// print_what_if_text and print_what_if_json.
 template <class P>
 void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_peaks const& before, std::vector<what_if_outcome> const& outcomes,
                    bool as_json) {
@@ -268,6 +270,8 @@ void write_what_if(std::ostream& out, basic_what_if<P> const& w, what_if_peaks c
     detail::write_peaks_text(out, "after", w.peaks());
 }
 
+}  // namespace detail
+
 namespace detail {
 
 /// `against` and `memory_analysis` of `hlomem advise --json`: null when the budget is on each
@@ -300,9 +304,9 @@ inline void write_against_text(std::ostream& out, memory_analysis_advice const& 
 
 }  // namespace detail
 
-/// `hlomem advise`: against memory_analysis(), first its budget and peak before and after
-/// (whatif/advise_memory_analysis.hpp); each color's budget and peaks, the set chosen, the ranked
-/// candidates.
+namespace detail {
+
+/// print_advice_text and print_advice_json.
 template <class P>
 void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice const& b, std::size_t shown, bool as_json) {
     auto const& m = w.module();
@@ -366,10 +370,41 @@ void write_advice(std::ostream& out, basic_what_if<P> const& w, budget_advice co
     for (auto const& [reason, n] : a.refused) out << "  " << n << " x " << reason << '\n';
 }
 
+}  // namespace detail
+
+/// `hlomem whatif`: the peaks before the edits, each edit with its cost or XLA's reason to refuse
+/// it, the peaks after.
+template <class P>
+void print_what_if_text(std::ostream& out, basic_what_if<P> const& w, what_if_peaks const& before,
+                        std::vector<what_if_outcome> const& outcomes) {
+    detail::write_what_if(out, w, before, outcomes, false);
+}
+
+/// `hlomem whatif --json`: module, before, edits, after.
+template <class P>
+void print_what_if_json(std::ostream& out, basic_what_if<P> const& w, what_if_peaks const& before,
+                        std::vector<what_if_outcome> const& outcomes) {
+    detail::write_what_if(out, w, before, outcomes, true);
+}
+
+/// `hlomem advise`: against memory_analysis(), first its budget and peak before and after
+/// (whatif/advise_memory_analysis.hpp); each color's budget and peaks, the set chosen, the ranked
+/// candidates (`shown` of them).
+template <class P>
+void print_advice_text(std::ostream& out, basic_what_if<P> const& w, budget_advice const& b, std::size_t shown) {
+    detail::write_advice(out, w, b, shown, false);
+}
+
+/// `hlomem advise --json`: the same as one JSON document.
+template <class P>
+void print_advice_json(std::ostream& out, basic_what_if<P> const& w, budget_advice const& b, std::size_t shown) {
+    detail::write_advice(out, w, b, shown, true);
+}
+
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_WHATIF_REPORT_INSTANTIATIONS(EXTERN, P) \
-    EXTERN template void write_what_if<P>(std::ostream&, basic_what_if<P> const&, what_if_peaks const&, std::vector<what_if_outcome> const&, bool); \
-    EXTERN template void write_advice<P>(std::ostream&, basic_what_if<P> const&, budget_advice const&, std::size_t, bool);
+    EXTERN template void detail::write_what_if<P>(std::ostream&, basic_what_if<P> const&, what_if_peaks const&, std::vector<what_if_outcome> const&, bool); \
+    EXTERN template void detail::write_advice<P>(std::ostream&, basic_what_if<P> const&, budget_advice const&, std::size_t, bool);
 #ifdef HLOMEM_COMPILED_LIBRARY
 HLOMEM_FOR_EACH_POLICY(HLOMEM_WHATIF_REPORT_INSTANTIATIONS, extern)
 #endif

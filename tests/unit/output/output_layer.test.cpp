@@ -136,7 +136,7 @@ TEST_CASE("report: a color whose values carry no metadata is traced to the funct
     auto loaded = hlomem::load(std::string(HLOMEM_TEST_DATA_DIR) + "/" + seed_002);
     REQUIRE(loaded);
     std::ostringstream out;
-    REQUIRE(hlomem::report_loaded(*loaded, false, 20, out));
+    REQUIRE(hlomem::print_report_text(out, *loaded));
     std::string const text = out.str();
     CHECK(text.find("what holds the color 0 peak (time 78, 2.52GiB), by source line (7 lines; 7 shown)\n") != std::string::npos);
     CHECK(text.find("    1008.00MiB   39.01%       2  argument 0 (inherited) (193 210)\n") != std::string::npos);

@@ -61,7 +61,7 @@ TEST_CASE("advise: on a lax.scan whose body holds the peak, the edit is inside t
     CHECK(advised_module_live_peak(edited) == a.colors[0].after.bytes);
     // `hlomem advise --json` names the computation and its caller.
     std::ostringstream json;
-    hlomem::write_advice(json, w, hlomem::budget_advice{a, std::nullopt}, 10, true);
+    hlomem::print_advice_json(json, w, hlomem::budget_advice{a, std::nullopt}, 10);
     CHECK(json.str().find(R"("instruction": "loop_complex_fusion",
         "computation": "region_0.393_spmd",
         "called_as": "while_body",
