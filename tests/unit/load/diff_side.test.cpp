@@ -1,9 +1,7 @@
-// One side of a diff and the one comparison of two (load/diff_side.hpp, diff/side.hpp), on the
-// bundled scan_window pair (tests/data/corpus/compilations: scan_window_a grows a c128 window of
-// 20 rows to 21, 463,688 bytes more at the peak): a file is told a snapshot, a dump or a module
-// by its content; a side that is neither, or a snapshot that is not one, fails with what the
-// tool prints; two dumps are compared value by value, a dump and a snapshot as snapshots, with
-// the same peaks.
+// One side of a diff read from a file (load/diff_side.hpp), on the bundled scan_window pair
+// (tests/data/corpus/compilations): a file is told a snapshot, a dump or a module by its content;
+// a side that is neither, or a snapshot that is not one, fails with what the tool prints. The
+// comparison of two sides is tests/unit/diff/side.test.cpp's.
 #include <hlomem/hlomem.hpp>
 #include <hlomem/load/diff_side.hpp>
 #include <catch2/catch.hpp>
@@ -17,7 +15,6 @@ namespace {
 
 std::string const side_dir = std::string(HLOMEM_TEST_DATA_DIR) + "/corpus/compilations/";
 std::string const side_base = side_dir + "scan_window_b.buffer_assignment.txt";
-std::string const side_grown = side_dir + "scan_window_a.buffer_assignment.txt";
 
 /// A snapshot file of `side` (`hlomem snapshot`'s JSON), written under the system's temporary
 /// folder; removed when the holder goes.
@@ -83,32 +80,4 @@ TEST_CASE("diff side: what is not a side fails with what it is not") {
     auto const missing = hlomem::open_diff_side(side_dir + "no_such-buffer-assignment.txt");
     REQUIRE_FALSE(missing);
     CHECK(missing.error().failure == hlomem::load_failure::unreadable);
-}
-
-TEST_CASE("diff side: two dumps compare value by value, a dump and a snapshot as snapshots") {
-    auto const base = hlomem::open_diff_side(side_base);
-    auto const grown = hlomem::open_diff_side(side_grown);
-    REQUIRE(base);
-    REQUIRE(grown);
-    auto const full = hlomem::diff_sides(*base, *grown);
-    REQUIRE(full.values_known());
-    CHECK(full.not_compared().empty());
-    CHECK(full.d().total_bytes.delta() == 463688);
-    REQUIRE(full.d().colors.size() == 1);
-    CHECK(full.d().colors[0].peak_live_bytes.a == 268295276);
-    CHECK(full.d().colors[0].peak_live_bytes.b == 268758964);
-    CHECK(full.d().matching.pairs.size() == 110);
-    CHECK(full.d().matching.only_in_b.size() == 1);
-
-    snapshot_file const file(*base, "hlomem-diff-side-snapshot.hlomem.json");
-    auto const snapshot = hlomem::open_diff_side(file.path);
-    REQUIRE(snapshot);
-    auto const half = hlomem::diff_sides(*snapshot, *grown);
-    REQUIRE_FALSE(half.values_known());
-    CHECK(half.not_compared().size() == 3);
-    CHECK(half.d().matching.pairs.empty());
-    REQUIRE(half.d().colors.size() == 1);
-    CHECK(half.d().colors[0].peak_live_bytes.a == full.d().colors[0].peak_live_bytes.a);
-    CHECK(half.d().colors[0].peak_live_bytes.delta() == 463688);
-    CHECK(half.donations_a.used.size() == full.donations_a.used.size());
 }
