@@ -18,17 +18,18 @@ The stub __init__.pyi gives every signature.
 
 import os
 
-from ._hlomem import (Advice, Allocation, BreakdownValue, BytePair, Color, ColorBreakdown, Diff, DiffColor, Dump, HoldingNode, Inconsistency,
-                      KindBytes, Knob, MemoryAnalysis, LogicalValue, ParseError, Peak, PeakValue, Prediction, Shape, ShapeError, Sides,
-                      Snapshot, SourceLine, SourceLineChange, Timeline, TimelineColor, Violation, WhatIf, __version__, assign, diff, load,
-                      shape)
+from ._hlomem import (Advice, Allocation, BreakdownValue, BytePair, Color, ColorBreakdown, Diff, DiffColor, Dump, HeldNode,
+                      HoldingNode, Inconsistency, KindBytes, Knob, LogicalValue, MemoryAnalysis, ParseError, Peak,
+                      PeakSources, PeakValue, Prediction, Shape, ShapeError, Sides, Snapshot, SourceGroup, SourceLine,
+                      SourceLineChange, Timeline, TimelineColor, Violation, WhatIf, __version__, assign, diff, load, shape)
 from ._hlomem import advise as _advise
 from ._hlomem import snapshot as _snapshot
 
-__all__ = ["Advice", "Allocation", "BreakdownValue", "BytePair", "Color", "ColorBreakdown", "Diff", "DiffColor", "Dump", "HoldingNode",
-           "Inconsistency", "KindBytes", "Knob", "MemoryAnalysis", "LogicalValue", "ParseError", "Peak", "PeakValue", "Prediction",
-           "Shape", "ShapeError", "Sides", "Snapshot", "SourceLine", "SourceLineChange", "Timeline", "TimelineColor", "Violation", "WhatIf", "__version__", "advise", "assert_memory", "assign", "diff",
-           "from_jax", "load", "shape", "snapshot", "what_if"]
+__all__ = ["Advice", "Allocation", "BreakdownValue", "BytePair", "Color", "ColorBreakdown", "Diff", "DiffColor", "Dump",
+           "HeldNode", "HoldingNode", "Inconsistency", "KindBytes", "Knob", "LogicalValue", "MemoryAnalysis",
+           "ParseError", "Peak", "PeakSources", "PeakValue", "Prediction", "Shape", "ShapeError", "Sides", "Snapshot",
+           "SourceGroup", "SourceLine", "SourceLineChange", "Timeline", "TimelineColor", "Violation", "WhatIf", "__version__",
+           "advise", "assert_memory", "assign", "diff", "from_jax", "load", "shape", "snapshot", "what_if"]
 
 # The environment variable that makes assert_memory write its snapshots instead of comparing, as
 # snapshot-testing plugins (syrupy's --snapshot-update, jest's -u) do.

@@ -224,6 +224,67 @@ class Inconsistency:
     def message(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+class HeldNode:
+    """A node of Dump.peak_by_source's tree by op_name or by stack frame."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def bytes(self) -> int:
+        """The bytes held there and below: its values' and its children's."""
+    @property
+    def values(self) -> List[PeakValue]: ...
+    @property
+    def children(self) -> List["HeldNode"]: ...
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class SourceGroup:
+    """A source line's share of a color's peak in Dump.peak_by_source(by='source_line')."""
+
+    @property
+    def source_file(self) -> Optional[str]:
+        """None for an argument or no source."""
+    @property
+    def source_line(self) -> Optional[int]: ...
+    @property
+    def origin(self) -> str:
+        """The kind of source the bytes are traced to (Value.origin's kind)."""
+    @property
+    def argument(self) -> Optional[int]:
+        """The parameter number of an argument; None otherwise."""
+    @property
+    def label(self) -> str: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def values(self) -> List[PeakValue]:
+        """The largest first."""
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class PeakSources:
+    """One color's peak in Dump.peak_by_source: its moment and bytes, and the groups by source line or
+    the tree by op_name or stack frame (the other is None, and not in to_dict())."""
+
+    @property
+    def color(self) -> int: ...
+    @property
+    def time(self) -> int: ...
+    @property
+    def instruction(self) -> str: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def groups(self) -> Optional[List[SourceGroup]]: ...
+    @property
+    def tree(self) -> Optional[HeldNode]: ...
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict this was before 0.11 gave it (kept for one release)."""
+    def to_dict(self) -> Dict[str, Any]: ...
+
 class BreakdownValue:
     """A value live at a color's peak, as the text report lists the largest (Dump.breakdown)."""
 
@@ -317,7 +378,8 @@ class Prediction:
     def to_dict(self) -> Dict[str, Any]: ...
 
 class PeakValue:
-    """A value XLA lists at its peak, with its size under the peak's rule."""
+    """A value at a peak and its bytes there: under XLA's rule at XLA's peak (Dump.peak.values), or
+    the bytes of the peak it holds, shared bytes once (Dump.peak_by_source)."""
 
     @property
     def id(self) -> int: ...
@@ -327,6 +389,8 @@ class PeakValue:
     def index(self) -> str: ...
     @property
     def bytes(self) -> int: ...
+    def __getitem__(self, key: str) -> Any:
+        """The attribute `key`, as the dict a peak_by_source value was before 0.11 gave it (kept for one release)."""
     def to_dict(self) -> Dict[str, Any]: ...
 
 class MemoryAnalysis:
@@ -600,7 +664,7 @@ class Dump:
     @property
     def module_file(self) -> Optional[str]:
         """The module read with a dump for the sources of its values, or None."""
-    def peak_by_source(self, by: str = "source_line") -> List[Dict[str, Any]]:
+    def peak_by_source(self, by: str = "source_line") -> List[PeakSources]:
         """Per color, the peak's bytes by 'source_line' (groups: source_file, source_line, origin kind, argument, label), 'op_name' or 'stack_frame' (trees); each value's bytes go to the source they are traced to (Value.origin); they add up to the peak."""
     def check(self, size_function: Optional[str] = None) -> List[Violation]:
         """Soundness violations (`hlomem check`): kind, severity, line, column, allocation, values, sources (each value's op_type, op_name, source_file, source_line), message."""

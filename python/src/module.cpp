@@ -89,7 +89,7 @@ py::list breakdown(dump& d, std::size_t top) {
 // Peak by source (hlo/attribution.hpp, memory/peak_holdings.hpp)
 // ---------------------------------------------------------------------------------------------
 
-/// The values of a group with the bytes of the peak each holds, largest first.
+/// The values of a group with the bytes of the peak each holds, largest first (PeakValue objects).
 template <class Held>
 py::list holders(assignment_type const& ba, std::vector<std::size_t> const& values, Held const& held) {
     std::vector<std::size_t> order(values);
@@ -97,26 +97,16 @@ py::list holders(assignment_type const& ba, std::vector<std::size_t> const& valu
     py::list out;
     for (std::size_t k : order) {
         auto const& v = ba.values[k];
-        py::dict row;
-        row["id"] = v.id;
-        row["name"] = std::string(v.name);
-        row["index"] = hlomem::to_string(v.index);
-        row["bytes"] = held(k);
-        out.append(row);
+        out.append(peak_value{v.id, std::string(v.name), hlomem::to_string(v.index), held(k)});
     }
     return out;
 }
 
 template <class Held>
-py::dict tree_dict(assignment_type const& ba, hlomem::holding_tree const& node, Held const& held) {
-    py::dict out;
-    out["name"] = hlomem::c_unescape(node.name);
-    out["bytes"] = node.bytes;
-    out["values"] = holders(ba, node.values, held);
+py::object tree_of(assignment_type const& ba, hlomem::holding_tree const& node, Held const& held) {
     py::list children;
-    for (auto const& c : node.children) children.append(tree_dict(ba, c, held));
-    out["children"] = children;
-    return out;
+    for (auto const& c : node.children) children.append(tree_of(ba, c, held));
+    return py::cast(held_node{hlomem::c_unescape(node.name), node.bytes, holders(ba, node.values, held), std::move(children)});
 }
 
 template <class Sources>
@@ -128,32 +118,24 @@ py::list peak_by_source_of(assignment_type const& ba, Sources const& sources, st
         std::unordered_map<std::size_t, std::int64_t> bytes_of;
         for (auto const& v : h.values) bytes_of[v.value] = v.bytes;
         auto held = [&](std::size_t k) { return bytes_of[k]; };
-        py::dict color;
-        color["color"] = h.color;
-        color["time"] = static_cast<std::int64_t>(h.time);
-        color["instruction"] = std::string(ba.live_range->instruction_at(h.time));
-        color["bytes"] = h.bytes;
+        peak_sources color{h.color, static_cast<std::int64_t>(h.time), std::string(ba.live_range->instruction_at(h.time)), h.bytes};
         if (by == "source_line") {
             py::list groups;
             for (auto const& g : hlomem::peak_by_source_line(h, sources)) {
-                py::dict row;
                 bool const line = !g.key.is_no_source() && !g.key.is_argument();
-                row["source_file"] = line ? py::object(py::str(hlomem::c_unescape(g.key.source_file))) : py::object(py::none());
-                row["source_line"] = line ? py::object(py::int_(g.key.source_line)) : py::object(py::none());
-                row["origin"] = std::string(hlomem::to_string(g.key.kind));
-                row["argument"] = g.key.is_argument() ? py::object(py::int_(g.key.argument)) : py::object(py::none());
-                row["label"] = hlomem::source_line_text(g.key);
-                row["bytes"] = g.bytes;
-                row["values"] = holders(ba, g.values, held);
-                groups.append(row);
+                groups.append(source_group{line ? py::object(py::str(hlomem::c_unescape(g.key.source_file))) : py::object(py::none()),
+                                           line ? py::object(py::int_(g.key.source_line)) : py::object(py::none()),
+                                           std::string(hlomem::to_string(g.key.kind)),
+                                           g.key.is_argument() ? py::object(py::int_(g.key.argument)) : py::object(py::none()),
+                                           hlomem::source_line_text(g.key), g.bytes, holders(ba, g.values, held)});
             }
-            color["groups"] = groups;
+            color.groups = std::move(groups);
         } else if (by == "op_name") {
-            color["tree"] = tree_dict(ba, hlomem::peak_by_op_name(h, sources), held);
+            color.tree = tree_of(ba, hlomem::peak_by_op_name(h, sources), held);
         } else {
-            color["tree"] = tree_dict(ba, hlomem::peak_by_stack_frame(h, sources), held);
+            color.tree = tree_of(ba, hlomem::peak_by_stack_frame(h, sources), held);
         }
-        out.append(color);
+        out.append(std::move(color));
     }
     return out;
 }
@@ -387,6 +369,15 @@ void bind_records(py::module_& m) {
                 color_fields(), "color allocated_bytes peak_live_bytes peak_time");
     bind_record(m, "Inconsistency", "Where a dump contradicts itself: its line (0: the dump as a whole) and what.",
                 inconsistency_fields(), "line message");
+    with_dict_access(bind_record(m, "HeldNode", "A node of Dump.peak_by_source's tree (by op_name or stack frame): its bytes, the\n"
+                "values held right there (PeakValue objects), its children (HeldNode objects).", held_node_fields(), "name bytes"),
+                held_node_fields());
+    with_dict_access(bind_record(m, "SourceGroup", "A source line's share of a color's peak in Dump.peak_by_source(by='source_line'):\n"
+                "source_file, source_line, origin, argument, label, bytes, values (PeakValue objects).", source_group_fields(),
+                "label bytes"), source_group_fields());
+    with_dict_access(bind_record(m, "PeakSources", "One color's peak in Dump.peak_by_source: color, time, instruction, bytes, and\n"
+                "groups (SourceGroup objects, by='source_line') or tree (a HeldNode, by='op_name' or 'stack_frame').",
+                peak_sources_fields(), "color time bytes"), peak_sources_fields());
     with_dict_access(bind_record(m, "BreakdownValue", "A value live at a color's peak, as the text report lists the largest (Dump.breakdown).",
                 breakdown_value_fields(), "id name bytes"), breakdown_value_fields());
     with_dict_access(bind_record(m, "ColorBreakdown", "What is live at one color's peak (Dump.breakdown): its peak bytes, time and instruction,\n"
@@ -398,8 +389,9 @@ void bind_records(py::module_& m) {
     with_dict_access(bind_record(m, "Prediction", "How hlomem.assign predicted an assignment (Dump.prediction): backend, backend_source\n"
                 "('given', 'inferred', 'default'), backend_reason, alignment, algorithm, module.", prediction_fields(),
                 "backend backend_source alignment algorithm"), prediction_fields());
-    bind_record(m, "PeakValue", "A value XLA lists at its peak, with its size under the peak's rule.", peak_value_fields(),
-                "id name index bytes");
+    with_dict_access(bind_record(m, "PeakValue", "A value at a peak and its bytes there: under XLA's rule at XLA's peak (Dump.peak.values), or\n"
+                "the bytes of the peak it holds, shared bytes once (Dump.peak_by_source).", peak_value_fields(),
+                "id name index bytes"), peak_value_fields());
     bind_record(m, "Peak", "XLA's peak (HloLiveRange's) recomputed, against the peak the dump states.", peak_fields(),
                 "time instruction bytes matches_stated");
     bind_record(m, "TimelineColor", "A color of a timeline, as `hlomem timeline --json` lists it.", timeline_color_fields(),

@@ -472,7 +472,9 @@ inline std::array<field<prediction>, 6> const& prediction_fields() {
     return fields;
 }
 
-/// A value listed at XLA's peak, with its size under the peak's rule (the report's peak_values).
+/// A value at a peak and its bytes there: under XLA's rule for a value XLA lists at its peak (the
+/// report's peak_values, Dump.peak.values); the bytes of the peak it holds, shared bytes once, for
+/// Dump.peak_by_source's values.
 struct peak_value {
     std::int64_t id;
     std::string name, index;
@@ -488,6 +490,73 @@ inline std::array<field<peak_value>, 4> const& peak_value_fields() {
     }};
     return fields;
 }
+
+/// A node of Dump.peak_by_source's tree by op_name or by stack frame: its bytes, the values held
+/// right there (PeakValue objects) and its children (HeldNode objects).
+struct held_node {
+    std::string name;
+    std::int64_t bytes;
+    py::list values, children;
+};
+
+inline std::array<field<held_node>, 4> const& held_node_fields() {
+    static std::array<field<held_node>, 4> const fields{{
+        {"name", member<held_node, &held_node::name>},
+        {"bytes", member<held_node, &held_node::bytes>},
+        {"values", member<held_node, &held_node::values>, [](held_node const& n) -> py::object { return to_dicts(n.values); }},
+        {"children", member<held_node, &held_node::children>, [](held_node const& n) -> py::object { return to_dicts(n.children); }},
+    }};
+    return fields;
+}
+
+/// A source line's share of a color's peak in Dump.peak_by_source(by='source_line'): where its
+/// bytes are traced to, how it reads, and its values with the bytes each holds.
+struct source_group {
+    py::object source_file, source_line;  ///< None for an argument or no source
+    std::string origin;
+    py::object argument;  ///< the parameter number of an argument, None otherwise
+    std::string label;
+    std::int64_t bytes;
+    py::list values;  ///< PeakValue objects, the largest first
+};
+
+inline std::array<field<source_group>, 7> const& source_group_fields() {
+    static std::array<field<source_group>, 7> const fields{{
+        {"source_file", member<source_group, &source_group::source_file>},
+        {"source_line", member<source_group, &source_group::source_line>},
+        {"origin", member<source_group, &source_group::origin>},
+        {"argument", member<source_group, &source_group::argument>},
+        {"label", member<source_group, &source_group::label>},
+        {"bytes", member<source_group, &source_group::bytes>},
+        {"values", member<source_group, &source_group::values>, [](source_group const& g) -> py::object { return to_dicts(g.values); }},
+    }};
+    return fields;
+}
+
+/// One color's peak in Dump.peak_by_source: its moment and bytes, and either the groups by
+/// source line or the tree by op_name or stack frame (the other None, and not in to_dict()).
+struct peak_sources {
+    std::int64_t color, time;
+    std::string instruction;
+    std::int64_t bytes;
+    py::object groups = py::none();  ///< SourceGroup objects, by='source_line'
+    py::object tree = py::none();    ///< a HeldNode, by='op_name' or 'stack_frame'
+};
+
+inline std::array<field<peak_sources>, 6> const& peak_sources_fields() {
+    static std::array<field<peak_sources>, 6> const fields{{
+        {"color", member<peak_sources, &peak_sources::color>},
+        {"time", member<peak_sources, &peak_sources::time>},
+        {"instruction", member<peak_sources, &peak_sources::instruction>},
+        {"bytes", member<peak_sources, &peak_sources::bytes>},
+        {"groups", member<peak_sources, &peak_sources::groups>, [](peak_sources const& p) -> py::object { return to_dicts(p.groups); },
+         [](peak_sources const& p) { return !p.groups.is_none(); }},
+        {"tree", member<peak_sources, &peak_sources::tree>, [](peak_sources const& p) -> py::object { return to_dict_or_none(p.tree); },
+         [](peak_sources const& p) { return !p.tree.is_none(); }},
+    }};
+    return fields;
+}
+
 
 /// XLA's peak recomputed (memory/peak.hpp, compute_xla_peak): the report's live_range.peak_*.
 struct peak {

@@ -27,6 +27,8 @@ def test_a_module_with_stack_tables():
     peak = dump.colors[0].peak_live_bytes
     (by_line,) = dump.peak_by_source()
     assert by_line["bytes"] == peak and by_line["color"] == 0
+    assert isinstance(by_line, hlomem.PeakSources) and by_line.tree is None and "tree" not in by_line.to_dict()
+    assert by_line.bytes == sum(g.bytes for g in by_line.groups) == sum(v.bytes for g in by_line.groups for v in g.values)
     assert sum(g["bytes"] for g in by_line["groups"]) == peak
     lines = {(g["source_file"], g["source_line"]): g for g in by_line["groups"]}
     assert ("/src/layers.py", 41) in lines and ("/src/model.py", 13) in lines
@@ -35,6 +37,7 @@ def test_a_module_with_stack_tables():
 
     (by_stack,) = dump.peak_by_source(by="stack_frame")
     tree = by_stack["tree"]
+    assert by_stack.groups is None and isinstance(by_stack.tree, hlomem.HeldNode) and tree_total(by_stack.to_dict()["tree"]) == peak
     assert tree["name"] == "" and tree_total(tree) == peak
     top = next(c for c in tree["children"] if c["name"] == "<module> (/src/train.py:30)")
     assert [c["name"] for c in top["children"]] == ["forward (/src/model.py:12)", "forward (/src/model.py:13)"]
