@@ -72,8 +72,8 @@ inline load_result<basic_diff_side<view_policy>> open_diff_side(std::string cons
     if (!loaded) return loaded.error();
     auto held = std::make_shared<mapped_loaded<view_policy> const>(mapped_loaded<view_policy>{std::move(*loaded), std::move(*text)});
     auto const* ba = held->assignment();
-    auto const* m = held->assignment_module();
-    return diff_side_of<view_policy>(path, held, *ba, m, options.strip_roots);
+    if (!ba) return load_error{load_failure::unknown_kind, name, path + ": holds no buffer assignment to compare"};
+    return diff_side_of<view_policy>(path, held, *ba, held->assignment_module(), options.strip_roots);
 }
 
 }  // namespace hlomem
