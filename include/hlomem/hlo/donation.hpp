@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -137,20 +138,24 @@ template <class P, class Q = P>
 donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m = nullptr) {
     donation_analysis out;
     std::vector<detail::donation_leaf> params, outputs;
-    // Each parameter allocation's size by (parameter, index), read once: a module of 10^5
-    // instructions has thousands of parameters, each with a candidate output or more.
+    // With the module, a leaf's bytes are its subshape's and the dump's allocation sizes are
+    // looked up by (parameter, index), read once: a module of 10^5 instructions has thousands of
+    // parameters, each with a candidate output or more. From the dump alone each parameter leaf
+    // is an allocation, and its bytes are that allocation's size.
     std::map<std::pair<std::int64_t, std::string>, std::int64_t> parameter_bytes;
-    for (auto const& a : ba.allocations) {
-        if (a.parameter_number) parameter_bytes.emplace(std::pair(*a.parameter_number, to_string(a.parameter_shape_index)), a.size);
-    }
-    auto bytes_of = [&](std::int64_t parameter, std::string const& index) -> std::int64_t {
-        auto const it = parameter_bytes.find(std::pair(parameter, index));
+    bool const with_module = m && m->has_entry_computation_layout();
+    auto bytes_of = [&](detail::donation_leaf const& p) -> std::int64_t {
+        if (!with_module) return p.bytes;
+        auto const it = parameter_bytes.find(std::pair(p.parameter, p.index));
         return it == parameter_bytes.end() ? 0 : it->second;
     };
     std::vector<detail::shape_leaf> leaves;
     size_function_kind const size = size_function_of(ba.shapes);
-    if (m && m->has_entry_computation_layout()) {
+    if (with_module) {
         out.donors_known = true;
+        for (auto const& a : ba.allocations) {
+            if (a.parameter_number) parameter_bytes.emplace(std::pair(*a.parameter_number, to_string(a.parameter_shape_index)), a.size);
+        }
         auto const layout = m->entry_layout_parameters();
         for (std::size_t p = 0; p < layout.size(); ++p) {
             leaves.clear();
@@ -171,23 +176,37 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
             auto* p = find(params, alias.parameter_number, index);
             if (p) p->taken = true;
             if (auto* o = find(outputs, -1, output)) o->taken = true;
-            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), bytes_of(alias.parameter_number, index), output, {}});
+            detail::donation_leaf const named{alias.parameter_number, index, {}, false, false, 0, 0};
+            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), bytes_of(named), output, {}});
         }
         for (auto const& donor : m->buffer_donors()) {
             std::string const index = to_string(donor.parameter_index);
             auto* p = find(params, donor.parameter_number, index);
             if (p) p->donated = true;
-            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), bytes_of(donor.parameter_number, index), {},
+            detail::donation_leaf const named{donor.parameter_number, index, {}, false, false, 0, 0};
+            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), bytes_of(named), {},
                                   p ? detail::unused_donation_reason(*p, outputs) : std::string()});
         }
     } else {
         // The dump alone: its parameter allocations, and the output's shape on a live-out one.
+        // Each distinct shape's text is printed once (a dump has thousands of parameters and a
+        // few hundred shapes), and a parameter's strings are made only where it is listed: it
+        // is aliased already, or an output of its shape is free.
         std::optional<shape_id> output_shape;
+        std::vector<std::optional<std::string>> shape_texts(ba.shapes.size());
+        auto text_of = [&](shape_id id) -> std::string {
+            if (id == no_shape) return {};
+            auto& t = shape_texts[id];
+            if (!t) t = to_string(ba.shapes[id]);
+            return *t;
+        };
+        auto leaf_of = [&](basic_allocation<P> const& a) {
+            return detail::donation_leaf{*a.parameter_number, to_string(a.parameter_shape_index), text_of(a.parameter_shape), a.maybe_live_out,
+                                         false, 0, a.size};
+        };
         for (auto const& a : ba.allocations) {
             if (a.output_shape && !output_shape) output_shape = a.output_shape;
-            if (!a.parameter_number) continue;
-            std::string const shape = a.parameter_shape == no_shape ? std::string() : to_string(ba.shapes[a.parameter_shape]);
-            params.push_back({*a.parameter_number, to_string(a.parameter_shape_index), shape, a.maybe_live_out, false, 0, a.size});
+            if (a.parameter_number && a.maybe_live_out) params.push_back(leaf_of(a));
         }
         if (output_shape) {
             detail::array_leaves(ba.shapes[*output_shape], size, leaves);
@@ -196,7 +215,6 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
         // Which output an aliased parameter became the dump does not say: the first free one of
         // its shape.
         for (auto const& p : params) {
-            if (!p.taken) continue;
             std::string output;
             for (auto& o : outputs) {
                 if (!o.taken && o.shape == p.shape) {
@@ -205,7 +223,22 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
                     break;
                 }
             }
-            out.used.push_back({p.parameter, p.index, p.shape, bytes_of(p.parameter, p.index), output.empty() ? "?" : output, {}});
+            out.used.push_back({p.parameter, p.index, p.shape, bytes_of(p), output.empty() ? "?" : output, {}});
+        }
+        // The parameters that could alias a free output (below): those of a free output's shape,
+        // decided once for each distinct shape.
+        std::unordered_set<std::string_view> free_shapes;
+        for (auto const& o : outputs) {
+            if (!o.taken) free_shapes.insert(o.shape);
+        }
+        if (!free_shapes.empty()) {
+            std::vector<signed char> of_free_shape(ba.shapes.size(), -1);
+            for (auto const& a : ba.allocations) {
+                if (!a.parameter_number || a.maybe_live_out || a.parameter_shape == no_shape) continue;
+                auto& known = of_free_shape[a.parameter_shape];
+                if (known < 0) known = free_shapes.count(text_of(a.parameter_shape)) > 0;
+                if (known) params.push_back(leaf_of(a));
+            }
         }
     }
     // The free outputs of each shape, in order.
@@ -218,7 +251,7 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
         auto const it = free_outputs.find(p.shape);
         if (it == free_outputs.end()) continue;
         for (auto const* o : it->second) {
-            out.could_alias.push_back({p.parameter, p.index, o->index, p.shape, bytes_of(p.parameter, p.index), p.donated});
+            out.could_alias.push_back({p.parameter, p.index, o->index, p.shape, bytes_of(p), p.donated});
         }
     }
     return out;

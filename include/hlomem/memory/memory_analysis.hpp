@@ -232,6 +232,49 @@ logical_buffer_sizes logical_buffer_sizes_of(basic_buffer_assignment<P> const& b
     return out;
 }
 
+namespace detail {
+
+/// logical_buffer_sizes_of, remembered by the value's shape: a dump of 6*10^4 values has some
+/// 10^3 distinct shapes, and each size copies a shape to clear its layout. A slot keeps the last
+/// input it answered (the shape, its instruction's shape, the last element of its index and the
+/// stated size, all that the size reads); another input of the same shape is computed afresh.
+template <class P>
+class logical_buffer_sizer {
+public:
+    logical_buffer_sizer(basic_buffer_assignment<P> const& ba, size_function_kind sizes)
+        : ba_(ba), sizes_(sizes), known_(ba.shapes.size() + 1) {}
+
+    logical_buffer_sizes operator()(basic_logical_value<P> const& v) {
+        key const k{v.shape, v.instruction_shape, v.index.empty() ? -1 : std::int64_t(v.index[v.index.size() - 1]), v.size};
+        auto& slot = known_[v.shape == no_shape || v.shape >= ba_.shapes.size() ? ba_.shapes.size() : v.shape];
+        if (!slot.filled || !(slot.input == k)) {
+            slot.input = k;
+            slot.sizes = logical_buffer_sizes_of(ba_, v, sizes_);
+            slot.filled = true;
+        }
+        return slot.sizes;
+    }
+
+private:
+    struct key {
+        shape_id shape, instruction_shape;
+        std::int64_t last_index, size;
+        bool operator==(key const& o) const noexcept {
+            return shape == o.shape && instruction_shape == o.instruction_shape && last_index == o.last_index && size == o.size;
+        }
+    };
+    struct entry {
+        key input{};
+        logical_buffer_sizes sizes;
+        bool filled = false;
+    };
+    basic_buffer_assignment<P> const& ba_;
+    size_function_kind sizes_;
+    std::vector<entry> known_;  // by shape id; the last for values without a shape
+};
+
+}  // namespace detail
+
 /// compiled.memory_analysis() of the compilation whose buffer assignment is `ba`.
 template <class P>
 memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
@@ -258,6 +301,7 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
     m.notes.push_back("generated_code_size_in_bytes: the size of the compiled code is in no text XLA dumps");
 
     size_function_kind const sizes = size_function_of(ba.shapes);
+    detail::logical_buffer_sizer<P> size_of(ba, sizes);
     if (sizes == size_function_kind::tpu) {
         m.notes.push_back("a TPU dump: these are the rules of XLA's CompiledMemoryStats as the GPU and CPU clients fill it; "
                           "the TPU client computes its own figures, in code that is not public");
@@ -268,7 +312,7 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
         if (a.is_thread_local || (!a.is_entry_computation_parameter() && !a.is_constant && !a.maybe_live_out)) continue;
         std::optional<logical_buffer_sizes> largest;
         for (std::size_t i : a.values) {
-            auto const s = logical_buffer_sizes_of(ba, ba.values[i], sizes);
+            auto const s = size_of(ba.values[i]);
             if (!largest || s.padded > largest->padded) largest = s;
         }
         if (largest && largest->padded > 0) {
@@ -284,6 +328,7 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
         std::int64_t offset;
         live_interval range;
         std::size_t value;
+        logical_buffer_sizes sizes;  // read here, in the values' order, rather than after the sort
     };
     std::map<std::int64_t, std::vector<traced>> by_color;
     std::size_t without_range = 0;
@@ -298,7 +343,7 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
             ++without_range;
             continue;
         }
-        by_color[a.color].push_back({v.allocation, v.offset, *v.live_range, i});
+        by_color[a.color].push_back({v.allocation, v.offset, *v.live_range, i, size_of(v)});
     }
     if (without_range > 0) {
         m.notes.push_back("peak_memory_in_bytes: " + std::to_string(without_range) +
@@ -325,24 +370,33 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
                 chains.back().range.end = std::max(chains.back().range.end, t.range.end);  // SHARE_WITH
                 continue;
             }
-            chains.push_back({t.range, logical_buffer_sizes_of(ba, ba.values[t.value], sizes), t.value});
+            chains.push_back({t.range, t.sizes, t.value});
         }
         // The replay: at each time, the chains that start there are added before the ones that
-        // ended at the time before are taken off (+ at start, - at end + 1).
-        std::map<logical_time, std::pair<std::int64_t, std::int64_t>> delta;
+        // ended at the time before are taken off (+ at start, - at end + 1). The events of one
+        // time are summed before the running total is compared, so their order does not matter.
+        struct event {
+            logical_time time;
+            std::int64_t padded, unpadded;
+        };
+        std::vector<event> events;
+        events.reserve(2 * chains.size());
         for (auto const& c : chains) {
-            auto& up = delta[c.range.start];
-            add(up.first, c.sizes.padded);
-            add(up.second, c.sizes.unpadded);
-            auto& down = delta[c.range.end + 1];
-            add(down.first, -c.sizes.padded);
-            add(down.second, -c.sizes.unpadded);
+            events.push_back({c.range.start, c.sizes.padded, c.sizes.unpadded});
+            events.push_back({c.range.end + 1, -c.sizes.padded, -c.sizes.unpadded});
         }
+        std::sort(events.begin(), events.end(), [](event const& a, event const& b) { return a.time < b.time; });
         std::int64_t live = 0, live_unpadded = 0;
         std::optional<logical_time> higher;  // the first time this color goes above every earlier peak
-        for (auto const& [time, d] : delta) {
-            add(live, d.first);
-            add(live_unpadded, d.second);
+        for (std::size_t k = 0; k < events.size();) {
+            logical_time const time = events[k].time;
+            std::int64_t up = 0, up_unpadded = 0;
+            for (; k < events.size() && events[k].time == time; ++k) {
+                add(up, events[k].padded);
+                add(up_unpadded, events[k].unpadded);
+            }
+            add(live, up);
+            add(live_unpadded, up_unpadded);
             if (live > best) {
                 best = live;
                 higher = time;
