@@ -47,7 +47,20 @@ struct basic_hlo_position {
     typename P::string_type instruction;
     basic_shape_index<P> index;
     bool index_printed = false;  ///< XLA prints ` {i}` when the instruction's shape is a tuple
+    /// position_name_hash of `instruction`, which the dump parser computes while the name is at
+    /// hand, so that an index of 10^5 positions (the origin walk's, hlo/origin.hpp) is built
+    /// without reading each name again from wherever it lies in the text; 0 in a position made
+    /// another way, whose readers hash the name themselves. Held in the record's padding.
+    std::uint32_t instruction_hash = 0;
 };
+
+/// The hash of an instruction name that basic_hlo_position::instruction_hash holds: hash_text
+/// folded to 32 bits, never 0.
+inline std::uint32_t position_name_hash(std::string_view name) noexcept {
+    std::size_t const h = detail::hash_text(name.data(), name.size());
+    auto const folded = static_cast<std::uint32_t>(h ^ (std::uint64_t(h) >> 32));
+    return folded == 0 ? 1 : folded;
+}
 
 /// `user, operand N` or `user, operand N {i}` under ` uses:`.
 template <class P = default_policy>

@@ -58,8 +58,12 @@ template <class Q = default_policy>
 struct basic_source_attribution {
     std::vector<value_source> values;  ///< one per buffer_assignment::values, in the same order
     /// Where each value's bytes come from (hlo/origin.hpp): its own source, an argument, or the
-    /// source it inherits; what every breakdown groups by. One per value, in the same order.
+    /// source it inherits; what every breakdown groups by. One per value, in the same order; or,
+    /// when only some values were attributed (`traced`), one per traced value. Read with origin_of.
     std::vector<value_origin> origins;
+    /// The values `origins` holds, ascending, when only some were attributed (a report naming
+    /// the values at the peaks); empty when `origins` holds every value's.
+    std::vector<std::size_t> traced;
     basic_stack_frame_index<Q> const* frames = nullptr;
     std::size_t from_dump = 0;    ///< values whose metadata the dump states
     std::size_t from_module = 0;  ///< values whose metadata only the module states
@@ -74,7 +78,11 @@ struct basic_source_attribution {
     /// A value's origin; none for an attribution made without origins (built by hand).
     value_origin const& origin_of(std::size_t value) const {
         static value_origin const none;
-        return value < origins.size() ? origins[value] : none;
+        if (traced.empty()) return value < origins.size() ? origins[value] : none;
+        auto const it = std::lower_bound(traced.begin(), traced.end(), value);
+        if (it == traced.end() || *it != value) return none;
+        auto const slot = static_cast<std::size_t>(it - traced.begin());
+        return slot < origins.size() ? origins[slot] : none;
     }
     std::size_t with_metadata() const noexcept { return from_dump + from_module; }
     /// The Python stack of a value, outermost first; empty without tables or a stack_frame_id.
@@ -117,11 +125,24 @@ using source_attribution = basic_source_attribution<>;
 
 namespace detail {
 
-/// The attribution of the values `wanted` flags (every value when null).
+/// `wanted` (indices into a list of `n` values) ascending, each once, those out of range left out.
+inline std::vector<std::size_t> ascending_values(std::vector<std::size_t> wanted, std::size_t n) {
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    wanted.erase(std::lower_bound(wanted.begin(), wanted.end(), n), wanted.end());
+    return wanted;
+}
+
+/// The attribution of the values `wanted` lists (ascending, each once; every value when null).
 template <class P, class Q>
 basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
-                                      std::vector<char> const* wanted = nullptr) {
+                                      std::vector<std::size_t> const* wanted = nullptr) {
     basic_source_attribution<Q> out;
+    std::vector<char> flags;  // which values are wanted, for the module's instructions
+    if (wanted) {
+        flags.assign(ba.values.size(), 0);
+        for (std::size_t i : *wanted) flags[i] = 1;
+    }
     out.values.resize(ba.values.size());
     // The dump repeats each instruction's stack_frame_id but not the tables: they are the module's.
     basic_stack_frame_index<Q> const* const frames = m ? &m->stack_frame_index() : nullptr;
@@ -132,8 +153,8 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
     std::string_view last_text;
     value_source last;
     bool last_from_frame = false;
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        if (wanted && !(*wanted)[i]) continue;
+    for (std::size_t k = 0, n = wanted ? wanted->size() : ba.values.size(); k < n; ++k) {
+        std::size_t const i = wanted ? (*wanted)[k] : k;
         std::string_view const text(ba.values[i].instruction_text);
         if (text.empty()) continue;
         if (text.data() != last_text.data() || text.size() != last_text.size()) {
@@ -167,7 +188,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
                 auto const from_module = origin_source_from(*md, metadata_origin::module, frames);
                 bool const from_frame = std::string_view(md->source_file).empty() && from_module.has_source_line();
                 for (std::size_t i : ba.values_of_instruction(std::string_view(m->instruction(k).name))) {
-                    if (wanted && !(*wanted)[i]) continue;
+                    if (wanted && !flags[i]) continue;
                     auto& s = out.values[i];
                     if (!s.has_metadata()) {
                         s = from_module;
@@ -192,6 +213,7 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
     }
     for (char f : line_from_frame) out.lines_from_frames += f != 0;
     out.origins = trace_origins(ba, m, out.values, wanted);
+    if (wanted) out.traced = *wanted;
     return out;
 }
 
@@ -209,9 +231,8 @@ basic_source_attribution<P> attribute_values(basic_buffer_assignment<P> const& b
 /// a peak needs, without reading every other value's text.
 template <class P>
 basic_source_attribution<P> attribute_values(basic_buffer_assignment<P> const& ba, std::vector<std::size_t> const& wanted) {
-    std::vector<char> flags(ba.values.size(), 0);
-    for (std::size_t i : wanted) flags[i] = 1;
-    return detail::attribute<P, P>(ba, nullptr, &flags);
+    auto const list = detail::ascending_values(wanted, ba.values.size());
+    return detail::attribute<P, P>(ba, nullptr, &list);
 }
 
 /// The metadata of each value, the dump's joined with its module's: the dump's text where it has
@@ -227,9 +248,8 @@ basic_source_attribution<Q> attribute_values(basic_buffer_assignment<P> const& b
 template <class P, class Q>
 basic_source_attribution<Q> attribute_values(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m,
                                              std::vector<std::size_t> const& wanted) {
-    std::vector<char> flags(ba.values.size(), 0);
-    for (std::size_t i : wanted) flags[i] = 1;
-    return detail::attribute(ba, &m, &flags);
+    auto const list = detail::ascending_values(wanted, ba.values.size());
+    return detail::attribute(ba, &m, &list);
 }
 
 /// For the holdings of shared bytes: values whose origin has a source line first, then those

@@ -50,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/detail/scan.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
@@ -375,19 +376,25 @@ struct dump_origin_graph {
     using node = std::size_t;
     basic_buffer_assignment<P> const& ba;
     basic_stack_frame_index<Q> const* frames = nullptr;
-    /// Every `positions:` entry's instruction name, as its hash, with the value listed there and
-    /// the entry's place in its list, sorted; built when first needed (one sort of integers: no
-    /// node for each of 10^5 entries). A lookup then compares one entry, not the value's list.
+    /// Every `positions:` entry, with its name's hash (basic_hlo_position::instruction_hash), the
+    /// value listed there and the entry's place in its list: gathered into one array at the
+    /// first lookup that needs it, in value order, without reading the names (a value's own
+    /// position is value_index's, so a lookup that comes here never matches it: it is kept rather
+    /// than told apart). A few lookups (a report that traces the values at the peaks alone makes
+    /// a handful) scan that array, reading a name only where the hash matches; more sort it by
+    /// hash once (one sort of integers: no node for each of 10^5 entries).
     struct listed_position {
-        std::size_t hash, value, at;
+        std::uint32_t hash;
+        std::uint32_t at;
+        std::size_t value;
         bool operator<(listed_position const& o) const {
             return hash != o.hash ? hash < o.hash : value != o.value ? value < o.value : at < o.at;
         }
     };
     mutable std::vector<listed_position> positions;
-    mutable bool positions_built = false;
-    /// Lookups answered by reading the whole list before the index is built: a report that
-    /// traces the values at the peaks alone (a few dozen) makes a few; tracing every value, none.
+    mutable bool positions_gathered = false;
+    mutable bool positions_sorted = false;
+    /// Lookups answered by scanning the gathered array before it is sorted.
     mutable std::size_t unindexed_lookups = 0;
     std::size_t max_unindexed_lookups = 0;
     /// The operands of the last value asked (operand_count, then operand k of the same value).
@@ -403,9 +410,12 @@ struct dump_origin_graph {
 
     dump_origin_graph(basic_buffer_assignment<P> const& b, basic_stack_frame_index<Q> const* f, std::size_t traced_values,
                       std::vector<value_source> const* sources = nullptr)
-        : ba(b), frames(f), max_unindexed_lookups(traced_values <= 256 ? 8 : 0), read_sources(sources),
+        : ba(b), frames(f), max_unindexed_lookups(traced_values <= 256 ? 32 : 0), read_sources(sources),
           opcodes(traced_values <= 256 ? 0 : b.values.size(), hlo_opcode::unknown) {}
 
+    static bool same_name(std::string_view a, std::string_view b) noexcept {
+        return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
+    }
     std::string_view text(node v) const { return ba.values[v].instruction_text; }
     value_source source(node v) const {
         if (read_sources) return (*read_sources)[v];
@@ -445,38 +455,41 @@ struct dump_origin_graph {
     std::optional<node> resolve(std::string_view name, std::vector<std::int64_t> const& index) const {
         basic_shape_index<P> const at(index);
         if (std::size_t const i = ba.value_index(name, at); i != npos) return i;
-        auto listed_at = [&](std::size_t i) {
-            for (auto const& p : ba.values[i].positions) {
-                if (std::string_view(p.instruction) == name && p.index == at) return true;
-            }
-            return false;
-        };
-        if (!positions_built && ++unindexed_lookups <= max_unindexed_lookups) {
+        if (!positions_gathered) {
+            std::size_t listed = 0;
+            for (auto const& v : ba.values) listed += v.positions.size();
+            positions.reserve(listed);
             for (std::size_t i = 0; i < ba.values.size(); ++i) {
-                if (listed_at(i)) return i;
+                auto const& list = ba.values[i].positions;
+                for (std::size_t k = 0; k < list.size(); ++k) {
+                    auto const& p = list[k];
+                    std::uint32_t const h = p.instruction_hash != 0 ? p.instruction_hash : position_name_hash(p.instruction);
+                    positions.push_back({h, static_cast<std::uint32_t>(k), i});
+                }
+            }
+            positions_gathered = true;
+        }
+        std::uint32_t const hash = position_name_hash(name);
+        auto listed_here = [&](listed_position const& e) {
+            auto const& p = ba.values[e.value].positions[e.at];
+            return e.hash == hash && same_name(p.instruction, name) && p.index == at;
+        };
+        if (!positions_sorted && ++unindexed_lookups <= max_unindexed_lookups) {
+            // The first value (by index) listed there.
+            for (auto const& e : positions) {
+                if (e.hash == hash && listed_here(e)) return e.value;
             }
             return std::nullopt;
         }
-        if (!positions_built) {
-            // A value's own position (its instruction, its index) is value_index's: left out.
-            for (std::size_t i = 0; i < ba.values.size(); ++i) {
-                auto const& v = ba.values[i];
-                for (std::size_t k = 0; k < v.positions.size(); ++k) {
-                    auto const& p = v.positions[k];
-                    if (p.index == v.index && std::string_view(p.instruction) == std::string_view(v.name)) continue;
-                    positions.push_back({std::hash<std::string_view>{}(std::string_view(p.instruction)), i, k});
-                }
-            }
+        if (!positions_sorted) {
             std::sort(positions.begin(), positions.end());
-            positions_built = true;
+            positions_sorted = true;
         }
-        auto const range = std::equal_range(positions.begin(), positions.end(),
-                                            listed_position{std::hash<std::string_view>{}(name), 0, 0},
+        auto const range = std::equal_range(positions.begin(), positions.end(), listed_position{hash, 0, 0},
                                             [](auto const& x, auto const& y) { return x.hash < y.hash; });
-        // The first value (by index) listed there, as the unindexed search finds it.
+        // The first value (by index) listed there, as the scan finds it.
         for (auto it = range.first; it != range.second; ++it) {
-            auto const& p = ba.values[it->value].positions[it->at];
-            if (std::string_view(p.instruction) == name && p.index == at) return it->value;
+            if (listed_here(*it)) return it->value;
         }
         return std::nullopt;
     }
@@ -519,14 +532,16 @@ inline void set_output(value_origin& o, std::int64_t n) {
 
 /// Marks the values of the entry root's element N as "output N", from the root down through
 /// tuple, get-tuple-element and bitcast (which define no value of their own).
-template <class P, class Q>
-void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m, std::vector<value_origin>& out) {
+template <class P, class Q, class At>
+void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const& m, At at) {
     module_origin_graph<P, Q> const g{ba, m};
     using node = typename module_origin_graph<P, Q>::node;
     auto mark = [&](auto const& self, node const& n, std::int64_t number, int depth) -> void {
         if (depth > 64) return;
         std::size_t const v = ba.value_index(std::string_view(m.instruction(n.k).name), basic_shape_index<P>(n.index));
-        if (v != npos) set_output(out[v], number);
+        if (v != npos) {
+            if (value_origin* o = at(v)) set_output(*o, number);
+        }
         auto const op = g.opcode(n);
         if (op == hlo_opcode::tuple && n.index.empty()) {
             for (std::size_t k = 0; k < g.operand_count(n); ++k) self(self, *g.operand(n, k, {}), number, depth + 1);
@@ -545,28 +560,38 @@ void mark_module_outputs(basic_buffer_assignment<P> const& ba, basic_hlo_module<
 
 /// Marks "output N" in a dump alone: the values listed at position {N, ...} of the entry root,
 /// the last tuple defined in a maybe-live-out allocation that nothing uses; without a tuple root,
-/// the values of the one maybe-live-out allocation that is not a parameter are output 0.
-template <class P>
-void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_origin>& out, std::vector<char> const* wanted) {
+/// the values of the one maybe-live-out allocation that is not a parameter are output 0. Only
+/// the values `wanted` lists (every value when null) are looked at; at(i) is value i's origin.
+template <class P, class At>
+void mark_dump_outputs(basic_buffer_assignment<P> const& ba, At at, std::vector<std::size_t> const* wanted) {
     auto live_out = [&](std::size_t a) { return a < ba.allocations.size() && ba.allocations[a].maybe_live_out; };
+    // The root is the last such value: looked for among the values of the live-out allocations
+    // alone (a few hundred of 10^5 values).
     std::size_t root = npos;
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        auto const& v = ba.values[i];
-        if (v.index.empty() && v.uses.empty() && live_out(v.allocation) && opcode_of_text(v.instruction_opcode) == hlo_opcode::tuple &&
-            !ba.allocations[v.allocation].is_entry_computation_parameter()) {
-            root = i;
+    for (auto const& a : ba.allocations) {
+        if (!a.maybe_live_out || a.is_entry_computation_parameter()) continue;
+        for (std::size_t i : a.values) {
+            auto const& v = ba.values[i];
+            if ((root == npos || i > root) && v.allocation < ba.allocations.size() && &ba.allocations[v.allocation] == &a &&
+                v.index.empty() && v.uses.empty() && opcode_of_text(v.instruction_opcode) == hlo_opcode::tuple) {
+                root = i;
+            }
         }
     }
     if (root != npos) {
         std::string_view const name = ba.values[root].name;
-        for (std::size_t i = 0; i < ba.values.size(); ++i) {
-            if (wanted && !(*wanted)[i]) continue;
+        auto mark = [&](std::size_t i) {
             for (auto const& p : ba.values[i].positions) {
                 if (std::string_view(p.instruction) == name && !p.index.empty()) {
-                    set_output(out[i], p.index[0]);
-                    break;
+                    set_output(*at(i), p.index[0]);
+                    return;
                 }
             }
+        };
+        if (wanted) {
+            for (std::size_t i : *wanted) mark(i);
+        } else {
+            for (std::size_t i = 0; i < ba.values.size(); ++i) mark(i);
         }
         return;
     }
@@ -575,23 +600,32 @@ void mark_dump_outputs(basic_buffer_assignment<P> const& ba, std::vector<value_o
         if (live_out(a) && !ba.allocations[a].is_entry_computation_parameter()) only = a, ++count;
     }
     if (count == 1) {
-        for (std::size_t i : ba.allocations[only].values) set_output(out[i], 0);
+        for (std::size_t i : ba.allocations[only].values) {
+            if (value_origin* o = at(i)) set_output(*o, 0);
+        }
     }
 }
 
 }  // namespace detail
 
-/// The origin of every value of `ba` that `wanted` flags (every value when null), `own[i]` being
-/// value i's own metadata (attribute_values). With the module `m` (null: the dump alone), values
-/// whose instruction it names are traced in it, the others in the dump's texts. A dump alone with
+/// The origins of the values `wanted` lists (indices into ba.values, ascending, each once), in
+/// that order; of every value of `ba`, in order, when `wanted` is null. `own[i]` is value i's own
+/// metadata (attribute_values). With the module `m` (null: the dump alone), values whose
+/// instruction it names are traced in it, the others in the dump's texts. A dump alone with
 /// every value wanted: `own` is what each value's text states, so the walk reads a source there
-/// rather than each text it crosses again.
+/// rather than each text it crosses again. A report that names the few values at a peak asks
+/// for those alone, and gets as many origins, not one for each of 10^5 values.
 template <class P, class Q>
 std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, basic_hlo_module<Q> const* m,
-                                        std::vector<value_source> const& own, std::vector<char> const* wanted = nullptr) {
-    std::vector<value_origin> out(ba.values.size());
-    std::size_t const traced = wanted ? static_cast<std::size_t>(std::count(wanted->begin(), wanted->end(), 1)) : ba.values.size();
-    detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, traced,
+                                        std::vector<value_source> const& own, std::vector<std::size_t> const* wanted = nullptr) {
+    std::vector<value_origin> out(wanted ? wanted->size() : ba.values.size());
+    // Value i's origin in `out`; null for a value not wanted.
+    auto at = [&](std::size_t i) -> value_origin* {
+        if (!wanted) return &out[i];
+        auto const it = std::lower_bound(wanted->begin(), wanted->end(), i);
+        return it != wanted->end() && *it == i ? &out[static_cast<std::size_t>(it - wanted->begin())] : nullptr;
+    };
+    detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, out.size(),
                                                      m == nullptr && wanted == nullptr ? &own : nullptr);
     detail::origin_walk<detail::dump_origin_graph<P, Q>> const dump_walk(dump_graph);
     std::unordered_map<std::string_view, instruction_id> names;
@@ -601,25 +635,20 @@ std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, ba
         names.reserve(m->instruction_count());
         for (instruction_id k = 0; k < m->instruction_count(); ++k) names.emplace(std::string_view(m->instruction(k).name), k);
     }
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        if (wanted && !(*wanted)[i]) continue;
+    for (std::size_t slot = 0; slot < out.size(); ++slot) {
+        std::size_t const i = wanted ? (*wanted)[slot] : slot;
         if (module_graph) {
             if (auto it = names.find(std::string_view(ba.values[i].name)); it != names.end()) {
                 detail::origin_walk<detail::module_origin_graph<P, Q>> const walk(*module_graph);
                 auto const& index = ba.values[i].index;
-                out[i] = walk.origin_of({it->second, std::vector<std::int64_t>(index.begin(), index.end())}, own[i]);
+                out[slot] = walk.origin_of({it->second, std::vector<std::int64_t>(index.begin(), index.end())}, own[i]);
                 continue;
             }
         }
-        out[i] = dump_walk.origin_of(i, own[i]);
+        out[slot] = dump_walk.origin_of(i, own[i]);
     }
-    if (m) detail::mark_module_outputs(ba, *m, out);
-    else detail::mark_dump_outputs(ba, out, wanted);
-    if (wanted) {
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            if (!(*wanted)[i]) out[i] = value_origin{};
-        }
-    }
+    if (m) detail::mark_module_outputs(ba, *m, at);
+    else detail::mark_dump_outputs(ba, at, wanted);
     return out;
 }
 

@@ -236,25 +236,6 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
     }
 }
 
-/// Each distinct shape's text, printed once and kept: a large dump names a few hundred shapes a
-/// hundred thousand times. nullopt for no_shape.
-template <class P>
-class shape_text_cache {
-public:
-    explicit shape_text_cache(hlomem::basic_buffer_assignment<P> const& ba) : ba_(ba), texts_(ba.shapes.size()) {}
-    std::optional<std::string> const& operator()(hlomem::shape_id id) {
-        static std::optional<std::string> const none;
-        if (id == hlomem::no_shape) return none;
-        auto& text = texts_[id];
-        if (!text) text = hlomem::to_string(ba_.shapes[id]);
-        return text;
-    }
-
-private:
-    hlomem::basic_buffer_assignment<P> const& ba_;
-    std::vector<std::optional<std::string>> texts_;
-};
-
 /// One value as `report --json` lists it, as members of the object being written, its metadata
 /// and origin (`sources`, attribute_values) last; `hlomem diff --json` lists values the same way.
 template <class P, class Q>
@@ -281,7 +262,7 @@ void write_value_members(json_writer& json, hlomem::basic_buffer_assignment<P> c
     } else {
         json.null();
     }
-    write_value_source(json, sources, static_cast<std::size_t>(&v - ba.values.data()), ba);
+    write_value_source(json, sources, static_cast<std::size_t>(&v - ba.values.data()), ba, &shape_text);
 }
 
 template <class P>

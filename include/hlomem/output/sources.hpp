@@ -102,6 +102,25 @@ inline void write_python_stack(json_writer& json, std::vector<hlomem::python_fra
     json.end_array();
 }
 
+/// Each distinct shape's text, printed once and kept: a large dump names a few hundred shapes a
+/// hundred thousand times. nullopt for no_shape.
+template <class P>
+class shape_text_cache {
+public:
+    explicit shape_text_cache(hlomem::basic_buffer_assignment<P> const& ba) : ba_(ba), texts_(ba.shapes.size()) {}
+    std::optional<std::string> const& operator()(hlomem::shape_id id) {
+        static std::optional<std::string> const none;
+        if (id == hlomem::no_shape) return none;
+        auto& text = texts_[id];
+        if (!text) text = hlomem::to_string(ba_.shapes[id]);
+        return text;
+    }
+
+private:
+    hlomem::basic_buffer_assignment<P> const& ba_;
+    std::vector<std::optional<std::string>> texts_;
+};
+
 /// The key `origin` of a value: {"kind", "how", "op_type", "op_name", "source_file",
 /// "source_line", "argument", "argument_name", "argument_shape", "donated", "output", "through",
 /// "stack"} (hlo/origin.hpp; null where it has none): the source its bytes are traced to, which
@@ -109,7 +128,7 @@ inline void write_python_stack(json_writer& json, std::vector<hlomem::python_fra
 /// (basic_source_attribution::stack_of, write_python_stack).
 template <class P>
 void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba,
-                        std::vector<hlomem::python_frame> const& stack = {}) {
+                        std::vector<hlomem::python_frame> const& stack = {}, shape_text_cache<P>* shape_text = nullptr) {
     json.key("origin").begin_object();
     json.member("kind", hlomem::to_string(o.kind));
     json.key("how");
@@ -119,8 +138,14 @@ void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem
     if (o.is_argument()) json.value(o.argument); else json.null();
     metadata_member(json, "argument_name", o.is_argument() ? o.argument_name : std::string_view());
     json.key("argument_shape");
-    auto const* shape = o.argument_value < ba.values.size() ? ba.shape_of(ba.values[o.argument_value]) : nullptr;
-    if (o.is_argument() && shape) json.value(hlomem::to_string(*shape)); else json.null();
+    hlomem::shape_id const shape = o.argument_value < ba.values.size() ? ba.values[o.argument_value].shape : hlomem::no_shape;
+    if (!o.is_argument() || shape == hlomem::no_shape) {
+        json.null();
+    } else if (shape_text) {
+        json.value(*(*shape_text)(shape));
+    } else {
+        json.value(hlomem::to_string(ba.shapes[shape]));
+    }
     json.key("donated");
     if (o.is_argument()) json.value(o.donated); else json.null();
     json.key("output");
@@ -135,10 +160,9 @@ void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem
 /// A value's own metadata keys (write_value_source) and its `origin` (write_value_origin).
 template <class P, class Q>
 void write_value_source(json_writer& json, hlomem::basic_source_attribution<Q> const& sources, std::size_t value,
-                        hlomem::basic_buffer_assignment<P> const& ba) {
+                        hlomem::basic_buffer_assignment<P> const& ba, shape_text_cache<P>* shape_text = nullptr) {
     write_value_source(json, sources[value]);
-    write_value_origin(json, value < sources.origins.size() ? sources.origin_of(value) : hlomem::value_origin{}, ba,
-                       sources.stack_of(value));
+    write_value_origin(json, sources.origin_of(value), ba, sources.stack_of(value), shape_text);
 }
 
 /// A breakdown tree as nested {"name", "bytes", "values": [ids held there], "children": [...]}.

@@ -292,7 +292,8 @@ struct buffer_assignment_builder : live_range_builder<P> {
     typename P::template vector_type<basic_hlo_use<P>> pending_uses;
 
     void position(position_line const& p) {
-        pending_positions.push_back(basic_hlo_position<P>{base::str(p.name), base::to_index(p.index), p.index_printed});
+        pending_positions.push_back(
+            basic_hlo_position<P>{base::str(p.name), base::to_index(p.index), p.index_printed, position_name_hash(p.name)});
     }
     void uses(uses_state s) {
         auto& v = ba.values[current];

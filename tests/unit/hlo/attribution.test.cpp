@@ -160,9 +160,21 @@ TEST_CASE("the metadata of the values live at the peaks alone is theirs, and the
             auto const& s = some[i];
             if (!is_wanted[i]) {
                 CHECK_FALSE(s.has_metadata());
+                CHECK(some.origin_of(i).kind == hlomem::origin_kind::none);
                 continue;
             }
             with += s.has_metadata() ? 1 : 0;
+            // The origin too: traced for these alone (a few lookups, each a scan of the dump's
+            // positions) it is the one every value's tracing gives (the positions sorted once).
+            auto const& o = some.origin_of(i);
+            auto const& e = every.origin_of(i);
+            CHECK(o.kind == e.kind);
+            CHECK(o.how == e.how);
+            CHECK(o.argument == e.argument);
+            CHECK(o.output == e.output);
+            CHECK(o.through == e.through);
+            CHECK(o.source.source_file == e.source.source_file);
+            CHECK(o.source.source_line == e.source.source_line);
             CHECK(s.origin == every[i].origin);
             CHECK(s.op_type == every[i].op_type);
             CHECK(s.op_name == every[i].op_name);
@@ -170,6 +182,9 @@ TEST_CASE("the metadata of the values live at the peaks alone is theirs, and the
             CHECK(s.source_line == every[i].source_line);
         }
         CHECK(some.with_metadata() == with);
+        // One origin for each value asked for (each once), none for the others.
+        CHECK(some.origins.size() == static_cast<std::size_t>(std::count(is_wanted.begin(), is_wanted.end(), 1)));
+        CHECK(some.traced.size() == some.origins.size());
         named += with;
         // The holdings rank shared bytes by the live values' metadata only.
         auto const h_every = hlomem::peak_holdings_by_color(ba, colors, every);

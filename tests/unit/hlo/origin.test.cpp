@@ -133,6 +133,21 @@ TEST_CASE("the same walk in the dump XLA prints for it, read alone", "[origin]")
     CHECK(b.kind == k::argument);
     CHECK(b.argument == 1);
     CHECK(b.argument_name == "b");
+    // The parser keeps each position's name hash; positions made another way have none, and the
+    // walk hashes their names itself: the same origins either way.
+    for (auto const& v : ba.values) {
+        for (auto const& p : v.positions) CHECK(p.instruction_hash == hlomem::position_name_hash(p.instruction));
+    }
+    auto unhashed = ba;
+    for (auto& v : unhashed.values) {
+        for (auto& p : v.positions) p.instruction_hash = 0;
+    }
+    auto const u = hlomem::attribute_values(unhashed);
+    for (std::size_t i = 0; i < ba.values.size(); ++i) {
+        CHECK(u.origin_of(i).kind == s.origin_of(i).kind);
+        CHECK(u.origin_of(i).through == s.origin_of(i).through);
+        CHECK(u.origin_of(i).source.source_line == s.origin_of(i).source.source_line);
+    }
 }
 
 /// Every bundled real dump (alone, and with the module beside it where there is one) and every
