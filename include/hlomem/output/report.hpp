@@ -6,7 +6,6 @@
 #define HLOMEM_OUTPUT_REPORT_HPP
 
 #include <cstddef>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -14,7 +13,6 @@
 #include <variant>
 #include <vector>
 
-#include <hlomem/detail/threads.hpp>
 #include <hlomem/load.hpp>
 
 #include <hlomem/output/assignment_report.hpp>
@@ -31,13 +29,8 @@ namespace hlomem {
 template <class P>
 buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, bool every_value, std::vector<std::string> const& roots = {}) {
     auto const& ba = *loaded.assignment();
-    // Every value's metadata and origin need none of the analyses of the peaks: with two
-    // processors they are read beside them (on the 52 MB dump of BENCHMARKS.md, 6*10^4 origin
-    // walks take about as long as those analyses together).
-    std::optional<hlomem::detail::side_task<hlomem::basic_source_attribution<P>>> every;
-    if (every_value) every.emplace([&loaded] { return hlomem::attribute_values(loaded); });
     auto facts = facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const& colors) {
-        auto sources = every ? every->get() : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
+        auto sources = every_value ? hlomem::attribute_values(loaded) : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
         hlomem::strip_source_roots(sources, roots);
         return sources;
     });

@@ -10,12 +10,20 @@
 #include <thread>
 #include <vector>
 
-#include <hlomem/detail/threads.hpp>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace hlomem::parser::dump {
 
 /// How many threads reading a dump may use: the processors this process may run on.
-using hlomem::detail::available_threads;
+inline std::size_t available_threads() {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<std::size_t>(std::max(1, CPU_COUNT(&set)));
+#endif
+    return std::max(1u, std::thread::hardware_concurrency());
+}
 
 /// Runs `work(k, worker)` for k in [0, n) on `threads` threads (this one among them, worker 0;
 /// the others 1, 2, ..., below `threads`).
