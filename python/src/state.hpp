@@ -305,9 +305,7 @@ inline std::shared_ptr<dump> load(py::object source, std::optional<std::string> 
         std::string const path(text);
         hlomem::load_result<loaded_type> r = [&]() -> hlomem::load_result<loaded_type> {
             py::gil_scoped_release unlocked;
-            auto in = hlomem::read_input(path);
-            if (!in) return in.error();
-            return hlomem::load<policy>(std::move(*in), options);
+            return hlomem::load<policy>(path, options);
         }();
         if (!r) raise_load_error(r.error());
         out->loaded = std::move(*r);

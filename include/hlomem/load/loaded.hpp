@@ -329,13 +329,11 @@ std::optional<load_error> load_into(basic_loaded<P>& out, std::string_view text,
                                  "a memory-usage report, an HLO module, an out-of-memory log or a MiniMalloc CSV)"};
 }
 
-}  // namespace detail
-
-/// Reads `in` into the model of its kind (or of options.as), with its sibling files. Dumps,
-/// live ranges, reports and CSVs are named by the path as given; modules and logs by
-/// input::name() (`<stdin>` for standard input).
-template <class P = default_policy>
-load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
+/// Reads `in` into the model of its kind (or of options.as), with its sibling files: the step
+/// that load(path) and load_text share. Dumps, live ranges, reports and CSVs are named by the
+/// path as given; modules and logs by input::name() (`<stdin>` for standard input).
+template <class P>
+load_result<basic_loaded<P>> load_input(input in, load_options const& options) {
     basic_loaded<P> out;
     out.path = in.path;
     std::string const name = in.name();
@@ -345,6 +343,8 @@ load_result<basic_loaded<P>> load(input in, load_options const& options = {}) {
     if (std::is_same_v<typename P::string_type, std::string>) out.texts.clear();
     return out;
 }
+
+}  // namespace detail
 
 /// Loads text that the caller owns, without copying it: with view_policy the models view `text`,
 /// which must stay alive and unchanged as long as the result is used (`texts` keeps only the
@@ -379,7 +379,7 @@ template <class P = default_policy>
 load_result<basic_loaded<P>> load(std::string const& path, load_options const& options = {}) {
     auto in = read_input(path);
     if (!in) return in.error();
-    return load<P>(std::move(*in), options);
+    return detail::load_input<P>(std::move(*in), options);
 }
 
 /// A buffer assignment made in code as the loaded value load_view(print of it, path) gives, without
@@ -398,12 +398,12 @@ basic_loaded<P> load_model(basic_buffer_assignment<P> model, std::string path) {
 /// Loads text already in memory, named `path` in messages (siblings are looked for beside it).
 template <class P = default_policy>
 load_result<basic_loaded<P>> load_text(std::string text, std::string path, load_options const& options = {}) {
-    return load<P>(input_from_text(std::move(text), std::move(path)), options);
+    return detail::load_input<P>(input_from_text(std::move(text), std::move(path)), options);
 }
 
 // Compiled once in programs that link hlomem::compiled (HLOMEM_COMPILED_LIBRARY; output/instantiate.hpp).
 #define HLOMEM_LOADED_INSTANTIATIONS(EXTERN, P) \
-    EXTERN template load_result<basic_loaded<P>> load<P>(input, load_options const&); \
+    EXTERN template load_result<basic_loaded<P>> detail::load_input<P>(input, load_options const&); \
     EXTERN template load_result<basic_loaded<P>> load<P>(std::string const&, load_options const&); \
     EXTERN template load_result<basic_loaded<P>> load_view<P>(std::string_view, std::string, load_options const&); \
     EXTERN template basic_loaded<P> load_model<P>(basic_buffer_assignment<P>, std::string); \

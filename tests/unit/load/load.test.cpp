@@ -56,7 +56,7 @@ TEST_CASE("load: a file is read whole, and its model is the one of its kind", "[
     CHECK(in->kind == dump_kind::buffer_assignment);
     CHECK(in->name() == path);
 
-    auto r = hlomem::load(std::move(*in));
+    auto r = hlomem::load(path);
     REQUIRE(r);
     REQUIRE(r->kind() == dump_kind::buffer_assignment);
     REQUIRE(r->assignment() != nullptr);
