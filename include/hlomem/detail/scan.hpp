@@ -17,9 +17,6 @@
 //   skip_digit_list         on "[8,128]{1,0}"          stops at "{1,0}"
 //   scan_raw                on `{"a":"}"}, kind=kLoop` stops at ", kind=kLoop"
 //   scan_shape_end          on "f32[8]{0} parameter(0)" stops at " parameter(0)"
-//
-// Beside them, the hash (hash_text) and the comparison (same_bytes) of the tables and indexes
-// that look names up.
 #ifndef HLOMEM_DETAIL_SCAN_HPP
 #define HLOMEM_DETAIL_SCAN_HPP
 
@@ -119,30 +116,6 @@ inline std::size_t hash_text(char const* p, std::size_t n) noexcept {
     }
     h *= 0x94d049bb133111ebull;
     return static_cast<std::size_t>(h ^ (h >> 32));
-}
-
-/// Whether the `n` bytes at `p` and at `q` are the same, compared without a call into the C
-/// library: the last eight bytes first (instruction names of one kind differ in their numbers,
-/// at the end), then eight at a time from the front; texts under eight byte by byte. A pass
-/// that compares a name with each of 10^5 others of its length (the origin walk's positions)
-/// spent most of its time entering memcmp.
-inline bool same_bytes(char const* p, char const* q, std::size_t n) noexcept {
-    auto const load8 = [](char const* r) {
-        std::uint64_t w;
-        std::memcpy(&w, r, 8);
-        return w;
-    };
-    if (n < 8) {
-        for (std::size_t k = 0; k < n; ++k) {
-            if (p[k] != q[k]) return false;
-        }
-        return true;
-    }
-    if (load8(p + n - 8) != load8(q + n - 8)) return false;
-    for (std::size_t k = 0; k + 8 < n; k += 8) {
-        if (load8(p + k) != load8(q + k)) return false;
-    }
-    return true;
 }
 
 /// Whether the text at `p` opens a comment: `/*` (XLA's `/*index=5*/` markers) or `//`.

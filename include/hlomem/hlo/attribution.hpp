@@ -78,10 +78,7 @@ struct basic_source_attribution {
     /// A value's origin; none for an attribution made without origins (built by hand).
     value_origin const& origin_of(std::size_t value) const {
         static value_origin const none;
-        if (traced.empty()) return value < origins.size() ? origins[value] : none;
-        auto const it = std::lower_bound(traced.begin(), traced.end(), value);
-        if (it == traced.end() || *it != value) return none;
-        auto const slot = static_cast<std::size_t>(it - traced.begin());
+        std::size_t const slot = traced.empty() ? value : detail::slot_in(traced, value);
         return slot < origins.size() ? origins[slot] : none;
     }
     std::size_t with_metadata() const noexcept { return from_dump + from_module; }

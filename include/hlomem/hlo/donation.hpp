@@ -144,11 +144,11 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
     // is an allocation, and its bytes are that allocation's size.
     std::map<std::pair<std::int64_t, std::string>, std::int64_t> parameter_bytes;
     bool const with_module = m && m->has_entry_computation_layout();
-    auto bytes_of = [&](detail::donation_leaf const& p) -> std::int64_t {
-        if (!with_module) return p.bytes;
-        auto const it = parameter_bytes.find(std::pair(p.parameter, p.index));
+    auto allocation_bytes = [&](std::int64_t parameter, std::string const& index) -> std::int64_t {
+        auto const it = parameter_bytes.find(std::pair(parameter, index));
         return it == parameter_bytes.end() ? 0 : it->second;
     };
+    auto bytes_of = [&](detail::donation_leaf const& p) { return with_module ? allocation_bytes(p.parameter, p.index) : p.bytes; };
     std::vector<detail::shape_leaf> leaves;
     size_function_kind const size = size_function_of(ba.shapes);
     if (with_module) {
@@ -176,15 +176,13 @@ donation_analysis analyze_donations(basic_buffer_assignment<P> const& ba, basic_
             auto* p = find(params, alias.parameter_number, index);
             if (p) p->taken = true;
             if (auto* o = find(outputs, -1, output)) o->taken = true;
-            detail::donation_leaf const named{alias.parameter_number, index, {}, false, false, 0, 0};
-            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), bytes_of(named), output, {}});
+            out.used.push_back({alias.parameter_number, index, p ? p->shape : std::string(), allocation_bytes(alias.parameter_number, index), output, {}});
         }
         for (auto const& donor : m->buffer_donors()) {
             std::string const index = to_string(donor.parameter_index);
             auto* p = find(params, donor.parameter_number, index);
             if (p) p->donated = true;
-            detail::donation_leaf const named{donor.parameter_number, index, {}, false, false, 0, 0};
-            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), bytes_of(named), {},
+            out.unused.push_back({donor.parameter_number, index, p ? p->shape : std::string(), allocation_bytes(donor.parameter_number, index), {},
                                   p ? detail::unused_donation_reason(*p, outputs) : std::string()});
         }
     } else {

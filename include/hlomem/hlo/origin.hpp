@@ -50,7 +50,6 @@
 #include <utility>
 #include <vector>
 
-#include <hlomem/detail/scan.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
@@ -413,9 +412,6 @@ struct dump_origin_graph {
         : ba(b), frames(f), max_unindexed_lookups(traced_values <= 256 ? 32 : 0), read_sources(sources),
           opcodes(traced_values <= 256 ? 0 : b.values.size(), hlo_opcode::unknown) {}
 
-    static bool same_name(std::string_view a, std::string_view b) noexcept {
-        return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
-    }
     std::string_view text(node v) const { return ba.values[v].instruction_text; }
     value_source source(node v) const {
         if (read_sources) return (*read_sources)[v];
@@ -456,9 +452,6 @@ struct dump_origin_graph {
         basic_shape_index<P> const at(index);
         if (std::size_t const i = ba.value_index(name, at); i != npos) return i;
         if (!positions_gathered) {
-            std::size_t listed = 0;
-            for (auto const& v : ba.values) listed += v.positions.size();
-            positions.reserve(listed);
             for (std::size_t i = 0; i < ba.values.size(); ++i) {
                 auto const& list = ba.values[i].positions;
                 for (std::size_t k = 0; k < list.size(); ++k) {
@@ -472,12 +465,12 @@ struct dump_origin_graph {
         std::uint32_t const hash = position_name_hash(name);
         auto listed_here = [&](listed_position const& e) {
             auto const& p = ba.values[e.value].positions[e.at];
-            return e.hash == hash && same_name(p.instruction, name) && p.index == at;
+            return e.hash == hash && std::string_view(p.instruction) == name && p.index == at;
         };
         if (!positions_sorted && ++unindexed_lookups <= max_unindexed_lookups) {
             // The first value (by index) listed there.
             for (auto const& e : positions) {
-                if (e.hash == hash && listed_here(e)) return e.value;
+                if (listed_here(e)) return e.value;
             }
             return std::nullopt;
         }
@@ -523,6 +516,13 @@ struct dump_origin_graph {
         o.argument_value = v;
     }
 };
+
+/// Where `value` stands in `ascending` (the values a caller asked for, each once), or npos: the
+/// place of its origin among the origins of those values alone.
+inline std::size_t slot_in(std::vector<std::size_t> const& ascending, std::size_t value) {
+    auto const it = std::lower_bound(ascending.begin(), ascending.end(), value);
+    return it != ascending.end() && *it == value ? static_cast<std::size_t>(it - ascending.begin()) : npos;
+}
 
 inline void set_output(value_origin& o, std::int64_t n) {
     if (o.output >= 0) return;
@@ -621,9 +621,8 @@ std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, ba
     std::vector<value_origin> out(wanted ? wanted->size() : ba.values.size());
     // Value i's origin in `out`; null for a value not wanted.
     auto at = [&](std::size_t i) -> value_origin* {
-        if (!wanted) return &out[i];
-        auto const it = std::lower_bound(wanted->begin(), wanted->end(), i);
-        return it != wanted->end() && *it == i ? &out[static_cast<std::size_t>(it - wanted->begin())] : nullptr;
+        std::size_t const slot = wanted ? detail::slot_in(*wanted, i) : i;
+        return slot < out.size() ? &out[slot] : nullptr;
     };
     detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, out.size(),
                                                      m == nullptr && wanted == nullptr ? &own : nullptr);

@@ -69,6 +69,7 @@
 #include <hlomem/core/size_function.hpp>
 #include <hlomem/detail/checked.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
+#include <hlomem/memory/interval_sweep.hpp>
 
 namespace hlomem {
 
@@ -373,43 +374,25 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
             chains.push_back({t.range, t.sizes, t.value});
         }
         // The replay: at each time, the chains that start there are added before the ones that
-        // ended at the time before are taken off (+ at start, - at end + 1). The events of one
-        // time are summed before the running total is compared, so their order does not matter.
-        struct event {
-            logical_time time;
-            std::int64_t padded, unpadded;
-        };
-        std::vector<event> events;
-        events.reserve(2 * chains.size());
+        // ended at the time before are taken off; the highest sum, and the first time it is
+        // reached, is the heaviest moment of the chains (memory/interval_sweep.hpp), once with
+        // the padded sizes and once with the unpadded. No running sum exceeds the chains' total,
+        // which is checked here.
+        std::int64_t total = 0, total_unpadded = 0;
         for (auto const& c : chains) {
-            events.push_back({c.range.start, c.sizes.padded, c.sizes.unpadded});
-            events.push_back({c.range.end + 1, -c.sizes.padded, -c.sizes.unpadded});
+            add(total, c.sizes.padded);
+            add(total_unpadded, c.sizes.unpadded);
         }
-        std::sort(events.begin(), events.end(), [](event const& a, event const& b) { return a.time < b.time; });
-        std::int64_t live = 0, live_unpadded = 0;
-        std::optional<logical_time> higher;  // the first time this color goes above every earlier peak
-        for (std::size_t k = 0; k < events.size();) {
-            logical_time const time = events[k].time;
-            std::int64_t up = 0, up_unpadded = 0;
-            for (; k < events.size() && events[k].time == time; ++k) {
-                add(up, events[k].padded);
-                add(up_unpadded, events[k].unpadded);
-            }
-            add(live, up);
-            add(live_unpadded, up_unpadded);
-            if (live > best) {
-                best = live;
-                higher = time;
-            }
-            best_unpadded = std::max(best_unpadded, live_unpadded);
-        }
-        if (higher) {  // the values live then, listed once per color rather than at every new high
+        auto const range_of = [&](std::size_t k) { return chains[k].range; };
+        auto const padded = max_weight_moment(chains.size(), range_of, [&](std::size_t k) { return chains[k].sizes.padded; });
+        auto const unpadded = max_weight_moment(chains.size(), range_of, [&](std::size_t k) { return chains[k].sizes.unpadded; });
+        best_unpadded = std::max(best_unpadded, unpadded.weight);
+        if (padded.weight > best) {  // this color goes above every earlier peak: the values live then
+            best = padded.weight;
             m.peak_color = color;
-            m.peak_time = higher;
+            m.peak_time = padded.time;
             m.peak_values.clear();
-            for (auto const& c : chains) {
-                if (c.range.contains(*higher)) m.peak_values.push_back(c.root);
-            }
+            for (std::size_t k : padded.items) m.peak_values.push_back(chains[k].root);
         }
     }
     std::sort(m.peak_values.begin(), m.peak_values.end());

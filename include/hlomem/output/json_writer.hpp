@@ -212,7 +212,7 @@ private:
         outer_first_.pop_back();
         --depth_;
         drain();
-        if (pretty_ && !empty) newline();
+        if (pretty_ && !empty) at_ = newline(at_);
         *at_++ = c;
         return complete();
     }
@@ -230,30 +230,23 @@ private:
         char* at = at_;
         if (!first_here_) *at++ = ',';
         first_here_ = false;
-        if (pretty_) {
-            std::size_t const n = 2 * depth_;
-            if (n >= 32) {
-                at_ = at;
-                return newline();
-            }
-            std::memcpy(at, line_and_indent, 32);
-            at += 1 + n;
-        }
+        if (pretty_) at = newline(at);
         at_ = at;
     }
-    /// A new line and the indent of what is open, two spaces a level. An indent of up to 15
-    /// levels is one copy of a fixed 32 characters into the slack, of which the pointer keeps
-    /// 1 + 2 * levels: a memset of a varying length (`rep stos`) was half the time of separate(),
-    /// itself a tenth of a large dump's `report --json`. Deeper ones go in runs.
+    /// A new line and the indent of what is open, two spaces a level, written at `at` (the write
+    /// pointer, which the caller keeps in a local); returns the pointer after it. An indent of
+    /// up to 15 levels is one copy of a fixed 32 characters into the slack, of which the pointer
+    /// keeps 1 + 2 * levels: a memset of a varying length (`rep stos`) was half the time of
+    /// separate(), itself a tenth of a large dump's `report --json`. Deeper ones go in runs.
     static constexpr char line_and_indent[] = "\n                               ";  // 1 + 31 characters
     static_assert(sizeof line_and_indent == 33 && 32 <= slack);
-    void newline() {
+    char* newline(char* at) {
         std::size_t n = 2 * depth_;
         if (n < 32) {
-            std::memcpy(at_, line_and_indent, 32);
-            at_ += 1 + n;
-            return;
+            std::memcpy(at, line_and_indent, 32);
+            return at + 1 + n;
         }
+        at_ = at;
         *at_++ = '\n';
         while (n > 0) {
             std::size_t const k = std::min(n, indent_run);
@@ -262,6 +255,7 @@ private:
             n -= k;
             if (n > 0) flush();
         }
+        return at_;
     }
     /// `s` quoted, with what JSON must escape escaped. A string that fits behind the buffer's end
     /// (keys, names, shapes: nearly all) is copied as it is checked, a character at a time with a

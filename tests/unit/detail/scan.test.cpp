@@ -127,30 +127,6 @@ TEST_CASE("hash_text depends on every byte and on the length", "[scan]") {
     CHECK(hash("bf16[32,6144]{1,0:T(8,128)}") != hash("bf16[32,6144]{1,0:T(8,128))"));
 }
 
-TEST_CASE("same_bytes compares every byte, at every length", "[scan]") {
-    auto same = [](std::string_view a, std::string_view b) {
-        REQUIRE(a.size() == b.size());
-        return hlomem::detail::same_bytes(a.data(), b.data(), a.size());
-    };
-    CHECK(same("", ""));
-    CHECK(same("p", "p"));
-    CHECK_FALSE(same("p", "q"));
-    // Under eight bytes, exactly eight, and the word boundaries past it; a difference at the
-    // front, in the middle (what the last word does not cover) and at the end.
-    std::string const name = "get-tuple-element.12345.r7-and-more";
-    for (std::size_t n = 1; n <= name.size(); ++n) {
-        INFO(n);
-        std::string const a = name.substr(0, n);
-        CHECK(same(a, std::string(a)));
-        for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
-            std::string b = a;
-            b[at] = b[at] == 'x' ? 'y' : 'x';
-            INFO(at);
-            CHECK_FALSE(same(a, b));
-        }
-    }
-}
-
 TEST_CASE("scan_identifier reads [A-Za-z_][A-Za-z0-9_.-]*", "[scan]") {
     auto identifier = hlomem::detail::scan_identifier;
     CHECK(rest("custom-call.3(%p)", identifier) == "(%p)");

@@ -48,3 +48,33 @@ TEST_CASE("json_writer: each character that needs an escape, at every place in a
     // 0x20 (a space) and 0x21, 0x23, 0x5b, 0x5d next to '"' and '\\' are not escaped.
     CHECK(written("  !#[]{}~\x7f  !#[]") == "\"  !#[]{}~\x7f  !#[]\"");
 }
+
+TEST_CASE("json_writer: commas, empty containers and two spaces of indent a level, at any depth", "[output][json]") {
+    // A document spelled out by hand: keys, a null, an empty array and object, and nesting from
+    // one level to 40 (the indent is one fixed copy up to 15 levels, written in runs past it).
+    for (std::size_t depth : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{40}}) {
+        INFO(depth);
+        std::ostringstream out;
+        {
+            hlomem::json_writer json(out);
+            for (std::size_t d = 0; d < depth; ++d) json.begin_array();
+            json.begin_object().member("a", 1).key("b").null().key("c").begin_array().end_array().key("d").begin_object().end_object().end_object();
+            json.value(std::string_view("x"));
+            for (std::size_t d = 0; d < depth; ++d) json.end_array();
+            json.finish();
+        }
+        auto indent = [](std::size_t levels) { return std::string(2 * levels, ' '); };
+        std::string expected;
+        for (std::size_t d = 0; d < depth; ++d) expected += (d ? "\n" + indent(d) : std::string()) + "[";
+        expected += "\n" + indent(depth) + "{";
+        expected += "\n" + indent(depth + 1) + "\"a\": 1,";
+        expected += "\n" + indent(depth + 1) + "\"b\": null,";
+        expected += "\n" + indent(depth + 1) + "\"c\": [],";
+        expected += "\n" + indent(depth + 1) + "\"d\": {}";
+        expected += "\n" + indent(depth) + "},";
+        expected += "\n" + indent(depth) + "\"x\"";
+        for (std::size_t d = depth; d-- > 0;) expected += "\n" + indent(d) + "]";
+        expected += "\n";
+        CHECK(out.str() == expected);
+    }
+}
