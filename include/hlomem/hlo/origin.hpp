@@ -50,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/detail/radix_sort.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
@@ -381,14 +382,11 @@ struct dump_origin_graph {
     /// position is value_index's, so a lookup that comes here never matches it: it is kept rather
     /// than told apart). A few lookups (a report that traces the values at the peaks alone makes
     /// a handful) scan that array, reading a name only where the hash matches; more sort it by
-    /// hash once (one sort of integers: no node for each of 10^5 entries).
+    /// hash once (a radix sort of integers: no node for each of 10^5 entries, no comparison).
     struct listed_position {
         std::uint32_t hash;
         std::uint32_t at;
         std::size_t value;
-        bool operator<(listed_position const& o) const {
-            return hash != o.hash ? hash < o.hash : value != o.value ? value < o.value : at < o.at;
-        }
     };
     mutable std::vector<listed_position> positions;
     mutable bool positions_gathered = false;
@@ -475,7 +473,8 @@ struct dump_origin_graph {
             return std::nullopt;
         }
         if (!positions_sorted) {
-            std::sort(positions.begin(), positions.end());
+            // Gathered in value order, each list in its order: a stable sort by hash keeps that.
+            detail::radix_sort(positions, [](listed_position const& e) { return std::uint64_t(e.hash); });
             positions_sorted = true;
         }
         auto const range = std::equal_range(positions.begin(), positions.end(), listed_position{hash, 0, 0},
@@ -627,22 +626,33 @@ std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, ba
     detail::dump_origin_graph<P, Q> const dump_graph(ba, m ? &m->stack_frame_index() : nullptr, out.size(),
                                                      m == nullptr && wanted == nullptr ? &own : nullptr);
     detail::origin_walk<detail::dump_origin_graph<P, Q>> const dump_walk(dump_graph);
-    std::unordered_map<std::string_view, instruction_id> names;
     std::optional<detail::module_origin_graph<P, Q>> module_graph;
+    // The module's instruction of each value traced, the first of that name in text order
+    // (no_instruction: none): one pass over the instructions, each name looked up among the
+    // values' (a few at a peak), rather than a table of the module's 10^5 names.
+    std::vector<instruction_id> instruction_of(m ? out.size() : 0, no_instruction);
     if (m) {
         module_graph.emplace(detail::module_origin_graph<P, Q>{ba, *m});
-        names.reserve(m->instruction_count());
-        for (instruction_id k = 0; k < m->instruction_count(); ++k) names.emplace(std::string_view(m->instruction(k).name), k);
+        std::unordered_map<std::string_view, std::vector<std::size_t>> slots_named;
+        for (std::size_t slot = 0; slot < out.size(); ++slot) {
+            slots_named[std::string_view(ba.values[wanted ? (*wanted)[slot] : slot].name)].push_back(slot);
+        }
+        std::size_t left = slots_named.size();
+        for (instruction_id k = 0; k < m->instruction_count() && left > 0; ++k) {
+            auto const it = slots_named.find(std::string_view(m->instruction(k).name));
+            if (it == slots_named.end() || it->second.empty()) continue;
+            for (std::size_t slot : it->second) instruction_of[slot] = k;
+            it->second.clear();
+            --left;
+        }
     }
     for (std::size_t slot = 0; slot < out.size(); ++slot) {
         std::size_t const i = wanted ? (*wanted)[slot] : slot;
-        if (module_graph) {
-            if (auto it = names.find(std::string_view(ba.values[i].name)); it != names.end()) {
-                detail::origin_walk<detail::module_origin_graph<P, Q>> const walk(*module_graph);
-                auto const& index = ba.values[i].index;
-                out[slot] = walk.origin_of({it->second, std::vector<std::int64_t>(index.begin(), index.end())}, own[i]);
-                continue;
-            }
+        if (module_graph && instruction_of[slot] != no_instruction) {
+            detail::origin_walk<detail::module_origin_graph<P, Q>> const walk(*module_graph);
+            auto const& index = ba.values[i].index;
+            out[slot] = walk.origin_of({instruction_of[slot], std::vector<std::int64_t>(index.begin(), index.end())}, own[i]);
+            continue;
         }
         out[slot] = dump_walk.origin_of(i, own[i]);
     }

@@ -1,6 +1,6 @@
 // hlomem/memory/interval_sweep.hpp: endpoint sweeps over live intervals — every overlapping pair in
 // O(n log n + E), and the heaviest moment (the maximum-weight clique of an interval graph) in
-// O(n log n). No Boost.Graph here; the graph headers and the soundness check build on these.
+// O(n) after a radix sort of the endpoints (detail/radix_sort.hpp). No Boost.Graph here; the graph headers and the soundness check build on these.
 //
 //   time   0   1   2   3   4   5
 //   a      [=======]                 a: [0, 2]
@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include <hlomem/detail/radix_sort.hpp>
 #include <hlomem/dump/live_range.hpp>
 
 namespace hlomem {
@@ -26,7 +27,8 @@ namespace hlomem {
 /// Calls `visit(i, j)` once for every pair of items whose intervals overlap, i visited before j
 /// in start order. `interval(i)` gives item i's live_interval for i in [0, n). Items are swept in
 /// start order while a min-heap on end time holds the ones still open, so the cost is
-/// O(n log n + E) where E is the number of pairs visited.
+/// O(n log n + E) where E is the number of pairs visited (the heap's log n; the start order is a
+/// radix sort).
 template <class IntervalOf, class Visit>
 void for_each_overlapping_pair(std::size_t n, IntervalOf interval, Visit visit) {
     // Most allocations of a large dump hold one or two values: no sweep (and no memory) for them.
@@ -44,16 +46,25 @@ void for_each_overlapping_pair(std::size_t n, IntervalOf interval, Visit visit) 
     // the sort would otherwise call it O(n log n) times.
     std::vector<live_interval> ranges(n);
     for (std::size_t i = 0; i < n; ++i) ranges[i] = interval(i);
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return ranges[a].start != ranges[b].start ? ranges[a].start < ranges[b].start : a < b;
-    });
+    // Start order, items of one start by index: a stable radix sort of the starts' distance from
+    // the first (no overflow whatever the times).
+    logical_time first = ranges[0].start;
+    for (live_interval const& r : ranges) first = std::min(first, r.start);
+    struct started {
+        std::uint64_t since_first;
+        std::size_t item;
+    };
+    std::vector<started> starts(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        starts[i] = {static_cast<std::uint64_t>(ranges[i].start) - static_cast<std::uint64_t>(first), i};
+    }
+    detail::radix_sort(starts, [](started const& e) { return e.since_first; });
     using entry = std::pair<logical_time, std::size_t>;  // (end, item)
     std::priority_queue<entry, std::vector<entry>, std::greater<entry>> ends;
     std::vector<std::size_t> open;      // items not yet closed, in start order
     std::vector<bool> closed(n, false);
-    for (std::size_t i : order) {
+    for (started const& e : starts) {
+        std::size_t const i = e.item;
         live_interval const r = ranges[i];
         // Close everything that ended before this start (inclusive ends: end < start).
         bool any_closed = false;
@@ -116,22 +127,25 @@ heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf w
             }
         }
     } else {
+        // Events keyed by their distance from the first time (no overflow whatever the times),
+        // the opens listed before the closes: the sort is stable, so that at one time the opens
+        // come first ([0,2] and [2,4] meet at 2), each kind in item order.
         struct event {
-            logical_time time;
-            bool close;  // opens sort before closes at the same time: [0,2] and [2,4] meet at 2
+            std::uint64_t since_first;
             std::size_t item;
+            bool close;
         };
         std::vector<event> events;
         events.reserve(2 * n);
-        for (std::size_t i = 0; i < n; ++i) {
-            live_interval const r = interval(i);
-            if (r.start > r.end) continue;
-            events.push_back({r.start, false, i});
-            events.push_back({r.end, true, i});
+        for (int close = 0; close < 2; ++close) {
+            for (std::size_t i = 0; i < n; ++i) {
+                live_interval const r = interval(i);
+                if (r.start > r.end) continue;
+                logical_time const t = close ? r.end : r.start;
+                events.push_back({static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(first), i, close != 0});
+            }
         }
-        std::sort(events.begin(), events.end(), [](event const& a, event const& b) {
-            return a.time != b.time ? a.time < b.time : (!a.close && b.close);
-        });
+        detail::radix_sort(events, [](event const& e) { return e.since_first; });
         std::int64_t running = 0;
         for (auto const& e : events) {
             if (e.close) {
@@ -140,7 +154,7 @@ heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf w
                 running += weight(e.item);
                 if (running > best.weight) {
                     best.weight = running;
-                    best.time = e.time;
+                    best.time = static_cast<logical_time>(static_cast<std::uint64_t>(first) + e.since_first);
                 }
             }
         }

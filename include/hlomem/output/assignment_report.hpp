@@ -240,7 +240,7 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
 /// and origin (`sources`, attribute_values) last; `hlomem diff --json` lists values the same way.
 template <class P, class Q>
 void write_value_members(json_writer& json, hlomem::basic_buffer_assignment<P> const& ba, hlomem::basic_logical_value<P> const& v,
-                         shape_text_cache<P>& shape_text, hlomem::basic_source_attribution<Q> const& sources) {
+                         value_text_cache<P>& shape_text, hlomem::basic_source_attribution<Q> const& sources) {
     json.member("id", v.id);
     json.member("name", v.name);
     if (v.index.empty()) {
@@ -269,7 +269,7 @@ template <class P>
 void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> const& f) {
     auto const& ba = f.ba;
     json_writer json(os);
-    shape_text_cache<P> shape_text(ba);
+    value_text_cache<P> shape_text(ba);
     json.begin_object();
     json.member("kind", "buffer_assignment");
     json.member("file", ba.file);

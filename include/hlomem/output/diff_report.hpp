@@ -209,7 +209,7 @@ inline void write_allocated_by_kind(json_writer& json, hlomem::color_diff const&
 }
 
 template <class P, class Q>
-void write_value(json_writer& json, diff_report_side<P, Q> const& side, std::size_t i, shape_text_cache<P>& shapes) {
+void write_value(json_writer& json, diff_report_side<P, Q> const& side, std::size_t i, value_text_cache<P>& shapes) {
     json.begin_object();
     write_value_members(json, side.assignment, side.assignment.values[i], shapes, side.sources);
     json.end_object();
@@ -223,7 +223,7 @@ void write_value_lists_json(json_writer& json, diff_report_side<P, Q> const& sa,
     auto const& a = sa.assignment;
     auto const& b = sb.assignment;
     auto const& m = d.matching;
-    shape_text_cache<P> shapes_a(a), shapes_b(b);
+    value_text_cache<P> shapes_a(a), shapes_b(b);
     json.key("matching").begin_object();
     json.member("a_values", a.values.size());
     json.member("b_values", b.values.size());

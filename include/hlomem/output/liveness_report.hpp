@@ -50,7 +50,7 @@ template <class P>
 void write_liveness_json(json_writer& json, basic_hlo_module<P> const& m, basic_derived_assignment<P> const& d) {
     auto const& lr = *d.assignment.live_range;
     auto const sources = attribute_values(d.assignment, m);
-    shape_text_cache<P> shapes(d.assignment);  // each argument's shape printed once
+    value_text_cache<P> shapes(d.assignment);  // each argument's shape printed once
     auto source_of = [&](std::size_t value) {
         if (value == npos) {
             write_value_source(json, value_source{});

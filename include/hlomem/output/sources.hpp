@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,13 +62,10 @@ template <std::size_t N>
 void metadata_member(json_writer& json, char const (&name)[N], std::string_view text) {
     if (text.empty()) {
         json.key(name).null();
-    } else {
-        // Text without a backslash unescapes to itself: no string made for each value.
-        if (text.find('\\') == std::string_view::npos) {
-            json.member(name, text);
-        } else {
-            json.member(name, hlomem::c_unescape(text));
-        }
+    } else if (!json.key(name).plain_value(text)) {
+        // Text with nothing to escape has no backslash, and unescapes to itself: it goes out as
+        // it is, checked once, with no string made for each value.
+        json.value(hlomem::c_unescape(text));
     }
 }
 
@@ -102,34 +101,92 @@ inline void write_python_stack(json_writer& json, std::vector<hlomem::python_fra
     json.end_array();
 }
 
-/// Each distinct shape's text, printed once and kept: a large dump names a few hundred shapes a
-/// hundred thousand times. nullopt for no_shape.
+/// The texts a report repeats across values, each made once: every distinct shape's (a large
+/// dump names a few hundred shapes a hundred thousand times) and every distinct `origin` object's
+/// (the 60,075 values of a 52 MB dump have 59: most values come from a few arguments and lines).
 template <class P>
-class shape_text_cache {
+class value_text_cache {
 public:
-    explicit shape_text_cache(hlomem::basic_buffer_assignment<P> const& ba) : ba_(ba), texts_(ba.shapes.size()) {}
+    explicit value_text_cache(hlomem::basic_buffer_assignment<P> const& ba) : ba_(ba), shapes_(ba.shapes.size()) {}
+
+    /// A shape's text; nullopt for no_shape.
     std::optional<std::string> const& operator()(hlomem::shape_id id) {
         static std::optional<std::string> const none;
         if (id == hlomem::no_shape) return none;
-        auto& text = texts_[id];
+        auto& text = shapes_[id];
         if (!text) text = hlomem::to_string(ba_.shapes[id]);
         return text;
     }
 
+    /// The JSON text of the origin object `o` at `at` (the document's json_writer::here()): kept
+    /// from an equal origin at the same depth, else written by `write` (a function of a
+    /// json_writer) and kept. nullptr once most lookups have missed (origins nearly all
+    /// distinct): the caller then writes each itself, with no text made and copied. A slot of a
+    /// small table per hash; an origin taken for another is compared field by field first.
+    template <class Write>
+    std::string const* origin(hlomem::value_origin const& o, json_writer::nested_value at, Write&& write) {
+        ++lookups_;
+        if (lookups_ > 1024 && hits_ * 2 < lookups_) return nullptr;
+        if (origins_.empty()) origins_.resize(origin_slots);
+        std::size_t const h = origin_hash(o, at);
+        auto& slot = origins_[h % origin_slots];
+        if (slot.filled && slot.hash == h && same_origin(slot.key, o)) {
+            ++hits_;
+            return &slot.text;
+        }
+        std::ostringstream text;
+        {
+            json_writer w(text, at);
+            write(w);
+        }
+        slot.filled = true;
+        slot.hash = h;
+        slot.key = o;
+        slot.text = std::move(text).str();
+        return &slot.text;
+    }
+
 private:
+    static constexpr std::size_t origin_slots = 256;
+    struct origin_slot {
+        bool filled = false;
+        std::size_t hash = 0;
+        hlomem::value_origin key;
+        std::string text;
+    };
+    /// What write_value_origin writes of `o`: the argument's shape stands for argument_value,
+    /// and stack_frame_id for the stack.
+    hlomem::shape_id argument_shape(hlomem::value_origin const& o) const {
+        return o.argument_value < ba_.values.size() ? ba_.values[o.argument_value].shape : hlomem::no_shape;
+    }
+    std::size_t origin_hash(hlomem::value_origin const& o, json_writer::nested_value at) const {
+        std::hash<std::string_view> const text;
+        std::size_t h = text(o.source.op_name) ^ (text(o.source.source_file) * 31) ^ (text(o.through) * 131);
+        for (std::int64_t x : {std::int64_t(o.kind), std::int64_t(o.how), o.source.source_line, o.source.stack_frame_id, o.argument,
+                               std::int64_t(argument_shape(o)), o.output, std::int64_t(at.depth), std::int64_t(at.pretty)}) {
+            h = (h ^ static_cast<std::size_t>(x)) * 0x100000001b3u;
+        }
+        return h;
+    }
+    bool same_origin(hlomem::value_origin const& a, hlomem::value_origin const& b) const {
+        return a.kind == b.kind && a.how == b.how && a.source.op_type == b.source.op_type && a.source.op_name == b.source.op_name &&
+               a.source.source_file == b.source.source_file && a.source.source_line == b.source.source_line &&
+               a.source.stack_frame_id == b.source.stack_frame_id && a.argument == b.argument &&
+               a.argument_name == b.argument_name && a.donated == b.donated && argument_shape(a) == argument_shape(b) &&
+               a.output == b.output && a.through == b.through;
+    }
+
     hlomem::basic_buffer_assignment<P> const& ba_;
-    std::vector<std::optional<std::string>> texts_;
+    std::vector<std::optional<std::string>> shapes_;
+    std::vector<origin_slot> origins_;
+    std::size_t lookups_ = 0, hits_ = 0;
 };
 
-/// The key `origin` of a value: {"kind", "how", "op_type", "op_name", "source_file",
-/// "source_line", "argument", "argument_name", "argument_shape", "donated", "output", "through",
-/// "stack"} (hlo/origin.hpp; null where it has none): the source its bytes are traced to, which
-/// its own keys op_type ... source_line do not change; `stack` the Python stack of that source
-/// (basic_source_attribution::stack_of, write_python_stack).
+/// The origin object of write_value_origin, written at the writer's place.
 template <class P>
-void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba,
-                        std::vector<hlomem::python_frame> const& stack = {}, shape_text_cache<P>* shape_text = nullptr) {
-    json.key("origin").begin_object();
+void write_origin_object(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba,
+                         std::vector<hlomem::python_frame> const& stack, value_text_cache<P>* texts) {
+    json.begin_object();
     json.member("kind", hlomem::to_string(o.kind));
     json.key("how");
     if (o.how == hlomem::inheritance::none) json.null(); else json.value(hlomem::to_string(o.how));
@@ -141,8 +198,8 @@ void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem
     hlomem::shape_id const shape = o.argument_value < ba.values.size() ? ba.values[o.argument_value].shape : hlomem::no_shape;
     if (!o.is_argument() || shape == hlomem::no_shape) {
         json.null();
-    } else if (shape_text) {
-        json.value(*(*shape_text)(shape));
+    } else if (texts) {
+        json.value(*(*texts)(shape));
     } else {
         json.value(hlomem::to_string(ba.shapes[shape]));
     }
@@ -157,12 +214,34 @@ void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem
     json.end_object();
 }
 
-/// A value's own metadata keys (write_value_source) and its `origin` (write_value_origin).
+/// The key `origin` of a value: {"kind", "how", "op_type", "op_name", "source_file",
+/// "source_line", "argument", "argument_name", "argument_shape", "donated", "output", "through",
+/// "stack"} (hlo/origin.hpp; null where it has none): the source its bytes are traced to, which
+/// its own keys op_type ... source_line do not change; `stack` the Python stack of that source
+/// (basic_source_attribution::stack_of, write_python_stack).
+template <class P>
+void write_value_origin(json_writer& json, hlomem::value_origin const& o, hlomem::basic_buffer_assignment<P> const& ba,
+                        std::vector<hlomem::python_frame> const& stack = {}, value_text_cache<P>* texts = nullptr) {
+    json.key("origin");
+    write_origin_object(json, o, ba, stack, texts);
+}
+
+/// A value's own metadata keys (write_value_source) and its `origin` (write_value_origin), the
+/// origin's text taken from `texts` when an equal one was written (its stack made only then).
 template <class P, class Q>
 void write_value_source(json_writer& json, hlomem::basic_source_attribution<Q> const& sources, std::size_t value,
-                        hlomem::basic_buffer_assignment<P> const& ba, shape_text_cache<P>* shape_text = nullptr) {
+                        hlomem::basic_buffer_assignment<P> const& ba, value_text_cache<P>* texts = nullptr) {
     write_value_source(json, sources[value]);
-    write_value_origin(json, sources.origin_of(value), ba, sources.stack_of(value), shape_text);
+    hlomem::value_origin const& o = sources.origin_of(value);
+    json.key("origin");
+    auto const write = [&](json_writer& w) { write_origin_object(w, o, ba, sources.stack_of(value), texts); };
+    if (texts) {
+        if (std::string const* text = texts->origin(o, json.here(), write)) {
+            json.raw_value(*text);
+            return;
+        }
+    }
+    write(json);
 }
 
 /// A breakdown tree as nested {"name", "bytes", "values": [ids held there], "children": [...]}.

@@ -223,3 +223,35 @@ TEST_CASE("instruction_metadata on texts made to trip a search that jumps", "[me
     CHECK(op_name(texts[35]) == "<none>");  // deeper than detail::max_nesting_depth
     CHECK(op_name(texts[36]) == "nested");
 }
+
+TEST_CASE("instruction_metadata with each special byte at every place of a 16-byte block", "[metadata]") {
+    // The search classes sixteen bytes at a time and takes the brackets and quotes of a block
+    // one by one (detail::metadata_specials_16): a string that ends in the next block, a bracket
+    // that closes in it, an escaped quote on a boundary. Each text shifted by 0-40 plain bytes
+    // and followed by 0-20, against the byte-at-a-time scan, and each bracket's close against
+    // scan_raw's.
+    std::vector<std::string> const texts = {
+        R"(fusion(f32[8,128]{1,0} %a, bf16[1024,2048]{1,0} %b), calls=%c, metadata={op_name="a\"b" source_file="/x/y.py" source_line=7})",
+        R"(custom-call(s32[] %i), custom_call_target="t(", backend_config="{\"m\":[1,{2}]}", metadata={op_type="q" op_name="r"})",
+        R"(tuple((f32[], (s32[2]{0}, u8[3]{0})) %t), metadata={op_name="(\\\"" source_line=1}, backend_config={"a":"metadata={"})",
+        R"(while(%t), condition=%c, body=%b, metadata={op_name="x" source_file="\\" source_line=2} , frontend_attributes={k="]"})",
+        R"(add(f32[1] %a, f32[1] %b]), metadata={op_name="mismatched close before it"})",
+        R"(add(f32[1] %a, f32[1] %b), metadata={op_name="never closed")",
+    };
+    for (auto const& text : texts) {
+        for (std::size_t before = 0; before <= 40; ++before) {
+            for (std::size_t after = 0; after <= 20; after += 5) {
+                std::string const line = "%v = f32[] " + std::string(before, 'x') + " " + text + std::string(after, ' ');
+                INFO(line);
+                REQUIRE(same_answer(line));
+                char const* const last = line.data() + line.size();
+                for (char const* p = line.data(); p != last; ++p) {
+                    if (*p != '(' && *p != '[' && *p != '{') continue;
+                    hlomem::detail::raw_scan const r = hlomem::detail::scan_raw(p + 1, last, true);
+                    char const* const expected = r.problem != hlomem::detail::raw_scan::none || r.end == last ? nullptr : r.end;
+                    REQUIRE(hlomem::detail::metadata_closing(p, last) == expected);
+                }
+            }
+        }
+    }
+}
