@@ -11,12 +11,14 @@
 #define HLOMEM_LOAD_INPUT_HPP
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <ios>
 #include <iostream>
 #include <iterator>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include <hlomem/core/error.hpp>
@@ -89,9 +91,17 @@ inline load_result<input> read_input(std::string const& path) {
         std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
         return input_from_text(std::move(text), path);
     }
+    // A folder opens as a stream on Linux and tells a size of 2^63 - 1: refused before that.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        return load_error{load_failure::unreadable, path, "cannot read '" + path + "': it is a folder, not a file"};
+    }
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return load_error{load_failure::unreadable, path, "cannot open '" + path + "'"};
     std::streamoff const size = in.tellg();
+    if (size > 0 && static_cast<std::uint64_t>(size) > std::string().max_size()) {
+        return load_error{load_failure::unreadable, path, "cannot read '" + path + "': " + std::to_string(size) + " bytes"};
+    }
     std::string text;
     if (size >= 0) {
         text.resize(static_cast<std::size_t>(size));

@@ -68,6 +68,7 @@ inline std::pair<std::size_t, std::size_t> operand_list(std::string_view line) {
 
 /// `line` with every operand `from` named `to`.
 inline std::string rename_operand(std::string_view line, std::string_view from, std::string_view to) {
+    if (from.empty()) return std::string(line);  // no name to find (and find("") never moves on)
     auto const [open, close] = operand_list(line);
     std::string out(line.substr(0, open));
     std::size_t i = open;
@@ -94,7 +95,7 @@ inline std::pair<std::size_t, std::size_t> line_at(std::string_view text, std::s
 }  // namespace detail
 
 /// The text without the header's `input_output_alias={ ... }`: the module as if nothing were
-/// donated.
+/// donated. Throws hlomem::error when the braces do not close on the HloModule line.
 inline std::string without_input_output_alias(std::string_view text) {
     std::size_t const header_end = std::min(text.find('\n'), text.size());
     std::size_t const at = text.substr(0, header_end).find(", input_output_alias={");
@@ -105,6 +106,7 @@ inline std::string without_input_output_alias(std::string_view text) {
         if (text[i] == '{') ++depth;
         if (text[i] == '}' && --depth == 0) break;
     }
+    if (i >= header_end) throw error("the HloModule line's input_output_alias={ is not closed on that line");
     return std::string(text.substr(0, at)) + std::string(text.substr(i + 1));
 }
 
