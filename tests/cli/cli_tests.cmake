@@ -294,7 +294,7 @@ hlomem_cli_test("assign refuses an unknown backend and exits 2" 2 - assign_bad_b
 # hlomem diff on the bundled pairs of compilations (data/corpus/compilations). The totals are the
 # dumps' `Total bytes used` (3666346368 and 2618818944 for the resharding, 268297668 and 268761356
 # for the scan windows) and XLA's peaks the moments they state (11 and 7; 113 for both windows);
-# the matches and the peaks of assigned bytes are checked by hand in tests/unit/diff/diff.test.cpp.
+# the matches and the peaks of assigned bytes are checked by hand in tests/unit/diff/assignment_diff.test.cpp.
 # B's scan window has one value more than A's (loop_add_fusion, 230400 bytes), which the peak of
 # color 0 holds: it grows by exactly 463688 bytes (+0.17%), so --fail-above 463687 and 0.1% fail
 # and 463688 and 1% do not.

@@ -575,6 +575,86 @@ int check_commands(fs::path const& main_cpp, fs::path const& dir, std::vector<fs
     return problems ? 1 : 0;
 }
 
+// --- tests -----------------------------------------------------------------------------------
+
+/// The first cells of the rows of the table under `## HEADING` in `md` (up to the next heading),
+/// backquotes taken off, with their lines.
+std::map<std::string, std::size_t> table_rows(std::vector<std::string> const& md, std::string const& heading) {
+    std::map<std::string, std::size_t> out;
+    bool inside = false;
+    for (std::size_t i = 0; i < md.size(); ++i) {
+        if (md[i].rfind("## ", 0) == 0) inside = md[i] == "## " + heading;
+        if (!inside) continue;
+        auto const cells = table_cells(md[i]);
+        if (cells.size() < 2 || cells[0].size() < 3 || cells[0].front() != '`' || cells[0].back() != '`') continue;
+        out.emplace(cells[0].substr(1, cells[0].size() - 2), i + 1);
+    }
+    return out;
+}
+
+/// Tests one to one with headers: each header LAYER/H.hpp of ROOT/include/hlomem has its test
+/// file tests/unit/LAYER/H.test.cpp, or a row in tests/unit/README.md's table "Headers without a
+/// test file of their own" (where its code is tested, or why it has no logic); each test file is
+/// named after a header of its folder or has a row in "Test files of a data set or of several
+/// headers"; no row names what is not there or what has a file; tests/CMakeLists.txt builds
+/// every test file and no other.
+int check_tests(fs::path const& root) {
+    fs::path const readme = root / "tests" / "unit" / "README.md";
+    auto const md = read_lines(readme);
+    auto const untested = table_rows(md, "Headers without a test file of their own");
+    auto const shared = table_rows(md, "Test files of a data set or of several headers");
+    std::set<std::string> headers, tests;
+    for (auto const& e : fs::recursive_directory_iterator(root / "include" / "hlomem")) {
+        fs::path const rel = fs::relative(e.path(), root / "include" / "hlomem");
+        if (e.path().extension() == ".hpp" && std::distance(rel.begin(), rel.end()) == 2) {
+            headers.insert((rel.parent_path() / rel.stem()).generic_string());
+        }
+    }
+    for (auto const& e : fs::recursive_directory_iterator(root / "tests" / "unit")) {
+        std::string const name = e.path().filename().string();
+        if (name.size() > 9 && name.compare(name.size() - 9, 9, ".test.cpp") == 0) {
+            fs::path const rel = fs::relative(e.path(), root / "tests" / "unit");
+            tests.insert((rel.parent_path() / name.substr(0, name.size() - 9)).generic_string());
+        }
+    }
+    for (auto const& h : headers) {
+        if (!tests.count(h) && !untested.count(h)) {
+            report(readme.string(), 1, "include/hlomem/" + h + ".hpp has no tests/unit/" + h + ".test.cpp and no row here");
+        }
+    }
+    for (auto const& [h, line] : untested) {
+        if (!headers.count(h)) report(readme.string(), line, h + ": no such header");
+        if (tests.count(h)) report(readme.string(), line, h + " has its own test file: the row goes");
+    }
+    for (auto const& t : tests) {
+        if (!headers.count(t) && !shared.count(t)) {
+            report(readme.string(), 1, "tests/unit/" + t + ".test.cpp is named after no header and has no row here");
+        }
+    }
+    for (auto const& [t, line] : shared) {
+        if (!tests.count(t)) report(readme.string(), line, t + ": no such test file");
+        if (headers.count(t)) report(readme.string(), line, t + " is named after its header: the row goes");
+    }
+    std::set<std::string> built;
+    fs::path const cmake = root / "tests" / "CMakeLists.txt";
+    static std::regex const listed(R"re(^\s+unit/([a-z_0-9/]+)\.test\.cpp\s*$)re");
+    auto const cmake_lines = read_lines(cmake);
+    for (std::size_t i = 0; i < cmake_lines.size(); ++i) {
+        std::smatch m;
+        if (!std::regex_match(cmake_lines[i], m, listed)) continue;
+        built.insert(m[1].str());
+        if (!tests.count(m[1].str())) report(cmake.string(), i + 1, "builds tests/unit/" + m[1].str() + ".test.cpp, which is not there");
+    }
+    for (auto const& t : tests) {
+        if (!built.count(t)) report(cmake.string(), 1, "does not build tests/unit/" + t + ".test.cpp");
+    }
+    if (!problems) {
+        std::cout << headers.size() << " headers, " << headers.size() - untested.size() << " with a test file of their own; "
+                  << tests.size() << " test files, all built\n";
+    }
+    return problems ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
     std::vector<std::string> const args(argv + 1, argv + argc);
     if (args.size() == 3 && args[0] == "tour") return extract_tour(args[1], args[2]);
@@ -585,12 +665,13 @@ int main(int argc, char** argv) {
         return problems ? 1 : 0;
     }
     if (args.size() == 2 && args[0] == "citations") return check_citations(args[1]);
+    if (args.size() == 2 && args[0] == "tests") return check_tests(args[1]);
     if (args.size() == 3 && args[0] == "functions") return check_functions(args[1], std::stoul(args[2]));
     if (args.size() == 3 && args[0] == "figures") return check_figures(args[1], args[2]);
     if (args.size() >= 4 && args[0] == "commands") {
         return check_commands(args[1], args[2], std::vector<fs::path>(args.begin() + 3, args.end()));
     }
     std::cerr << "usage: check_docs tour README.md OUT.cpp | layers CMAKELISTS MD... | citations ROOT | "
-                 "figures README.md BENCHMARKS.md | functions ROOT MAX_LINES | commands MAIN DIR MD...\n";
+                 "figures README.md BENCHMARKS.md | functions ROOT MAX_LINES | commands MAIN DIR MD... | tests ROOT\n";
     return 2;
 }

@@ -19,6 +19,10 @@ inline std::string read_data(std::string const& relative) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+/// The seed dump many tests start from: a TPU dump of 10 allocations, tiled layouts and memory
+/// spaces (tests/data/seeds/README.md).
+inline std::string const seed_002 = "seeds/002_b0117d631587537a.txt";
+
 /// Every real buffer-assignment dump under tests/data: the three seed dumps with buffer
 /// assignments, the 14 from the lorrax corpus, the four regressions (corpus/regressions), then the six
 /// compilations (corpus/compilations).

@@ -1,20 +1,12 @@
 // detail/scan.hpp: the lexical layer the parsers share (blanks, comments, names, strings,
-// brackets, the end of a shape's text); and detail/interval_union.hpp, the covered length of
-// changing intervals that measures live bytes; detail/huge_pages.hpp.
-#include <hlomem/detail/huge_pages.hpp>
-#include <hlomem/detail/interval_union.hpp>
+// brackets, the end of a shape's text).
 #include <hlomem/detail/scan.hpp>
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <cstdint>
 #include <utility>
 #include <vector>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace {
 
@@ -204,94 +196,3 @@ TEST_CASE("scan_raw keeps brackets matched and strings whole", "[scan]") {
     CHECK(r.problem == raw_scan::too_deep);
     CHECK(r.end == deep.data() + hlomem::detail::max_nesting_depth);
 }
-
-TEST_CASE("interval_union measures the union of the intervals present, as a byte map does", "[scan][interval_union]") {
-    // Intervals over [0, 40) with nesting, identical and touching ones (what aliases, tuples and
-    // temp reuse give), added and removed in a scrambled order; after every step the covered length
-    // must equal a brute-force count of the bytes some present interval covers. Tree sizes of 1 to
-    // 33 segments exercise the padding of the leaves to a power of two.
-    for (std::uint32_t seed = 1; seed <= 40; ++seed) {
-        std::uint32_t state = seed;
-        auto next = [&](std::uint32_t n) {
-            state = state * 1664525u + 1013904223u;
-            return static_cast<std::int64_t>((state >> 8) % n);
-        };
-        std::size_t const n = 1 + static_cast<std::size_t>(seed % 17);
-        std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
-        std::vector<std::int64_t> coordinates;
-        for (std::size_t k = 0; k < n; ++k) {
-            std::int64_t const begin = next(36), end = begin + 1 + next(12);
-            intervals.push_back({begin, end});
-            coordinates.push_back(begin);
-            coordinates.push_back(end);
-        }
-        hlomem::detail::interval_union u(coordinates);
-        std::vector<int> present(n, 0);
-        for (int step = 0; step < 60; ++step) {
-            std::size_t const k = static_cast<std::size_t>(next(static_cast<std::uint32_t>(n)));
-            int const delta = present[k] > 0 && next(2) == 0 ? -1 : +1;
-            present[k] += delta;
-            if (step % 2 == 0) {
-                u.update(intervals[k].first, intervals[k].second, delta);
-            } else {
-                u.update_positions(u.position(intervals[k].first), u.position(intervals[k].second), delta);
-            }
-            std::int64_t expected = 0;
-            for (std::int64_t byte = 0; byte < 48; ++byte) {
-                bool covered = false;
-                for (std::size_t j = 0; j < n; ++j) {
-                    covered = covered || (present[j] > 0 && intervals[j].first <= byte && byte < intervals[j].second);
-                }
-                expected += covered ? 1 : 0;
-            }
-            INFO("seed " << seed << ", step " << step);
-            REQUIRE(u.covered() == expected);
-        }
-    }
-    hlomem::detail::interval_union empty({});
-    empty.update(3, 5, +1);
-    CHECK(empty.covered() == 0);
-}
-
-// detail/huge_pages.hpp: the advice reaches the kernel for the aligned interior of a block, and
-// only there (the kernel marks such a range `hg` in /proc/self/smaps).
-#if defined(__linux__)
-TEST_CASE("advise_huge_pages: the 2 MiB-aligned interior of a mapped block, nothing smaller") {
-    using hlomem::detail::huge_page_bytes;
-    std::size_t const bytes = 5 * huge_page_bytes + 12345;
-    void* const block = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(block != MAP_FAILED);
-    auto const first = reinterpret_cast<std::uintptr_t>(block);
-    std::uintptr_t const from = (first + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
-    std::uintptr_t const to = (first + bytes) / huge_page_bytes * huge_page_bytes;
-    REQUIRE(to - from >= 4 * huge_page_bytes);
-    // Less than one aligned huge page inside: no advice at all.
-    CHECK_FALSE(hlomem::detail::advise_huge_pages(reinterpret_cast<void*>(from + 4096), huge_page_bytes));
-    CHECK_FALSE(hlomem::detail::advise_huge_pages(block, 0));
-    // A kernel without transparent huge pages refuses MADV_HUGEPAGE; one with them takes it.
-    bool const kernel_has_thp = std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good();
-    bool const advised = hlomem::detail::advise_huge_pages(block, bytes);
-    CHECK(advised == kernel_has_thp);
-    if (advised) {
-        // madvise splits the mapping at the advised range: [from, to) is its own area, flagged hg.
-        std::ifstream smaps("/proc/self/smaps");
-        std::string line;
-        std::string flags;
-        bool inside = false;
-        while (std::getline(smaps, line)) {
-            // An area's header, `7f3a00000000-7f3a00400000 rw-p 00000000 00:00 0`, against its
-            // fields, `AnonHugePages:      0 kB`.
-            std::size_t const blank = line.find(' ');
-            if (blank != std::string::npos && line.find('-') < blank && line[blank - 1] != ':') {
-                std::uintptr_t const begin = std::stoull(line.substr(0, line.find('-')), nullptr, 16);
-                std::uintptr_t const end = std::stoull(line.substr(line.find('-') + 1), nullptr, 16);
-                inside = begin == from && end == to;
-            } else if (inside && line.rfind("VmFlags:", 0) == 0) {
-                flags = line;
-            }
-        }
-        CHECK(flags.find(" hg") != std::string::npos);
-    }
-    ::munmap(block, bytes);
-}
-#endif

@@ -207,7 +207,7 @@ TEST_CASE("knobs: a program compared with itself has none", "[diff][knobs]") {
 }
 
 TEST_CASE("knobs: the resharding in two orders makes one buffer vanish and another appear", "[diff][knobs][corpus]") {
-    // tests/unit/diff/diff.test.cpp pairs A's loop_transpose_fusion.1 with B's input_transpose_fusion
+    // tests/unit/diff/assignment_diff.test.cpp pairs A's loop_transpose_fusion.1 with B's input_transpose_fusion
     // (the first transpose of psi, renamed); left over are A's input_transpose_fusion (1047527424
     // bytes, `input_transpose_fusion{}:11-13`) and B's loop_transpose_fusion.1 (523763712,
     // `loop_transpose_fusion.1{}:7-10`), neither live at its side's peak (A's at 9, B's at 11).

@@ -110,57 +110,6 @@ std::vector<std::string> uses_of(hlomem::basic_hlo_dataflow<P> const& df, hlomem
 
 }  // namespace
 
-TEST_CASE("subshape trees number a shape's indices in pre-order", "[liveness][dataflow]") {
-    auto const s = hlomem::parse_shape("(f32[2], (s32[], u8[3]), token[])");
-    hlomem::subshape_tree const t(s);
-    REQUIRE(t.size() == 6);  // {}, {0}, {1}, {1,0}, {1,1}, {2}
-    CHECK(t.find(std::vector<int>{1, 1}) == 4);
-    CHECK(t.find(std::vector<int>{2}) == 5);
-    CHECK(t.find(std::vector<int>{0, 0}) == hlomem::no_node);
-    CHECK(t[2].subtree_size == 3);
-    CHECK(t[2].is_tuple);
-    CHECK(t[3].is_array);
-    CHECK_FALSE(t[5].is_array);
-    CHECK(t.top_index(4) == 1);
-    CHECK(t.top_index(0) == -1);
-    CHECK(hlomem::to_string(t.index_of<hlomem::default_policy>(4)) == "{1,1}");
-}
-
-TEST_CASE("the call graph: call contexts, computations callees first, instructions operands first",
-          "[liveness][dataflow][call_graph]") {
-    auto const text = read_data("hand/liveness_while_phi.hlo");
-    auto const m = hlomem::parse_hlo_module(text, "liveness_while_phi.hlo");
-    hlomem::call_graph const g(m);
-    auto const cond = *m.find_computation("cond");
-    auto const body = *m.find_computation("body");
-    auto const main = *m.find_computation("main");
-    CHECK(g.context(cond) == hlomem::call_context::control_flow);
-    CHECK(g.context(body) == hlomem::call_context::control_flow);
-    CHECK(g.context(main) == hlomem::call_context::control_flow);
-    CHECK(g.computation_post_order() == std::vector<hlomem::computation_id>{cond, body, main});
-    auto const w = *m.find_instruction("w");
-    CHECK(g.called(w, hlomem::call_kind::while_body) == body);
-    CHECK(g.called(w, hlomem::call_kind::while_condition) == cond);
-    CHECK(g.called(w, hlomem::call_kind::fusion) == hlomem::no_computation);
-    CHECK(g.async_wrapped_computation(w) == hlomem::no_computation);
-    std::vector<std::string> order;
-    for (auto i : g.instruction_post_order(body)) order.emplace_back(std::string_view(m.instruction(i).name));
-    CHECK(order == std::vector<std::string>{"p.b", "i.b", "one", "next", "x.b", "y", "t.b"});
-}
-
-TEST_CASE("the phi graph: a phi that merges one value and itself is that value", "[liveness][dataflow][phi_graph]") {
-    hlomem::phi_graph g;
-    g.register_phi(7, {3, 7});  // a loop state: the initial value 3 and the phi itself
-    g.register_phi(8, {3, 5});  // two distinct values: stays a phi
-    g.register_phi(9, {7, 3});  // fed by phi 7 and value 3: value 3 once 7 is
-    CHECK(g.inputs(8) == std::vector<hlomem::value_id>{3, 5});
-    g.optimize();
-    CHECK(g.optimized_value(7) == 3);
-    CHECK(g.optimized_value(8) == 8);
-    CHECK(g.optimized_value(9) == 3);
-    CHECK(g.optimized_value(42) == 42);  // never registered
-}
-
 TEST_CASE("value sets hold one id in place, more in a block; buffers are lists viewed in place",
           "[liveness][dataflow][alias]") {
     hlomem::value_id_set s;

@@ -4,7 +4,7 @@
 // a report (which never fails the input). The real pastes of tests/data/oom/pastes and each kind
 // of damage they show: oom_pastes.test.cpp.
 #include <hlomem/hlomem.hpp>
-#include <hlomem/parser/oom_report.hpp>  // the log-header scanner is tested on its own
+#include <hlomem/parser/oom_report.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -452,24 +452,6 @@ TEST_CASE("damage inside a report is a note at its place, and the rest is read",
     CHECK(stats.reports.at(0).stats.at(0).percent == "0.00 %");
     // A list header without its colon.
     CHECK(notes_in("  Largest program allocations in hbm\n") == std::vector<std::string>{"1:1: the report ends before its first entry"});
-}
-
-TEST_CASE("log headers: glog and TensorFlow forms, and text that only looks like one", "[oom_report]") {
-    using hlomem::parser::oom::skip_log_header;
-    auto rest = [](std::string const& line) {
-        char const* const end = line.data() + line.size();
-        return std::string(skip_log_header(line.data(), end), end);
-    };
-    CHECK(rest("E1121 10:03:12.123456 12345 pjrt_stream_executor_client.cc:2826] Largest") == "Largest");
-    CHECK(rest("W0501 10:00:00.000000    77 tpu_client.cc:12] x") == "x");
-    CHECK(rest("E0000 00:00:1714557600.123456   12345 tpu_compiler.cc:99] x") == "x");
-    CHECK(rest("2024-05-01 10:00:00.000000: W external/xla/xla/service/gpu/gpu_compiler.cc:1573] x") == "x");
-    CHECK(rest("2024-05-01 10:00:00: E tensorflow/core/tpu/kernels/tpu_compile_op_common.cc:230] x") == "x");
-    for (char const* text : {"Shape: f32[16,2]{1,0:T(8,128)}", "E1121 something else] x", "I1121 10:03:12 12345 file.cc] x",
-                             "2024-05-01 10:00:00.000000: X file.cc:1] x", "Execution of replica 0 failed: x"}) {
-        CAPTURE(text);
-        CHECK(rest(text) == text);
-    }
 }
 
 TEST_CASE("with the view policy, the report's strings are views into the input", "[oom_report]") {

@@ -90,24 +90,6 @@ struct accepted_count {
 
 }  // namespace
 
-TEST_CASE("whatif: the max tree adds to ranges and finds the first maximum as a scan does", "[whatif]") {
-    std::mt19937 rng(31);
-    std::vector<std::int64_t> plain(37, 0);
-    hlomem::max_tree t(plain);
-    for (int step = 0; step < 400; ++step) {
-        std::size_t a = rng() % plain.size(), b = rng() % plain.size();
-        if (a > b) std::swap(a, b);
-        std::int64_t const delta = static_cast<std::int64_t>(rng() % 200) - 90;
-        t.add(a, b, delta);
-        for (std::size_t i = a; i <= b; ++i) plain[i] += delta;
-        std::size_t const first = static_cast<std::size_t>(std::max_element(plain.begin(), plain.end()) - plain.begin());
-        REQUIRE(t.max() == plain[first]);
-        REQUIRE(t.first_max() == first);
-        REQUIRE(t.at(a) == plain[a]);
-    }
-    CHECK(t.leaves() == plain);
-}
-
 TEST_CASE("whatif: before any edit, the peaks are the derived model's", "[whatif][corpus]") {
     auto const& file = GENERATE(from_range(scheduled_modules));
     CAPTURE(file);

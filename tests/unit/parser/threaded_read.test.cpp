@@ -1,6 +1,7 @@
-// Reading a buffer-assignment dump on several threads (parser/buffer_assignment.hpp,
-// read_in_parts) must give exactly the model the one-thread read gives: every field, every line
-// number, the shape table in the same order, and the same error for a damaged dump.
+// Reading a buffer-assignment dump on several threads (parser/threaded_read.hpp, read_in_parts;
+// its parts: parser/dump_parts.hpp, split_dump) must give exactly the model the one-thread read
+// gives: every field, every line number, the shape table in the same order, and the same error
+// for a damaged dump.
 #include <catch2/catch.hpp>
 
 #include <cstddef>

@@ -1,15 +1,17 @@
-// The loader (hlomem/load/): kinds told apart by content, sibling files found, modules' assignments
-// derived, errors as the tool prints them, on the bundled real data. The derived figures are those
-// `hlomem report` and `hlomem liveness` print (tests/cli/report_001.out, liveness_conditional.json).
+// The loader (load/loaded.hpp): files read into the model of their kind, sibling files found,
+// modules' assignments derived, errors as the tool prints them, on the bundled real data. The
+// derived figures are those `hlomem report` and `hlomem liveness` print (tests/cli/report_001.out,
+// liveness_conditional.json).
+#include <hlomem/load/loaded.hpp>
 #include <hlomem/hlomem.hpp>
 #include <hlomem/load.hpp>
 #include <catch2/catch.hpp>
+#include "data_path.hpp"
 #include "test_data.hpp"
 
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -19,8 +21,6 @@ using hlomem_test::read_data;
 
 namespace {
 
-std::string data_path(std::string const& relative) { return std::string(HLOMEM_TEST_DATA_DIR) + "/" + relative; }
-
 /// Writes `text` to `path`, for sibling files laid out as XLA names them.
 void write_file(std::string const& path, std::string const& text) {
     std::ofstream out(path, std::ios::binary);
@@ -29,24 +29,6 @@ void write_file(std::string const& path, std::string const& text) {
 }
 
 }  // namespace
-
-TEST_CASE("load: the kind of each text is told by its content", "[load]") {
-    CHECK(hlomem::detect_dump_kind(read_data("seeds/002_b0117d631587537a.txt")) == dump_kind::buffer_assignment);
-    CHECK(hlomem::detect_dump_kind(read_data("synthetic/newest_simple-live-range.txt")) == dump_kind::live_range);
-    CHECK(hlomem::detect_dump_kind(read_data("corpus/lorrax/lorrax_psum_4gpu.memory_usage_report.txt")) ==
-          dump_kind::memory_usage_report);
-    CHECK(hlomem::detect_dump_kind(read_data("seeds/001_a0c5460ce1af2dbe.txt")) == dump_kind::hlo_module);
-    CHECK(hlomem::detect_dump_kind(read_data("hand/two_modules.hlo")) == dump_kind::hlo_module);
-    CHECK(hlomem::detect_dump_kind(read_data("oom/tpu_oom_pytorch_xla_3041.txt")) == dump_kind::oom_log);
-    CHECK(hlomem::detect_dump_kind(read_data("oom/gpu_oom_jax_13428.txt")) == dump_kind::oom_log);
-    CHECK(hlomem::detect_dump_kind(read_data("oom/synthetic/tpu_glog_prefixed.txt")) == dump_kind::oom_log);
-    CHECK(hlomem::detect_dump_kind(read_data("oom/pastes/lwm_60.txt")) == dump_kind::oom_log);  // a summary alone
-    CHECK(hlomem::detect_dump_kind(read_data("hand/minimalloc_readme.csv")) == dump_kind::minimalloc_csv);
-    CHECK(hlomem::detect_dump_kind("\n  \tBufferAssignment:\n") == dump_kind::buffer_assignment);
-    CHECK(hlomem::detect_dump_kind("") == dump_kind::unknown);
-    CHECK(hlomem::detect_dump_kind("hello\n") == dump_kind::unknown);
-    CHECK(hlomem::to_string(dump_kind::oom_log) == "oom_log");
-}
 
 TEST_CASE("load: a file is read whole, and its model is the one of its kind", "[load]") {
     std::string const path = data_path("seeds/002_b0117d631587537a.txt");
@@ -196,37 +178,6 @@ TEST_CASE("load: errors carry the messages the tool prints", "[load]") {
     CHECK_FALSE(unknown.error().parse);
 }
 
-TEST_CASE("load_result: behaves as parse_result, and an error throws load_exception with its load_error", "[load][result]") {
-    static_assert(std::is_same_v<hlomem::load_result<hlomem::input>, hlomem::result<hlomem::input, hlomem::load_error>>);
-    auto read = hlomem::read_input(data_path("seeds/002_b0117d631587537a.txt"));
-    REQUIRE(read.has_value());
-    CHECK(read->kind == dump_kind::buffer_assignment);
-    CHECK(&read.value() == &*read);
-    hlomem::input moved = *std::move(read);
-    CHECK(moved.text.rfind("BufferAssignment:", 0) == 0);
-
-    // What the value of a failed load throws: the load_error itself (here an unparsable module's,
-    // with its parse_error_info), not std::bad_variant_access.
-    auto r = hlomem::load_text(read_data("malformed/hlo-bad-layout.txt"), "malformed/hlo-bad-layout.txt");
-    REQUIRE_FALSE(r.has_value());
-    CHECK_FALSE(static_cast<bool>(r));
-    auto thrown = [&](auto&& access) {
-        try {
-            access();
-        } catch (hlomem::load_exception const& e) {
-            return e.info().failure == hlomem::load_failure::unparsable && e.info().message == r.error().message &&
-                   e.info().parse == r.error().parse && std::string(e.what()) == r.error().message;
-        }
-        return false;
-    };
-    CHECK(thrown([&] { (void)*r; }));
-    CHECK(thrown([&] { (void)r->kind(); }));
-    CHECK(thrown([&] { (void)r.value(); }));
-    CHECK(thrown([&] { (void)std::as_const(r).value(); }));
-    CHECK(thrown([&] { (void)*std::move(r); }));
-    CHECK_THROWS_AS(*hlomem::read_input(data_path("no-such-file.txt")), hlomem::error);
-}
-
 TEST_CASE("load: an unparsable text's error has the parse error's parts", "[load]") {
     // malformed/hlo-bad-layout.expected: malformed/hlo-bad-layout.txt:4:28: error: expected ',' or ')'
     auto r = hlomem::load_text(read_data("malformed/hlo-bad-layout.txt"), "malformed/hlo-bad-layout.txt");
@@ -271,13 +222,4 @@ TEST_CASE("load_view: text the caller owns is read without a copy", "[load]") {
     REQUIRE_FALSE(bad);
     CHECK(bad.error().failure == hlomem::load_failure::unparsable);
     CHECK(bad.error().parse->line == 2);
-}
-
-TEST_CASE("display_name: a value as XLA names it in live ranges", "[load][buffer_assignment]") {
-    hlomem::logical_value v;
-    v.name = "tuple.3";
-    v.index = hlomem::parse_shape_index("{1}");
-    CHECK(v.display_name() == "tuple.3");
-    v.index_printed = true;
-    CHECK(v.display_name() == "tuple.3{1}");
 }

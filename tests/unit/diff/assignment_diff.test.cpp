@@ -1,4 +1,5 @@
-// The diff of two buffer assignments (hlomem/diff/) on the bundled pairs of real compilations
+// The diff of two buffer assignments (diff/assignment_diff.hpp: diff_assignments, with the value
+// matching of diff/match.hpp) on the bundled pairs of real compilations
 // (tests/data/corpus/compilations: the same program compiled twice). Figures are the dumps' own:
 // `Total bytes used`, the stated `Live ranges at N (peak):` and its list, and the values live at
 // the peaks, added up by hand from the live ranges and value lines quoted below. The matches were
