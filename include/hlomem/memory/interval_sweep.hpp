@@ -1,6 +1,7 @@
 // hlomem/memory/interval_sweep.hpp: endpoint sweeps over live intervals — every overlapping pair in
 // O(n log n + E), and the heaviest moment (the maximum-weight clique of an interval graph) in
-// O(n) after a radix sort of the endpoints (detail/radix_sort.hpp). No Boost.Graph here; the graph headers and the soundness check build on these.
+// O(n) after a radix sort of the endpoints (detail/radix_sort.hpp). No Boost.Graph here; the
+// graph headers and the soundness check build on these.
 //
 //   time   0   1   2   3   4   5
 //   a      [=======]                 a: [0, 2]

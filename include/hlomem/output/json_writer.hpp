@@ -5,8 +5,8 @@
 //
 // A report of a large dump is tens of megabytes of JSON, so the writer gathers its text in a
 // buffer of its own and hands the stream 256 KiB at a time (a character at a time through
-// std::ostream cost more than building the report, and a write of 64 KiB, one system call
-// each, 5 ms of the 68 MB of `report --json` of a 52 MB dump); integers print with std::to_chars. The
+// std::ostream cost more than building the report; writes of 64 KiB, a system call each, were
+// 5 ms of the 68 MB of `report --json` of a 52 MB dump); integers print with std::to_chars. The
 // buffer goes to the stream when it fills and whenever a whole value has been written (the
 // outermost object or array closed, or a value outside any), so the stream holds every finished
 // document, as it did when the writer wrote to it directly; also at flush() and when the writer
@@ -51,7 +51,7 @@ public:
     explicit json_writer(std::ostream& out, bool pretty = true)
         : out_(out), pretty_(pretty), buffer_(new char[capacity + slack]), at_(buffer_.get()) {}
     /// A writer of one value that stands, in some document, after a key at `depth` levels of
-    /// open objects and arrays (depth() of that document's writer): its text is what that
+    /// open objects and arrays (here() of that document's writer): its text is what that
     /// writer would write for the value, indent included, ready for its raw_value(). A
     /// report renders a value repeated across thousands of values once this way.
     struct nested_value {

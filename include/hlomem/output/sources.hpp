@@ -101,6 +101,16 @@ inline void write_python_stack(json_writer& json, std::vector<hlomem::python_fra
     json.end_array();
 }
 
+namespace detail {
+
+/// The shape of the argument an origin is traced to (its `argument_shape`); no_shape for none.
+template <class P>
+hlomem::shape_id argument_shape_of(hlomem::basic_buffer_assignment<P> const& ba, hlomem::value_origin const& o) {
+    return o.argument_value < ba.values.size() ? ba.values[o.argument_value].shape : hlomem::no_shape;
+}
+
+}  // namespace detail
+
 /// The texts a report repeats across values, each made once: every distinct shape's (a large
 /// dump names a few hundred shapes a hundred thousand times) and every distinct `origin` object's
 /// (the 60,075 values of a 52 MB dump have 59: most values come from a few arguments and lines).
@@ -156,21 +166,20 @@ private:
     };
     /// What write_value_origin writes of `o`: the argument's shape stands for argument_value,
     /// and stack_frame_id for the stack.
-    hlomem::shape_id argument_shape(hlomem::value_origin const& o) const {
-        return o.argument_value < ba_.values.size() ? ba_.values[o.argument_value].shape : hlomem::no_shape;
-    }
+    hlomem::shape_id argument_shape(hlomem::value_origin const& o) const { return detail::argument_shape_of(ba_, o); }
     std::size_t origin_hash(hlomem::value_origin const& o, json_writer::nested_value at) const {
         std::hash<std::string_view> const text;
         std::size_t h = text(o.source.op_name) ^ (text(o.source.source_file) * 31) ^ (text(o.through) * 131);
-        for (std::int64_t x : {std::int64_t(o.kind), std::int64_t(o.how), o.source.source_line, o.source.stack_frame_id, o.argument,
-                               std::int64_t(argument_shape(o)), o.output, std::int64_t(at.depth), std::int64_t(at.pretty)}) {
+        for (std::int64_t x : {std::int64_t(o.kind), std::int64_t(o.how), o.source.source_line, o.source.stack_frame_id,
+                               o.argument, std::int64_t(argument_shape(o)), o.output, std::int64_t(at.depth),
+                               std::int64_t(at.pretty)}) {
             h = (h ^ static_cast<std::size_t>(x)) * 0x100000001b3u;
         }
         return h;
     }
     bool same_origin(hlomem::value_origin const& a, hlomem::value_origin const& b) const {
-        return a.kind == b.kind && a.how == b.how && a.source.op_type == b.source.op_type && a.source.op_name == b.source.op_name &&
-               a.source.source_file == b.source.source_file && a.source.source_line == b.source.source_line &&
+        return a.kind == b.kind && a.how == b.how && a.source.op_type == b.source.op_type &&
+               a.source.op_name == b.source.op_name && a.source.source_file == b.source.source_file && a.source.source_line == b.source.source_line &&
                a.source.stack_frame_id == b.source.stack_frame_id && a.argument == b.argument &&
                a.argument_name == b.argument_name && a.donated == b.donated && argument_shape(a) == argument_shape(b) &&
                a.output == b.output && a.through == b.through;
@@ -195,7 +204,7 @@ void write_origin_object(json_writer& json, hlomem::value_origin const& o, hlome
     if (o.is_argument()) json.value(o.argument); else json.null();
     metadata_member(json, "argument_name", o.is_argument() ? o.argument_name : std::string_view());
     json.key("argument_shape");
-    hlomem::shape_id const shape = o.argument_value < ba.values.size() ? ba.values[o.argument_value].shape : hlomem::no_shape;
+    hlomem::shape_id const shape = detail::argument_shape_of(ba, o);
     if (!o.is_argument() || shape == hlomem::no_shape) {
         json.null();
     } else if (texts) {
