@@ -432,8 +432,11 @@ struct dump_origin_graph {
     std::string name(node v) const { return ba.values[v].display_name(); }
     std::int64_t entry_parameter(node v) const {
         auto const& x = ba.values[v];
-        if (opcode(v) != hlo_opcode::parameter || x.is_phi || x.allocation >= ba.allocations.size()) return -1;
+        // The allocation first: its flags are in a table of a few thousand, where the opcode is
+        // read from the value's text, far away in the input (every traced value asks this).
+        if (x.is_phi || x.allocation >= ba.allocations.size()) return -1;
         if (!ba.allocations[x.allocation].is_entry_computation_parameter()) return -1;
+        if (opcode(v) != hlo_opcode::parameter) return -1;
         return origin_integer_after(text(v), "parameter(");
     }
     std::int64_t tuple_index(node v) const { return origin_integer_after(text(v), "index="); }
@@ -589,8 +592,18 @@ void mark_dump_outputs(basic_buffer_assignment<P> const& ba, At at, std::vector<
         };
         if (wanted) {
             for (std::size_t i : *wanted) mark(i);
-        } else {
-            for (std::size_t i = 0; i < ba.values.size(); ++i) mark(i);
+            return;
+        }
+        // A value listed at a position of the root is in the root's value set: its buffer lives
+        // out (HloAliasAnalysis::ValueLivesOut), so its allocation is maybe-live-out
+        // (BufferAssignment::AddAssignment sets it for such a value): only
+        // the values of those allocations can be marked, and the positions of the others (most
+        // of 10^5 lists, each in its own block of memory) are not read.
+        for (auto const& a : ba.allocations) {
+            if (!a.maybe_live_out) continue;
+            for (std::size_t i : a.values) {
+                if (i < ba.values.size()) mark(i);
+            }
         }
         return;
     }

@@ -92,9 +92,15 @@ struct heaviest_moment {
     std::vector<std::size_t> items;  ///< the items covering `time`, in index order
 };
 
-template <class IntervalOf, class WeightOf>
-heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf weight) {
+/// max_weight_moment of `weight`, and in the same sweep the largest total of `other_weight` over
+/// the same intervals (at whatever time it is reached), written to `other_max`: one sort of the
+/// events for both (compute_memory_analysis replays its chains with the padded and the unpadded
+/// sizes).
+template <class IntervalOf, class WeightOf, class OtherWeightOf>
+heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf weight, OtherWeightOf other_weight,
+                                  std::int64_t& other_max) {
     heaviest_moment best;
+    other_max = 0;
     // With no negative weight, the running sum is highest after a time's opens, in whatever order
     // they come: the weight covering each time is what matters, and when the times span little
     // more than there are intervals, a difference array over them gives it in O(n + span), with
@@ -104,24 +110,33 @@ heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf w
     for (std::size_t i = 0; i < n; ++i) {
         live_interval const r = interval(i);
         if (r.start > r.end) continue;
-        negative = negative || weight(i) < 0;
+        negative = negative || weight(i) < 0 || other_weight(i) < 0;
         if (last < first) first = r.start, last = r.end;
         first = std::min(first, r.start);
         last = std::max(last, r.end);
     }
     if (last < first) return best;
     if (!negative && static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) <= 4 * static_cast<std::uint64_t>(n) + 1024) {
-        std::vector<std::int64_t> change(static_cast<std::size_t>(last - first) + 2, 0);
+        struct change {
+            std::int64_t weight = 0, other = 0;
+        };
+        std::vector<change> changes(static_cast<std::size_t>(last - first) + 2);
         for (std::size_t i = 0; i < n; ++i) {
             live_interval const r = interval(i);
             if (r.start > r.end) continue;
-            std::int64_t const w = weight(i);
-            change[static_cast<std::size_t>(r.start - first)] += w;
-            change[static_cast<std::size_t>(r.end - first) + 1] -= w;
+            std::int64_t const w = weight(i), o = other_weight(i);
+            auto& open = changes[static_cast<std::size_t>(r.start - first)];
+            auto& close = changes[static_cast<std::size_t>(r.end - first) + 1];
+            open.weight += w;
+            close.weight -= w;
+            open.other += o;
+            close.other -= o;
         }
-        std::int64_t running = 0;
-        for (std::size_t t = 0; t + 1 < change.size(); ++t) {
-            running += change[t];
+        std::int64_t running = 0, other_running = 0;
+        for (std::size_t t = 0; t + 1 < changes.size(); ++t) {
+            running += changes[t].weight;
+            other_running += changes[t].other;
+            other_max = std::max(other_max, other_running);
             if (running > best.weight) {
                 best.weight = running;
                 best.time = first + static_cast<logical_time>(t);
@@ -147,12 +162,15 @@ heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf w
             }
         }
         detail::radix_sort(events, [](event const& e) { return e.since_first; });
-        std::int64_t running = 0;
+        std::int64_t running = 0, other_running = 0;
         for (auto const& e : events) {
             if (e.close) {
                 running -= weight(e.item);
+                other_running -= other_weight(e.item);
             } else {
                 running += weight(e.item);
+                other_running += other_weight(e.item);
+                other_max = std::max(other_max, other_running);
                 if (running > best.weight) {
                     best.weight = running;
                     best.time = static_cast<logical_time>(static_cast<std::uint64_t>(first) + e.since_first);
@@ -164,6 +182,12 @@ heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf w
         if (interval(i).contains(best.time) && best.weight > 0) best.items.push_back(i);
     }
     return best;
+}
+
+template <class IntervalOf, class WeightOf>
+heaviest_moment max_weight_moment(std::size_t n, IntervalOf interval, WeightOf weight) {
+    std::int64_t unused = 0;
+    return max_weight_moment(n, interval, weight, [](std::size_t) { return std::int64_t{0}; }, unused);
 }
 
 }  // namespace hlomem

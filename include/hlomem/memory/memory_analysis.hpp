@@ -375,8 +375,8 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
         }
         // The replay: at each time, the chains that start there are added before the ones that
         // ended at the time before are taken off; the highest sum, and the first time it is
-        // reached, is the heaviest moment of the chains (memory/interval_sweep.hpp), once with
-        // the padded sizes and once with the unpadded. No running sum exceeds the chains' total,
+        // reached, is the heaviest moment of the chains (memory/interval_sweep.hpp) with the padded
+        // sizes; the same sweep gives the highest sum of the unpadded. No running sum exceeds the chains' total,
         // which is checked here.
         std::int64_t total = 0, total_unpadded = 0;
         for (auto const& c : chains) {
@@ -384,9 +384,11 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
             add(total_unpadded, c.sizes.unpadded);
         }
         auto const range_of = [&](std::size_t k) { return chains[k].range; };
-        auto const padded = max_weight_moment(chains.size(), range_of, [&](std::size_t k) { return chains[k].sizes.padded; });
-        auto const unpadded = max_weight_moment(chains.size(), range_of, [&](std::size_t k) { return chains[k].sizes.unpadded; });
-        best_unpadded = std::max(best_unpadded, unpadded.weight);
+        std::int64_t unpadded = 0;
+        auto const padded = max_weight_moment(
+            chains.size(), range_of, [&](std::size_t k) { return chains[k].sizes.padded; },
+            [&](std::size_t k) { return chains[k].sizes.unpadded; }, unpadded);
+        best_unpadded = std::max(best_unpadded, unpadded);
         if (padded.weight > best) {  // this color goes above every earlier peak: the values live then
             best = padded.weight;
             m.peak_color = color;

@@ -194,12 +194,20 @@ void for_each_pair_live_together(basic_buffer_assignment<P> const& ba, Values co
 template <class P, class Values, class Visit>
 void for_each_same_slice_pair_live_together(basic_buffer_assignment<P> const& ba, Values const& values, Visit visit) {
     if (std::size(values) < 2) return;
-    std::vector<std::size_t> sorted(std::begin(values), std::end(values));
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
-        auto const& x = ba.values[a];
-        auto const& y = ba.values[b];
+    // Each value's slice read once into a list sorted by it (stably: equal slices keep the order
+    // of `values`), not read again from the value records, far apart, at every comparison.
+    struct keyed {
+        std::int64_t offset, size;
+        std::size_t value;
+    };
+    std::vector<keyed> slices;
+    slices.reserve(std::size(values));
+    for (std::size_t vi : values) slices.push_back({ba.values[vi].offset, ba.values[vi].size, vi});
+    std::stable_sort(slices.begin(), slices.end(), [](keyed const& x, keyed const& y) {
         return x.offset != y.offset ? x.offset < y.offset : x.size < y.size;
     });
+    std::vector<std::size_t> sorted(slices.size());
+    for (std::size_t k = 0; k < slices.size(); ++k) sorted[k] = slices[k].value;
     struct run {
         std::size_t const* first;
         std::size_t const* last;
@@ -209,8 +217,7 @@ void for_each_same_slice_pair_live_together(basic_buffer_assignment<P> const& ba
     };
     for (std::size_t k = 0; k < sorted.size();) {
         std::size_t e = k + 1;
-        auto const& v = ba.values[sorted[k]];
-        while (e < sorted.size() && ba.values[sorted[e]].offset == v.offset && ba.values[sorted[e]].size == v.size) ++e;
+        while (e < sorted.size() && slices[e].offset == slices[k].offset && slices[e].size == slices[k].size) ++e;
         if (e - k > 1) for_each_pair_live_together(ba, run{sorted.data() + k, sorted.data() + e}, visit);
         k = e;
     }

@@ -14,23 +14,38 @@
 namespace {
 
 /// max_weight_moment against the largest sum of weights covering one of `times` (ascending),
-/// the earliest of equal sums.
+/// the earliest of equal sums; and with a second weight for each interval (1-1000, in another
+/// order than the first), the same moment and the largest sum of the second, wherever it is.
 void check_heaviest_moment(std::vector<hlomem::live_interval> const& ranges, std::vector<std::int64_t> const& weights,
                            std::vector<hlomem::logical_time> const& times) {
-    std::int64_t best = 0;
+    std::vector<std::int64_t> others;
+    for (std::int64_t w : weights) others.push_back(w * 7919 % 1000 + 1);
+    std::int64_t best = 0, best_other = 0;
     hlomem::logical_time when = 0;
     for (hlomem::logical_time t : times) {
-        std::int64_t sum = 0;
-        for (std::size_t i = 0; i < ranges.size(); ++i) sum += ranges[i].contains(t) ? weights[i] : 0;
+        std::int64_t sum = 0, other = 0;
+        for (std::size_t i = 0; i < ranges.size(); ++i) {
+            sum += ranges[i].contains(t) ? weights[i] : 0;
+            other += ranges[i].contains(t) ? others[i] : 0;
+        }
         if (sum > best) {
             best = sum;
             when = t;
         }
+        best_other = std::max(best_other, other);
     }
-    auto const m = hlomem::max_weight_moment(
-        ranges.size(), [&](std::size_t i) { return ranges[i]; }, [&](std::size_t i) { return weights[i]; });
+    auto const range_of = [&](std::size_t i) { return ranges[i]; };
+    auto const m = hlomem::max_weight_moment(ranges.size(), range_of, [&](std::size_t i) { return weights[i]; });
     CHECK(m.weight == best);
     CHECK(m.time == when);
+    std::int64_t other_max = -1;
+    auto const both = hlomem::max_weight_moment(
+        ranges.size(), range_of, [&](std::size_t i) { return weights[i]; }, [&](std::size_t i) { return others[i]; },
+        other_max);
+    CHECK(both.weight == best);
+    CHECK(both.time == when);
+    CHECK(both.items == m.items);
+    CHECK(other_max == best_other);
 }
 
 /// Between `fewest` and `most` intervals starting in [-spread, spread], each up to `longest` long,
@@ -112,6 +127,16 @@ TEST_CASE("memory/interval_sweep: the header's intervals, ends inclusive as XLA'
     CHECK(m.time == 3);
     CHECK(m.weight == 50);
     CHECK(m.items == std::vector<std::size_t>{1, 2});
+    // A second weight, 100, 1, 1: its largest sum is 101 at 1-2 (a and b), not at the first
+    // weight's moment, where it is 2; the moment stays the first weight's.
+    std::vector<std::int64_t> const second{100, 1, 1};
+    std::int64_t second_max = 0;
+    auto const with_second = hlomem::max_weight_moment(
+        abc.size(), [&](std::size_t i) { return abc[i]; }, [&](std::size_t i) { return w[i]; },
+        [&](std::size_t i) { return second[i]; }, second_max);
+    CHECK(with_second.time == 3);
+    CHECK(with_second.weight == 50);
+    CHECK(second_max == 101);
     // Times far apart (the sorted sweep rather than the difference array): 5 at time 0 beats 2 at
     // 1500000, where the other two meet.
     std::vector<hlomem::live_interval> const wide{{0, 0}, {1000000, 2000000}, {1500000, 1500000}};
