@@ -250,13 +250,14 @@ struct basic_buffer_assignment {
     /// The value defined by instruction `name` at `index` (XLA's BufferLiveRange key), or npos.
     std::size_t value_index(std::string_view name, basic_shape_index<P> const& index) const {
         std::size_t const hash = name_hash(name);
-        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), hash, [&](name_entry const& e, std::size_t h) {
+        auto const [first, last] = hash_range(hash);
+        auto it = std::lower_bound(first, last, hash, [&](name_entry const& e, std::size_t h) {
             if (e.hash != h) return e.hash < h;
             auto const& v = values[e.value];
             int const c = std::string_view(v.name).compare(name);
             return c < 0 || (c == 0 && v.index < index);
         });
-        if (it == by_name_.end() || it->hash != hash) return npos;
+        if (it == last || it->hash != hash) return npos;
         auto const& v = values[it->value];
         return std::string_view(v.name) == name && v.index == index ? it->value : npos;
     }
@@ -269,10 +270,11 @@ struct basic_buffer_assignment {
     std::vector<std::size_t> values_of_instruction(std::string_view name) const {
         std::vector<std::size_t> out;
         std::size_t const hash = name_hash(name);
-        auto it = std::lower_bound(by_name_.begin(), by_name_.end(), hash, [&](name_entry const& e, std::size_t h) {
+        auto const [first, last] = hash_range(hash);
+        auto it = std::lower_bound(first, last, hash, [&](name_entry const& e, std::size_t h) {
             return e.hash < h || (e.hash == h && std::string_view(values[e.value].name) < name);
         });
-        for (; it != by_name_.end() && it->hash == hash && std::string_view(values[it->value].name) == name; ++it) {
+        for (; it != last && it->hash == hash && std::string_view(values[it->value].name) == name; ++it) {
             out.push_back(it->value);
         }
         return out;
@@ -299,6 +301,13 @@ struct basic_buffer_assignment {
     /// so the lookup is the same however many pieces there were.
     template <class Run>
     void reindex(std::size_t pieces, Run const& run) {
+        sort_names(pieces, run);
+        index_hash_prefixes();
+    }
+
+private:
+    template <class Run>
+    void sort_names(std::size_t pieces, Run const& run) {
         std::size_t const n = values.size();
         pieces = std::max<std::size_t>(1, std::min(pieces, n));
         by_name_.resize(n);
@@ -339,7 +348,6 @@ struct basic_buffer_assignment {
         }
     }
 
-private:
     // The lookup is ordered by (hash of the name, name, index) rather than by name: the values of
     // one instruction stay together in index order, and comparisons while sorting and searching
     // read the names only within one hash, not at every step. With a million values the names are
@@ -403,7 +411,37 @@ private:
                       by_name_.begin() + static_cast<std::ptrdiff_t>(first + start[b + 1]), less);
         }
     }
+    /// The entries of by_name_ whose hash shares the top bits of `hash`: one bucket of the
+    /// directory, about one entry, where a binary search of the whole list probed some 17 entries
+    /// of a 10^5-value dump, each a cache miss once the search left the list's top levels (the
+    /// origin walk looks up every operand it crosses).
+    std::pair<typename std::vector<name_entry>::const_iterator, typename std::vector<name_entry>::const_iterator>
+    hash_range(std::size_t hash) const {
+        if (prefix_start_.empty()) return {by_name_.begin(), by_name_.end()};
+        std::size_t const b = hash >> prefix_shift_;
+        return {by_name_.begin() + static_cast<std::ptrdiff_t>(prefix_start_[b]),
+                by_name_.begin() + static_cast<std::ptrdiff_t>(prefix_start_[b + 1])};
+    }
+    /// prefix_start_[b]: the first entry of by_name_ whose hash's top bits are b or more (the list
+    /// is sorted by hash first), for as many top bits as make about one entry a bucket.
+    void index_hash_prefixes() {
+        std::size_t const n = by_name_.size();
+        prefix_start_.clear();
+        if (n < 64 || n > std::numeric_limits<std::uint32_t>::max()) return;  // a binary search of the whole
+        unsigned bits = 0;
+        while ((std::size_t(1) << bits) < n) ++bits;
+        prefix_shift_ = static_cast<unsigned>(std::numeric_limits<std::size_t>::digits) - bits;
+        prefix_start_.assign((std::size_t(1) << bits) + 1, 0);
+        std::size_t k = 0;
+        for (std::size_t b = 0; b + 1 < prefix_start_.size(); ++b) {
+            while (k < n && (by_name_[k].hash >> prefix_shift_) < b) ++k;
+            prefix_start_[b] = static_cast<std::uint32_t>(k);
+        }
+        prefix_start_.back() = static_cast<std::uint32_t>(n);
+    }
     std::vector<name_entry> by_name_;  // value indices sorted by (hash of name, name, index)
+    std::vector<std::uint32_t> prefix_start_;  // index_hash_prefixes; empty: search all of by_name_
+    unsigned prefix_shift_ = 0;
 };
 
 using logical_value = basic_logical_value<>;

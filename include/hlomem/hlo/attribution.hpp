@@ -140,7 +140,13 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
         flags.assign(ba.values.size(), 0);
         for (std::size_t i : *wanted) flags[i] = 1;
     }
-    out.values.resize(ba.values.size());
+    // Every value's metadata written once in place; only the values wanted among others need
+    // the empty ones first.
+    if (wanted) {
+        out.values.resize(ba.values.size());
+    } else {
+        out.values.reserve(ba.values.size());
+    }
     // The dump repeats each instruction's stack_frame_id but not the tables: they are the module's.
     basic_stack_frame_index<Q> const* const frames = m ? &m->stack_frame_index() : nullptr;
     if (frames && !frames->stack_frames.empty()) out.frames = frames;
@@ -153,7 +159,10 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
     for (std::size_t k = 0, n = wanted ? wanted->size() : ba.values.size(); k < n; ++k) {
         std::size_t const i = wanted ? (*wanted)[k] : k;
         std::string_view const text(ba.values[i].instruction_text);
-        if (text.empty()) continue;
+        if (text.empty()) {
+            if (!wanted) out.values.emplace_back();
+            continue;
+        }
         if (text.data() != last_text.data() || text.size() != last_text.size()) {
             last = value_source{};
             last_from_frame = false;
@@ -163,7 +172,11 @@ basic_source_attribution<Q> attribute(basic_buffer_assignment<P> const& ba, basi
             }
             last_text = text;
         }
-        out.values[i] = last;
+        if (wanted) {
+            out.values[i] = last;
+        } else {
+            out.values.push_back(last);
+        }
         line_from_frame[i] = last_from_frame;
     }
     if (m) {
