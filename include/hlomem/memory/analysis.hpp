@@ -47,32 +47,18 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
             if (legal_sharing(ba, i, j)) parent[find(i)] = find(j);
         });
     }
-    // by root value: its buffer (a vector, not a map: 10^6 values). The buffers are counted, and
-    // each one's values, before any is made: one block for the list of buffers and one for each
-    // buffer's values, not a list grown by doubling (10^5 buffers, most of one value).
-    std::vector<std::size_t> group_of_root(ba.values.size(), npos);
-    std::vector<std::size_t> values_in(ba.values.size(), 0);  // by root value
-    std::size_t groups = 0;
-    for (std::size_t i = 0; i < ba.values.size(); ++i) {
-        if (ba.values[i].allocation == npos) continue;
-        std::size_t const root = find(i);
-        groups += values_in[root] == 0;
-        ++values_in[root];
-    }
+    std::vector<std::size_t> group_of_root(ba.values.size(), npos);  // by root value: its buffer (a vector, not a map: 10^6 values)
     std::vector<shared_buffer> out;
-    out.reserve(groups);
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (v.allocation == npos) continue;
-        std::size_t const root = find(i);
-        std::size_t& group = group_of_root[root];
+        std::size_t& group = group_of_root[find(i)];
         if (group == npos) {
             group = out.size();
             shared_buffer b;
             b.allocation = v.allocation;
             b.color = ba.allocations[v.allocation].color;
             b.offset = v.offset;
-            b.values.reserve(values_in[root]);
             out.push_back(std::move(b));
         }
         auto& b = out[group];
