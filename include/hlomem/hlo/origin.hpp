@@ -596,9 +596,9 @@ void mark_dump_outputs(basic_buffer_assignment<P> const& ba, At at, std::vector<
         }
         // A value listed at a position of the root is in the root's value set: its buffer lives
         // out (HloAliasAnalysis::ValueLivesOut), so its allocation is maybe-live-out
-        // (BufferAssignment::AddAssignment sets it for such a value): only
-        // the values of those allocations can be marked, and the positions of the others (most
-        // of 10^5 lists, each in its own block of memory) are not read.
+        // (BufferAssignment::AddAssignment sets it for such a value). Only the values of those
+        // allocations can be marked; the positions of the others (most of 10^5 lists, each in its
+        // own block of memory) are not read.
         for (auto const& a : ba.allocations) {
             if (!a.maybe_live_out) continue;
             for (std::size_t i : a.values) {

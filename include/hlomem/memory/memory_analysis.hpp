@@ -376,8 +376,8 @@ memory_analysis compute_memory_analysis(basic_buffer_assignment<P> const& ba) {
         // The replay: at each time, the chains that start there are added before the ones that
         // ended at the time before are taken off; the highest sum, and the first time it is
         // reached, is the heaviest moment of the chains (memory/interval_sweep.hpp) with the padded
-        // sizes; the same sweep gives the highest sum of the unpadded. No running sum exceeds the chains' total,
-        // which is checked here.
+        // sizes; the same sweep gives the highest sum of the unpadded. No running sum exceeds the
+        // chains' total, which is checked here.
         std::int64_t total = 0, total_unpadded = 0;
         for (auto const& c : chains) {
             add(total, c.sizes.padded);
