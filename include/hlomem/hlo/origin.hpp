@@ -46,7 +46,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -54,6 +53,7 @@
 #include <hlomem/dump/buffer_assignment.hpp>
 #include <hlomem/hlo/metadata.hpp>
 #include <hlomem/hlo/module.hpp>
+#include <hlomem/hlo/name_table.hpp>
 #include <hlomem/hlo/opcode.hpp>
 #include <hlomem/hlo/origin_steps.hpp>
 #include <hlomem/hlo/stack_frames.hpp>
@@ -645,20 +645,27 @@ std::vector<value_origin> trace_origins(basic_buffer_assignment<P> const& ba, ba
     std::optional<detail::module_origin_graph<P, Q>> module_graph;
     // The module's instruction of each value traced, the first of that name in text order
     // (no_instruction: none): one pass over the instructions, each name looked up among the
-    // values' (a few at a peak), rather than a table of the module's 10^5 names.
+    // values' (a few at a peak), rather than a table of the module's 10^5 names. The values'
+    // names go in a name_table (the library's text hash: std::hash's Murmur was 5% of a module's
+    // report), the first slot of each name there and the others chained behind it.
     std::vector<instruction_id> instruction_of(m ? traced : 0, no_instruction);
     if (m) {
         module_graph.emplace(detail::module_origin_graph<P, Q>{ba, *m});
-        std::unordered_map<std::string_view, std::vector<std::size_t>> slots_named;
+        constexpr std::uint32_t end_of_chain = name_table::npos;
+        name_table first_named;
+        std::vector<std::uint32_t> next_named(traced, end_of_chain);
         for (std::size_t slot = 0; slot < traced; ++slot) {
-            slots_named[std::string_view(ba.values[wanted ? (*wanted)[slot] : slot].name)].push_back(slot);
+            std::string_view const name(ba.values[wanted ? (*wanted)[slot] : slot].name);
+            std::uint32_t const head = first_named.insert(name, static_cast<std::uint32_t>(slot));
+            if (head == name_table::npos) continue;
+            next_named[slot] = next_named[head];
+            next_named[head] = static_cast<std::uint32_t>(slot);
         }
-        std::size_t left = slots_named.size();
+        std::size_t left = first_named.size();
         for (instruction_id k = 0; k < m->instruction_count() && left > 0; ++k) {
-            auto const it = slots_named.find(std::string_view(m->instruction(k).name));
-            if (it == slots_named.end() || it->second.empty()) continue;
-            for (std::size_t slot : it->second) instruction_of[slot] = k;
-            it->second.clear();
+            std::uint32_t const head = first_named.find(std::string_view(m->instruction(k).name));
+            if (head == name_table::npos || instruction_of[head] != no_instruction) continue;
+            for (std::uint32_t slot = head; slot != end_of_chain; slot = next_named[slot]) instruction_of[slot] = k;
             --left;
         }
     }
