@@ -122,6 +122,12 @@ inline std::optional<std::int64_t> positive_decimal(std::optional<std::string> c
     return n && *n > 0 ? n : std::nullopt;
 }
 
+/// The same, at most `most`: `--time-limit 86400`, `--threads 1024`.
+inline std::optional<std::int64_t> positive_at_most(std::optional<std::string> const& v, std::int64_t most) {
+    auto const n = positive_decimal(v);
+    return n && *n <= most ? n : std::nullopt;
+}
+
 }  // namespace hlomem_cli
 
 #endif  // HLOMEM_EXAMPLES_ARGUMENTS_HPP

@@ -1,7 +1,8 @@
 // hlomem/placement.hpp: static memory allocation — the problem model, XLA's best-fit heap and
-// other one-pass allocators, a local search, an exact search, the temp-arena problems of XLA
-// dumps, and MiniMalloc CSV output. No Spirit and no Boost.Graph (the CSV parser is in
-// <hlomem/parser/minimalloc_csv.hpp>, the graph helpers in <hlomem/graph/allocation.hpp>).
+// other one-pass allocators, a local search, an exact search and the smallest arena with it, the
+// temp-arena problems of XLA dumps, and MiniMalloc CSV output. No Spirit and no Boost.Graph (the
+// CSV parser is in <hlomem/parser/minimalloc_csv.hpp>, the graph helpers in
+// <hlomem/graph/allocation.hpp>).
 //
 //   auto arenas = hlomem::temp_arenas(ba);                  // one problem per temp allocation
 //   auto p = arenas[0].problem;
@@ -17,6 +18,7 @@
 #include <hlomem/placement/greedy.hpp>
 #include <hlomem/placement/improve.hpp>
 #include <hlomem/placement/minimalloc_csv.hpp>
+#include <hlomem/placement/minimize.hpp>
 #include <hlomem/placement/plan.hpp>
 #include <hlomem/placement/problem.hpp>
 #include <hlomem/placement/repack.hpp>

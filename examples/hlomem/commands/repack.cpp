@@ -1,7 +1,6 @@
-// commands/repack.cpp: `hlomem repack [OPTIONS] FILE` — the temp arenas of a buffer-assignment dump
-// (of an HLO module: those `hlomem assign` predicts), or a MiniMalloc CSV problem, placed again by
-// hlomem's allocation algorithms against XLA's arena and the lower bound; or, with `--capacity N`,
-// MiniMalloc's question: does everything fit in N bytes?
+// commands/repack.cpp: `hlomem repack [OPTIONS] FILE` — the temp arenas of a dump (of a module: those
+// `hlomem assign` predicts) or a MiniMalloc CSV placed again by hlomem's allocators against XLA's
+// arena and the lower bound; or, with `--capacity N`, MiniMalloc's question: does it fit N bytes?
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -21,7 +20,7 @@ namespace {
 
 constexpr char const* repack_usage =
     "usage: hlomem repack [--json] [--algorithm NAME|all] [--output FILE] [--alignment N]\n"
-    "                     [--capacity BYTES] [--time-limit SECONDS] [--no-times]\n"
+    "                     [--capacity BYTES] [--time-limit SECONDS] [--threads N] [--no-times]\n"
     "                     [--live-range FILE] FILE\n"
     "\n"
     "Places the buffers of each temp arena (preallocated-temp allocation) of a buffer-assignment\n"
@@ -40,7 +39,7 @@ constexpr char const* repack_usage =
     "  greedy-by-size      TensorFlow Lite's arena planner\n"
     "  first-fit           each buffer at the lowest offset, in order of start\n"
     "  improve             local search from the best of the above (and of XLA's placement)\n"
-    "  exact               branch and bound from the lower bound up; optimal when it finishes,\n"
+    "  exact               branch and bound, the lower bound first; optimal when it finishes,\n"
     "                      and it says what it proved: the largest arena in which nothing fits\n"
     "\n"
     "  --algorithm NAME|all  run one algorithm (default: all)\n"
@@ -53,6 +52,8 @@ constexpr char const* repack_usage =
     "                        heuristics fit or not, and exact searches at that capacity until it\n"
     "                        places every buffer or proves that no placement fits\n"
     "  --time-limit SECONDS  for improve and exact, per arena (default 10)\n"
+    "  --threads N           exact's searches at once (default: one per core; with 1, a search\n"
+    "                        that completes places the same way on every run)\n"
     "  --no-times            leave out run times, so that the output is the same on every run\n"
     "  --live-range FILE     the dump's separate -live-range.txt\n"
     "  --json                one JSON object\n"
@@ -67,7 +68,7 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     std::optional<std::string> file, output;
     hlomem::load_options load_options;
     hlomem::repack_options options;
-    std::optional<std::int64_t> alignment;
+    std::optional<std::int64_t> alignment, seconds, threads;
     argument_reader arg("repack", repack_usage, args, err);
     while (arg.next()) {
         if (arg.is("--json")) {
@@ -91,14 +92,16 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
         } else if (arg.is("--capacity")) {
             if (!(options.capacity = positive_decimal(arg.value()))) return arg.error("--capacity needs a positive number of bytes");
         } else if (arg.is("--time-limit")) {
-            auto n = positive_decimal(arg.value());
-            if (!n || *n > 86400) return arg.error("--time-limit needs a number of seconds (1 to 86400)");
-            options.time_limit = std::chrono::milliseconds(*n * 1000);
+            if (!(seconds = positive_at_most(arg.value(), 86400))) return arg.error("--time-limit needs a number of seconds (1 to 86400)");
+        } else if (arg.is("--threads")) {
+            if (!(threads = positive_at_most(arg.value(), 1024))) return arg.error("--threads needs a number of threads (1 to 1024)");
         } else if (auto status = arg.take_file_or_unexpected(file)) {
             return *status;
         }
     }
     if (!file) return arg.usage();
+    if (seconds) options.time_limit = std::chrono::milliseconds(*seconds * 1000);
+    options.threads = static_cast<unsigned>(threads.value_or(0));  // 0: one per core
     // The arenas: every temp allocation of a dump (or a module's predicted one), or the CSV's problem.
     auto in = open_input(*file, err);
     if (!in) return exit_error;
@@ -132,12 +135,9 @@ int run_repack(arguments const& args, std::ostream& out, std::ostream& err) {
     for (auto const& why : result.invalid) err << "hlomem repack: " << why << '\n';
     int const status = result.findings() ? exit_findings : exit_ok;
     if (output && *output == "-") {
-        if (result.arenas.size() != 1) {
-            err << "hlomem repack: --output - writes one arena; this file has " << result.arenas.size() << ", give a file name\n";
-            return exit_error;
-        }
-        if (auto const* best = result.best(0)) hlomem::write_minimalloc_csv(out, best->placed);
-        return status;
+        auto const why = hlomem::write_best_placement(out, result);
+        if (why) err << "hlomem repack: --output -: " << *why << '\n';
+        return why ? exit_error : status;
     }
     if (auto const failed = output ? hlomem::write_best_placements(*output, result, ba) : std::nullopt) {
         err << "hlomem repack: cannot write '" << *failed << "'\n";

@@ -25,7 +25,7 @@ namespace hlomem {
 
 namespace detail::repack_report {
 
-/// What exact's lower bound rests on (placement/exact.hpp, bound_proof).
+/// What exact's lower bound rests on (placement/minimize.hpp, bound_proof).
 inline std::string proof_basis(repack_row const& row) {
     switch (row.proof) {
         case bound_proof::live_bytes: return "the most bytes live at once";
@@ -294,6 +294,17 @@ std::optional<std::string> write_best_placements(std::string const& path, repack
         }
         write_minimalloc_csv(file_out, best->placed);
     }
+    return std::nullopt;
+}
+
+/// The best placement of the one arena of `result` as a MiniMalloc CSV on `out` (nothing when no
+/// placement fits); why not, when `result` has another number of arenas.
+inline std::optional<std::string> write_best_placement(std::ostream& out, repack_result const& result) {
+    if (result.arenas.size() != 1) {
+        return "a stream takes one arena's placement; this file has " + std::to_string(result.arenas.size()) +
+               ", give a file name";
+    }
+    if (auto const* best = result.best(0)) write_minimalloc_csv(out, best->placed);
     return std::nullopt;
 }
 

@@ -48,18 +48,17 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <vector>
 
-#include <hlomem/placement/arena_bound.hpp>
-#include <hlomem/placement/best_fit.hpp>
-#include <hlomem/placement/greedy.hpp>
-#include <hlomem/placement/improve.hpp>
 #include <hlomem/placement/problem.hpp>
 
 namespace hlomem {
@@ -84,6 +83,10 @@ inline char const* to_string(search_status s) noexcept {
 struct search_budget {
     std::optional<std::chrono::milliseconds> time_limit;
     std::optional<std::uint64_t> node_limit;
+    /// exact_minimize's searches at once: 1 (the default) is deterministic under a node limit;
+    /// 0 takes one per core. More threads change how fast an answer comes, and which placement
+    /// of the smallest arena, never the arena a completed search proves smallest.
+    unsigned threads = 1;
 };
 
 /// The answer for one capacity.
@@ -94,6 +97,13 @@ struct feasibility_result {
 };
 
 namespace detail {
+
+/// What makes a search moot while it runs (exact_minimize's searches, each on its own thread): a
+/// placement found within its capacity, or a proof that nothing fits it. Read every 256 nodes.
+struct search_watch {
+    std::atomic<std::int64_t> const* best = nullptr;       ///< the arena of the best placement
+    std::atomic<std::int64_t> const* open_from = nullptr;  ///< below it, every capacity is refuted
+};
 
 class exact_search {
 public:
@@ -149,11 +159,17 @@ public:
     /// rankings take turns under a node limit that doubles each round. Any run that completes
     /// without a placement proves infeasibility, whichever ranking it used. Deterministic: the
     /// same problem and node limit give the same answer on every machine.
+    ///
+    /// `first_ranking` rotates the order the rankings take turns in (a second thread searching one
+    /// capacity starts where the first does not); a `watch` ends the search as soon as its answer
+    /// no longer matters, as budget_exhausted.
     feasibility_result solve(std::int64_t capacity, std::optional<clock::time_point> deadline,
-                             std::optional<std::uint64_t> node_limit, std::vector<std::int64_t>& offsets) {
+                             std::optional<std::uint64_t> node_limit, std::vector<std::int64_t>& offsets,
+                             std::size_t first_ranking = 0, search_watch watch = {}) {
         std::size_t const m = of_.size();
         capacity_ = capacity;
         deadline_ = deadline;
+        watch_ = watch;
         out_of_time_ = false;
         feasibility_result r;
         outcome o = lower_bound_ > capacity ? outcome::failed : outcome::budget;
@@ -167,8 +183,8 @@ public:
         std::uint64_t round_limit = 2 * static_cast<std::uint64_t>(m) + 2;
         bool go = o == outcome::budget;
         while (go) {
-            for (char const* keys : rankings_) {
-                if (!(go = spend(keys, round_limit))) break;
+            for (std::size_t j = 0; j < ranking_count; ++j) {
+                if (!(go = spend(rankings_[(first_ranking + j) % ranking_count], round_limit))) break;
             }
             round_limit *= 2;
         }
@@ -203,6 +219,11 @@ private:
     /// its challenging instances within a few hundred thousand nodes (randomized restarts and four
     /// more rankings, tried before that rule existed, only doubled the total).
     static constexpr char const* rankings_[] = {"WAT", "TAW", "TWA"};
+
+public:
+    static constexpr unsigned ranking_count = 3;
+
+private:
 
     std::int64_t aligned_floor(std::size_t k) const noexcept { return align_up(floor_[k], align_[k]); }
 
@@ -258,7 +279,13 @@ private:
     bool over_budget() {
         if (nodes_ >= node_limit_) return true;
         ++nodes_;
-        if (deadline_ && (nodes_ & 255) == 0 && clock::now() >= *deadline_) out_of_time_ = true;
+        if ((nodes_ & 255) == 0) {
+            if (deadline_ && clock::now() >= *deadline_) out_of_time_ = true;
+            if (watch_.best && (watch_.best->load(std::memory_order_relaxed) <= capacity_ ||
+                                watch_.open_from->load(std::memory_order_relaxed) > capacity_)) {
+                out_of_time_ = true;
+            }
+        }
         return out_of_time_;
     }
 
@@ -448,10 +475,11 @@ private:
 
     std::int64_t capacity_ = 0;
     std::optional<clock::time_point> deadline_;
+    search_watch watch_;
     char const* ranking_ = rankings_[0];
     std::uint64_t node_limit_ = 0;
     std::uint64_t nodes_ = 0;
-    bool out_of_time_ = false;
+    bool out_of_time_ = false;  // the deadline passed, or the watch made the search moot
     std::vector<char> placed_;
     std::vector<std::int64_t> offset_, floor_, remaining_;
     std::vector<std::size_t> crossing_;  // per section boundary b (between sections b-1 and b)
@@ -469,13 +497,56 @@ inline std::optional<exact_search::clock::time_point> deadline_of(search_budget 
 
 }  // namespace detail
 
-/// Is there a placement within `capacity` bytes? Writes it through `offsets` when there is.
+namespace detail {
+
+/// The threads a budget asks for: budget.threads, or one per core for 0.
+inline unsigned threads_of(search_budget const& budget) {
+    return budget.threads != 0 ? budget.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// One capacity searched by `threads` searches at once, each starting from another of the
+/// rankings (a portfolio: on these problems one ranking often answers in thousands of nodes where
+/// another needs millions); the first answer stops the others. Each search has the node limit.
+inline feasibility_result solve_on_threads(std::vector<alloc_item> const& items, std::int64_t capacity, search_budget const& budget,
+                                           std::vector<std::int64_t>& at) {
+    unsigned const threads = std::min(threads_of(budget), exact_search::ranking_count);
+    auto const deadline = deadline_of(budget);
+    if (threads <= 1) return exact_search(items).solve(capacity, deadline, budget.node_limit, at);
+    std::atomic<std::int64_t> best{std::numeric_limits<std::int64_t>::max()}, open_from{0};
+    std::mutex mutex;
+    feasibility_result answer;
+    std::uint64_t nodes = 0;
+    auto work = [&](unsigned t) {
+        std::vector<std::int64_t> trial;
+        auto const f = exact_search(items).solve(capacity, deadline, budget.node_limit, trial, t, search_watch{&best, &open_from});
+        std::lock_guard<std::mutex> lock(mutex);
+        nodes += f.nodes;
+        if (f.status == search_status::budget_exhausted || answer.status != search_status::budget_exhausted) return;
+        answer = f;
+        if (f.status == search_status::feasible) {
+            at = std::move(trial);
+            best.store(f.bytes);
+        } else {
+            open_from.store(capacity + 1);
+        }
+    };
+    std::vector<std::thread> others;
+    for (unsigned t = 1; t < threads; ++t) others.emplace_back(work, t);
+    work(0);
+    for (auto& t : others) t.join();
+    answer.nodes = nodes;
+    return answer;
+}
+
+}  // namespace detail
+
+/// Is there a placement within `capacity` bytes? Writes it through `offsets` when there is. With
+/// budget.threads above 1, up to three searches, each from another ranking, race for the answer.
 template <class Problem, class OffsetMap>
 feasibility_result place_within(Problem const& problem, std::int64_t capacity, OffsetMap offsets, search_budget const& budget = {}) {
     auto const items = detail::read_items(problem);
-    detail::exact_search search(items);
     std::vector<std::int64_t> at;
-    auto r = search.solve(capacity, detail::deadline_of(budget), budget.node_limit, at);
+    auto r = detail::solve_on_threads(items, capacity, budget, at);
     if (r.status == search_status::feasible) detail::write_offsets(items, at, offsets);
     // The search places each buffer over its whole span. A sharing group live in several
     // segments (problem.hpp) may fit where its span does not, so a failure proves nothing there.
@@ -485,137 +556,6 @@ feasibility_result place_within(Problem const& problem, std::int64_t capacity, O
 }
 inline feasibility_result place_within(allocation_problem& problem, std::int64_t capacity, search_budget const& budget = {}) {
     return place_within(problem, capacity, offset_map(problem), budget);
-}
-
-/// What a lower bound of exact_minimize rests on.
-enum class bound_proof : std::uint8_t {
-    live_bytes,     ///< the most bytes live at once (lower_bound_bytes)
-    stacked_bytes,  ///< buffers that must stack, and the arena sizes possible (arena_lower_bound)
-    search,         ///< a complete search found no placement within `exact_result::refuted` bytes
-};
-
-inline char const* to_string(bound_proof p) noexcept {
-    switch (p) {
-        case bound_proof::live_bytes: return "live-bytes";
-        case bound_proof::stacked_bytes: return "stacked-bytes";
-        case bound_proof::search: return "search";
-    }
-    return "?";
-}
-
-/// The smallest arena exact_minimize found, and how far it got towards proving it smallest.
-struct exact_result {
-    std::int64_t bytes = 0;        ///< the best placement's arena
-    std::int64_t lower_bound = 0;  ///< no placement is smaller: the most live bytes, or more when proven
-    bool optimal = false;          ///< bytes == lower_bound
-    std::uint64_t nodes = 0;       ///< over every capacity tried
-    bound_proof proof = bound_proof::live_bytes;  ///< what lower_bound rests on
-    /// With proof search: the capacity the search refuted; the bound is the next arena size a
-    /// canonical placement can have above it (arena_bound.hpp), e.g. + granularity.
-    std::int64_t refuted = 0;
-    std::int64_t granularity = 1;  ///< every canonical arena is a multiple of it (arena_granularity)
-};
-
-/// Searches capacities from the lower bound up to the best of the heuristics (XLA's best fit,
-/// greedy by size, first fit), or up to `start` when given (a valid placement: offsets of the
-/// problem's size), binary search on what remains. Writes the best placement found. With an
-/// exhausted budget the result is the best placement so far, not proven optimal.
-///
-/// The lower bound is arena_lower_bound's (buffers that must stack, arena sizes a canonical
-/// placement can have: arena_bound.hpp) when it is above the live bytes, and only those sizes are
-/// tried: on MiniMalloc's instances, multiples of 1024, so a refuted 1024000 proves 1025023 too.
-///
-/// A capacity can be hard to decide where a larger one is easy (MiniMalloc's D: its lower bound,
-/// 986112, is undecided after minutes, 1048576 placed in 48 thousand nodes), so each capacity
-/// tried gets a node limit: one that runs out leaves the capacity undecided and the binary search
-/// moves above it; when the pass ends with undecided capacities below the best placement, the
-/// next pass retries them with twice the limit.
-template <class Problem, class OffsetMap>
-exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_budget const& budget = {},
-                            std::vector<std::int64_t> const* start = nullptr) {
-    auto const items = detail::read_items(problem);
-    std::vector<std::int64_t> best, trial;
-    std::int64_t best_bytes = 0;
-    if (start && start->size() == items.size()) {
-        best = *start;
-        best_bytes = detail::arena_of(items, best);
-    } else {
-        auto const neighbors = detail::time_neighbors(items);
-        auto const keys = detail::replay_heap_events(items);
-        best_bytes = detail::xla_best_fit(items, keys, heap_order::spatial, neighbors, best);
-        auto consider = [&](std::int64_t bytes) {
-            if (bytes < best_bytes) {
-                best_bytes = bytes;
-                best = trial;
-            }
-        };
-        consider(detail::xla_best_fit(items, keys, heap_order::temporal, neighbors, trial));
-        consider(detail::greedy_by_size(items, trial));
-        consider(detail::first_fit_by_start(items, trial));
-    }
-    detail::exact_search search(items);
-    auto const deadline = detail::deadline_of(budget);
-    exact_result r;
-    // The search places each buffer over its whole span: where a sharing group is live in several
-    // segments (problem.hpp) its failures and its own bound prove nothing, and only the
-    // problem's bounds do (arena_bound.hpp follows the segments); its placements stay valid.
-    bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
-    auto const values = detail::arena_values_of(items);
-    r.granularity = values.granularity;
-    std::int64_t proven = lower_bound_bytes(problem);  // nothing below fits
-    if (!grouped) proven = std::max(proven, search.lower_bound());
-    std::int64_t const stacked = values.at_least(std::max(proven, detail::stacked_bytes(items, values.step)));
-    if (stacked > proven) {
-        proven = stacked;
-        r.proof = bound_proof::stacked_bytes;
-    }
-    bool exhausted = false;
-    bool undecided = true;  // a capacity of the last pass ran out of nodes: a next pass may decide it
-    for (std::uint64_t probe_limit = 100000; proven < best_bytes && !exhausted && undecided; probe_limit += probe_limit) {
-        undecided = false;
-        std::int64_t lo = proven, hi = best_bytes - 1;  // looking for a placement within [lo, hi]
-        bool first = true;                               // the lower bound first: most real problems meet it
-        while (lo <= hi && !exhausted) {
-            // Only arena sizes a canonical placement can have (arena_bound.hpp) are worth trying: a
-            // search at any other capacity is the search at the next such size below it.
-            std::int64_t capacity = first ? lo : values.at_least(lo + (hi - lo) / 2);
-            if (capacity > hi) capacity = lo;
-            first = false;
-            std::uint64_t nodes_left = probe_limit;
-            if (budget.node_limit) nodes_left = std::min(nodes_left, *budget.node_limit > r.nodes ? *budget.node_limit - r.nodes : 0);
-            auto const f = search.solve(capacity, deadline, nodes_left, trial);
-            r.nodes += f.nodes;
-            switch (f.status) {
-                case search_status::feasible:
-                    best = trial;
-                    best_bytes = f.bytes;
-                    hi = f.bytes - 1;
-                    break;
-                case search_status::infeasible:
-                    lo = values.at_least(capacity + 1);
-                    // And every capacity below it, up to the next arena a canonical placement can have.
-                    if (!grouped && lo > proven) {
-                        proven = lo;
-                        r.proof = bound_proof::search;
-                        r.refuted = capacity;
-                    }
-                    break;
-                case search_status::budget_exhausted:
-                    lo = values.at_least(capacity + 1);  // undecided: look above, retry in the next pass
-                    undecided = true;
-                    exhausted = (deadline && detail::exact_search::clock::now() >= *deadline) ||
-                                (budget.node_limit && r.nodes >= *budget.node_limit);
-                    break;
-            }
-        }
-    }
-    r.bytes = detail::write_offsets(items, best, offsets);
-    r.lower_bound = std::min(proven, r.bytes);
-    r.optimal = r.lower_bound == r.bytes;
-    return r;
-}
-inline exact_result exact_minimize(allocation_problem& problem, search_budget const& budget = {}) {
-    return exact_minimize(problem, offset_map(problem), budget);
 }
 
 }  // namespace hlomem

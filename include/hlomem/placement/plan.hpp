@@ -23,6 +23,7 @@
 
 #include <hlomem/placement/best_fit.hpp>
 #include <hlomem/placement/exact.hpp>
+#include <hlomem/placement/minimize.hpp>
 #include <hlomem/placement/greedy.hpp>
 #include <hlomem/placement/improve.hpp>
 #include <hlomem/placement/problem.hpp>
@@ -88,33 +89,6 @@ struct plan_result {
     std::int64_t granularity = 1;                 ///< exact: every canonical arena is a multiple of it
 };
 
-namespace detail {
-
-/// The best placement of the one-pass heuristics (and of `start`, when given and better).
-inline std::int64_t best_heuristic(std::vector<alloc_item> const& items, plan_options const& options,
-                                   std::vector<std::int64_t>& best) {
-    auto const neighbors = time_neighbors(items);
-    auto const keys = keys_or_replay(items, options.heap_keys);
-    std::vector<std::int64_t> trial;
-    std::int64_t bytes = xla_best_fit(items, keys, heap_order::spatial, neighbors, best);
-    auto consider = [&](std::int64_t b) {
-        if (b < bytes) {
-            bytes = b;
-            best = trial;
-        }
-    };
-    consider(xla_best_fit(items, keys, heap_order::temporal, neighbors, trial));
-    consider(greedy_by_size(items, trial));
-    consider(first_fit_by_start(items, trial));
-    if (options.start && options.start->size() == items.size()) {
-        trial = *options.start;
-        consider(arena_of(items, trial));
-    }
-    return bytes;
-}
-
-}  // namespace detail
-
 /// Runs `algorithm` on `problem`, writing the offsets through `offsets`.
 template <class Problem, class OffsetMap>
 plan_result plan(Problem const& problem, OffsetMap offsets, allocation_algorithm algorithm, plan_options const& options = {}) {
@@ -133,14 +107,14 @@ plan_result plan(Problem const& problem, OffsetMap offsets, allocation_algorithm
         case allocation_algorithm::greedy_by_size: r.bytes = greedy_by_size(problem, offsets); break;
         case allocation_algorithm::first_fit: r.bytes = first_fit_by_start(problem, offsets); break;
         case allocation_algorithm::improve: {
-            detail::best_heuristic(items, options, at);
+            detail::best_heuristic(items, options.heap_keys, options.start ? &*options.start : nullptr, at);
             auto const i = detail::improve(items, at, options.improve);
             r.bytes = detail::write_offsets(items, at, offsets);
             r.work = i.iterations;
             break;
         }
         case allocation_algorithm::exact: {
-            detail::best_heuristic(items, options, at);
+            detail::best_heuristic(items, options.heap_keys, options.start ? &*options.start : nullptr, at);
             auto const e = exact_minimize(problem, offsets, options.exact, &at);
             r.bytes = e.bytes;
             r.work = e.nodes;

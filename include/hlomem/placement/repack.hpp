@@ -61,6 +61,9 @@ struct repack_options {
     /// MiniMalloc's question: a placement within this many bytes, or (exact) a proof there is none.
     std::optional<std::int64_t> capacity;
     std::chrono::milliseconds time_limit{10000};  ///< of the local and exact searches, per arena
+    /// The exact search's threads (search_budget::threads): 1 the same answer on every run when
+    /// a search completes; 0 one per core.
+    unsigned threads = 1;
 };
 
 /// The arenas, what each algorithm made of them, and the placements that failed their checks.
@@ -200,6 +203,7 @@ repack_result repack(std::vector<repack_arena> arenas, basic_buffer_assignment<P
         }
         plan.improve.time_limit = options.time_limit;
         plan.exact.time_limit = options.time_limit;
+        plan.exact.threads = options.threads;
         for (auto algorithm : algorithms) {
             auto row = detail::repack_steps::place(arena, algorithm, plan, options.capacity);
             if (row.fits()) {

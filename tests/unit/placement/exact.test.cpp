@@ -230,19 +230,20 @@ TEST_CASE("the exact search places MiniMalloc's J, G and H within 1048576 bytes"
     }
 }
 
-TEST_CASE("minimising moves past a capacity it cannot decide", "[allocation][minimalloc][exact]") {
-    // J's lower bound, 989184, stays undecided for minutes; every heuristic needs 1333248 or
-    // more. Each capacity gets a node limit of its own, so the binary search goes on above the
-    // undecided bound and finds a smaller arena within the same total budget (at the multiples of
-    // 1024 it tries, placement/arena_bound.hpp); the bound it proved stays the live-bytes one.
+TEST_CASE("a capacity searched from three rankings at once", "[allocation][minimalloc][exact]") {
+    // place_within with threads: the first search to answer stops the others. J fits 1048576
+    // (2113 nodes from the first ranking alone); below its live bytes nothing fits, which the
+    // first node proves, whichever search answers.
     auto const text = read_data("minimalloc/J.1048576.csv");
     auto p = hlomem::parse_minimalloc_csv(text);
     hlomem::search_budget budget;
-    budget.node_limit = 105000;  // the bound's 100000, then 5000 for the capacities above it
-    auto const r = hlomem::exact_minimize(p, budget);
-    CHECK(r.bytes == 1137664);
-    CHECK(r.lower_bound == 989184);
-    CHECK_FALSE(r.optimal);
-    CHECK(r.nodes == 105000);
-    CHECK(hlomem::check_placement(p, r.bytes).empty());
+    budget.threads = 3;
+    budget.node_limit = 200000;
+    auto const yes = hlomem::place_within(p, 1048576, budget);
+    REQUIRE(yes.status == hlomem::search_status::feasible);
+    CHECK(yes.bytes <= 1048576);
+    CHECK(hlomem::check_placement(p, 1048576).empty());
+    auto q = hlomem::parse_minimalloc_csv(text);
+    auto const no = hlomem::place_within(q, 989183, budget);
+    CHECK(no.status == hlomem::search_status::infeasible);
 }
