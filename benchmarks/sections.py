@@ -25,3 +25,10 @@ def write_section(name, body):
         new = old.rstrip("\n") + "\n\n" + text
     bench.write_text(new)
     return section
+
+
+def publish(script, name, text, write):
+    """Prints section `name` that `script` measured, and with `write` writes it (write_section)."""
+    print(text)
+    if write:
+        print(f"{script}: {write_section(name, text)} and BENCHMARKS.md")

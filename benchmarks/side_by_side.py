@@ -108,9 +108,7 @@ def main():
           "| input | command | processor time, old | new | new / old | wall time, old / new |",
           "|---|---|---:|---:|---:|---:|"] + rows
     text = "\n".join(md) + "\n"
-    print(text)
-    if args.write:
-        print(f"side_by_side: {sections.write_section('side_by_side.md', text)} and BENCHMARKS.md")
+    sections.publish("side_by_side", "side_by_side.md", text, args.write)
 
 
 if __name__ == "__main__":

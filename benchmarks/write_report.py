@@ -675,7 +675,7 @@ def main(argv):
 
     # The sections other scripts write (sections.py: build_time.py's build times, side_by_side.py's
     # commands against an earlier tool), kept between their markers so that they can replace them.
-    for name in ("build_times.md", "side_by_side.md"):
+    for name in ("build_times.md", "side_by_side.md", "exact_budgets.md"):
         section = Path(__file__).with_name(name)
         if section.exists():
             md.append(section.read_text())
