@@ -199,6 +199,12 @@ class Color:
     def temp_lower_bound_bytes(self) -> Optional[int]:
         """The least any allocator needs for the temps."""
     @property
+    def temp_smallest_bytes(self) -> Optional[int]:
+        """The smallest temp arenas hlomem's exact search finds; None where one was not searched."""
+    @property
+    def temp_smallest_proven(self) -> Optional[bool]:
+        """Whether temp_smallest_bytes is proven smallest."""
+    @property
     def lower_bound_bytes(self) -> Optional[int]: ...
     @property
     def padded_bytes(self) -> Optional[int]: ...

@@ -310,6 +310,11 @@ struct color_ref {
     hlomem::color_live_bytes const* live() const { return of_color(d->facts().colors); }
     hlomem::color_bounds const* bounds() const { return of_color(d->facts().bounds); }
     hlomem::color_padding const* padding() const { return of_color(d->facts().padding); }
+    /// The smallest temp arenas hlomem found; null where one was not searched (the report's null).
+    hlomem::color_temp_optimum const* optimum() const {
+        auto const* o = of_color(d->facts().optima);
+        return o && o->unsearched == 0 ? o : nullptr;
+    }
     hlomem::peak_holdings const* holdings() const { return hlomem::holdings_of(d->facts().holdings, color); }
 
     py::object peak_by_source() const {
@@ -335,12 +340,12 @@ struct color_ref {
     }
 };
 
-inline std::array<field<color_ref>, 13> const& color_fields() {
+inline std::array<field<color_ref>, 15> const& color_fields() {
     using R = color_ref const&;
     auto const has_peak = [](R c) { return c.live() != nullptr; };
     auto const has_bounds = [](R c) { return c.bounds() != nullptr; };
     auto const has_padding = [](R c) { return c.padding() != nullptr; };
-    static std::array<field<color_ref>, 13> const fields{{
+    static std::array<field<color_ref>, 15> const fields{{
         {"color", [](R c) -> py::object { return py::int_(c.color); }},
         {"allocated_bytes", [](R c) -> py::object { return py::int_(c.allocated_bytes); }},
         {"peak_live_bytes", [](R c) -> py::object { return c.live() ? py::object(py::int_(c.live()->peak_bytes)) : py::object(py::none()); }},
@@ -354,6 +359,10 @@ inline std::array<field<color_ref>, 13> const& color_fields() {
         {"temp_allocated_bytes", [](R c) -> py::object { return c.bounds() ? py::object(py::int_(c.bounds()->temp_allocated_bytes)) : py::object(py::none()); },
          nullptr, has_bounds},
         {"temp_lower_bound_bytes", [](R c) -> py::object { return c.bounds() ? py::object(py::int_(c.bounds()->temp.bytes)) : py::object(py::none()); },
+         nullptr, has_bounds},
+        {"temp_smallest_bytes", [](R c) -> py::object { return c.optimum() ? py::object(py::int_(c.optimum()->smallest_bytes)) : py::object(py::none()); },
+         nullptr, has_bounds},
+        {"temp_smallest_proven", [](R c) -> py::object { return c.optimum() ? py::object(py::bool_(c.optimum()->proven)) : py::object(py::none()); },
          nullptr, has_bounds},
         {"lower_bound_bytes", [](R c) -> py::object { return c.bounds() ? py::object(py::int_(c.bounds()->all.bytes)) : py::object(py::none()); },
          nullptr, has_bounds},

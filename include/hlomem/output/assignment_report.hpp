@@ -19,6 +19,7 @@
 #include <hlomem/hlo/donation.hpp>
 #include <hlomem/memory.hpp>
 #include <hlomem/memory/peak.hpp>
+#include <hlomem/placement/temp_optimum.hpp>
 
 #include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/percent.hpp>
@@ -47,7 +48,17 @@ struct buffer_assignment_facts {
     std::size_t depth = 3;                        // levels of the op_name tree the text shows
     hlomem::donation_analysis donations;          // from the dump alone, or with its module (dump_facts)
     hlomem::memory_analysis memory;               // what compiled.memory_analysis() reports
+    std::vector<hlomem::color_temp_optimum> optima;  // the smallest temp arenas hlomem finds (with live ranges)
 };
+
+/// The smallest temp arenas hlomem found for `color`, or null (no temp arena, or no live ranges).
+template <class P>
+hlomem::color_temp_optimum const* temp_optimum_of(buffer_assignment_facts<P> const& f, std::int64_t color) {
+    for (auto const& o : f.optima) {
+        if (o.color == color) return &o;
+    }
+    return nullptr;
+}
 
 /// The facts of `ba`; `sources_for(colors)` gives its values' metadata (attribute_values) once
 /// the colors' peaks are known (assigned_live_bytes), so that a report that names only the values
@@ -55,9 +66,10 @@ struct buffer_assignment_facts {
 template <class P, class SourcesFor>
 buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& ba, SourcesFor sources_for) {
     buffer_assignment_facts<P> f{ba, hlomem::check_consistency(ba), std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0,
-                                 {}, {}, 3, hlomem::analyze_donations(ba), {}};
+                                 {}, {}, 3, hlomem::analyze_donations(ba), {}, {}};
     f.buffers = hlomem::shared_buffers(ba);
     f.bounds = hlomem::lower_bounds(ba, f.buffers);
+    if (ba.live_range) f.optima = hlomem::temp_optima(ba, f.buffers);
     auto const soundness = hlomem::check_soundness(ba);
     f.violations = soundness.size();
     if (ba.live_range && !ba.live_range->not_available) {
@@ -176,9 +188,11 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
     }
 
     if (!f.bounds.empty() && ba.live_range) {
-        out << "\nlower bound for any allocator (most bytes live at once; shared buffers counted once)\n";
-        out << "  color" << pad_left("XLA temp", 16) << pad_left("bound", 16) << pad_left("XLA above bound", 26)
-            << pad_left("time", 7) << "   all allocations" << pad_left("bound", 16) << '\n';
+        out << "\nlower bound for any allocator (most bytes live at once; shared buffers counted once), and the smallest\n"
+               "temp arena hlomem's exact search finds\n";
+        out << "  color" << pad_left("XLA temp", 16) << pad_left("bound", 16) << pad_left("smallest found", 16)
+            << pad_left("XLA above bound", 26) << pad_left("time", 7) << "   all allocations" << pad_left("bound", 16) << '\n';
+        bool found = false, unsearched = false;  // a "<=" cell, a "-" cell of a temp arena
         for (auto const& b : f.bounds) {
             std::string gap = "-";
             if (b.temp_allocated_bytes > 0) {
@@ -186,10 +200,18 @@ void print_buffer_assignment_text(std::ostream& out, buffer_assignment_facts<P> 
                 gap = hlomem::human_bytes(above) + " (" +
                       fixed2(100.0 * static_cast<double>(above) / static_cast<double>(b.temp_allocated_bytes)) + "%)";
             }
+            auto const* o = temp_optimum_of(f, b.color);
+            std::string const smallest = !o || o->unsearched > 0 ? "-" : (o->proven ? "" : "<=") + hlomem::human_bytes(o->smallest_bytes);
+            found = found || (o && o->unsearched == 0 && !o->proven);
+            unsearched = unsearched || (o && o->unsearched > 0);
             out << "  " << pad_left(std::to_string(b.color), 5) << pad_left(hlomem::human_bytes(b.temp_allocated_bytes), 16)
-                << pad_left(hlomem::human_bytes(b.temp.bytes), 16) << pad_left(gap, 26) << pad_left(std::to_string(b.temp.time), 7)
-                << pad_left(hlomem::human_bytes(b.allocated_bytes), 18) << pad_left(hlomem::human_bytes(b.all.bytes), 16) << '\n';
+                << pad_left(hlomem::human_bytes(b.temp.bytes), 16) << pad_left(smallest, 16) << pad_left(gap, 26)
+                << pad_left(std::to_string(b.temp.time), 7) << pad_left(hlomem::human_bytes(b.allocated_bytes), 18)
+                << pad_left(hlomem::human_bytes(b.all.bytes), 16) << '\n';
         }
+        hlomem::temp_optimum_options const searched;
+        if (found) out << "  <=: an arena found within " << searched.node_limit << " search nodes, not proven smallest\n";
+        if (unsearched) out << "  -: not searched, an arena of more than " << searched.most_values << " values\n";
     }
 
     bool any_padding = std::any_of(f.padding.begin(), f.padding.end(),
@@ -363,6 +385,15 @@ void print_buffer_assignment_json(std::ostream& os, buffer_assignment_facts<P> c
             if (b.color != color) continue;
             json.member("temp_allocated_bytes", b.temp_allocated_bytes);
             json.member("temp_lower_bound_bytes", b.temp.bytes);
+            // The smallest temp arena hlomem finds; null where an arena was not searched.
+            auto const* o = temp_optimum_of(f, b.color);
+            if (o && o->unsearched == 0) {
+                json.member("temp_smallest_bytes", o->smallest_bytes);
+                json.member("temp_smallest_proven", o->proven);
+            } else {
+                json.key("temp_smallest_bytes").null();
+                json.key("temp_smallest_proven").null();
+            }
             json.member("lower_bound_bytes", b.all.bytes);
         }
         for (auto const& p : f.padding) {

@@ -91,7 +91,7 @@ void write_diff_html(std::ostream& os, diff_report_side<P, Q> const& sa, diff_re
             auto const g = geometry_of(tl, 30);
             out << "<svg class=\"timeline\" data-side=\"" << (name[0] == 'A' ? 'a' : 'b') << "\" data-color=\"" << c.color
                 << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 " << coord(g.height()) << "\">\n";
-            panel_context<P> const ctx{s.assignment, tl, true, nullptr, 0, curve, map};
+            panel_context<P> const ctx{s.assignment, tl, true, nullptr, 0, curve, map, nullptr};
             write_color_panel(out, ctx, *tc, g);
             out << "</svg>\n</div>\n";
         };

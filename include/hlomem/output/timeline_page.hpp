@@ -37,6 +37,7 @@
 
 #include <hlomem/output/json_writer.hpp>
 #include <hlomem/output/sources.hpp>
+#include <hlomem/output/timeline_levels.hpp>
 #include <hlomem/output/markup.hpp>
 #include <hlomem/output/page_assets.hpp>
 
@@ -128,6 +129,7 @@ struct panel_context {
     // allocated bytes). `hlomem diff` draws two timelines on one scale.
     double curve_bytes = 0;
     double map_bytes = 0;
+    std::vector<hlomem::color_temp_optimum> const* optima = nullptr;  // the levels drawn beside allocated
 };
 
 /// The top of the live-bytes chart of a color whose peak is `peak_bytes`: a tenth above it.
@@ -219,12 +221,7 @@ void write_color_panel(std::ostream& out, panel_context<P> const& ctx, hlomem::t
     write_byte_grid(out, g, scale);
     write_curve_path(out, g, scale, c.live_bytes, "live", true);
     if (!c.unpadded_live_bytes.empty()) write_curve_path(out, g, scale, c.unpadded_live_bytes, "unpadded", false);
-    if (static_cast<double>(c.allocated_bytes) <= top_bytes) {
-        out << "<line class=\"alloc-line\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right) << "\" y1=\""
-            << coord(yc(static_cast<double>(c.allocated_bytes))) << "\" y2=\"" << coord(yc(static_cast<double>(c.allocated_bytes)))
-            << "\"/><text x=\"" << coord(g.left + 4) << "\" y=\"" << coord(yc(static_cast<double>(c.allocated_bytes)) - 3)
-            << "\">allocated " << hlomem::human_bytes(c.allocated_bytes) << "</text>\n";
-    }
+    write_timeline_levels(out, timeline_levels(c, ctx.optima), g.left, g.width - g.right, top_bytes, yc);
     out << "<line class=\"axis\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.left) << "\" y1=\"" << coord(g.top) << "\" y2=\""
         << coord(g.curve_bottom()) << "\"/><line class=\"axis\" x1=\"" << coord(g.left) << "\" x2=\"" << coord(g.width - g.right)
         << "\" y1=\"" << coord(g.curve_bottom()) << "\" y2=\"" << coord(g.curve_bottom()) << "\"/>\n";
@@ -321,7 +318,8 @@ inline void write_svg_legend(std::ostream& out, double y) {
 template <class P>
 void write_timeline_svg(std::ostream& os, hlomem::basic_buffer_assignment<P> const& ba, hlomem::timeline const& tl) {
     std::ostringstream out;
-    panel_context<P> const ctx{ba, tl, true, nullptr, 0, 0, 0};
+    auto const optima = timeline_optima(ba);
+    panel_context<P> const ctx{ba, tl, true, nullptr, 0, 0, 0, &optima};
     double y = 36;
     std::ostringstream body;
     for (auto const& c : tl.colors) {
@@ -650,6 +648,7 @@ void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> co
     }
     out << "</p>\n";
     std::size_t first_band = 0;
+    auto const optima = timeline_optima(ba);
     for (std::size_t k = 0; k < tl.colors.size(); ++k) {
         auto const& c = tl.colors[k];
         out << "<section data-color=\"" << c.color << "\">\n<h2>" << escape_markup(color_heading(c)) << "</h2>\n";
@@ -673,7 +672,7 @@ void write_timeline_html(std::ostream& os, hlomem::basic_buffer_assignment<P> co
         auto g = geometry_of(tl, 16);
         out << "<svg class=\"timeline\" data-color=\"" << c.color << "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 "
             << coord(g.height()) << "\">\n";
-        panel_context<P> const ctx{ba, tl, false, &data_index, first_band, 0, 0};
+        panel_context<P> const ctx{ba, tl, false, &data_index, first_band, 0, 0, &optima};
         write_color_panel(out, ctx, c, g);
         out << "</svg>\n";
         first_band += c.bands.size();

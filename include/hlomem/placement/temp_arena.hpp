@@ -68,6 +68,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -114,6 +115,9 @@ struct temp_arena {
 
 struct temp_arena_options {
     std::optional<std::int64_t> alignment;  ///< instead of infer_alignment
+    /// Allocations that hold more values are left out (a caller that searches each arena bounds
+    /// its work so: placement/temp_optimum.hpp).
+    std::size_t most_values = std::numeric_limits<std::size_t>::max();
 };
 
 /// The largest power of two that divides every value offset in allocation `ai` (1 when every
@@ -314,13 +318,13 @@ inline xla_reproduction reproduce_xla_arena(temp_arena const& arena) {
 
 /// Every temp allocation of `ba` as a problem, in allocation order (see the top of this header).
 template <class P>
-std::vector<temp_arena> temp_arenas(basic_buffer_assignment<P> const& ba, temp_arena_options const& options = {}) {
-    auto const shared = shared_buffers(ba);
+std::vector<temp_arena> temp_arenas(basic_buffer_assignment<P> const& ba, std::vector<shared_buffer> const& shared,
+                                    temp_arena_options const& options = {}) {
     logical_time const program_end = ba.live_range ? ba.live_range->max : 0;
     std::vector<temp_arena> out;
     for (std::size_t ai = 0; ai < ba.allocations.size(); ++ai) {
         auto const& a = ba.allocations[ai];
-        if (a.kind() != allocation_kind::temp) continue;
+        if (a.kind() != allocation_kind::temp || a.values.size() > options.most_values) continue;
         temp_arena arena;
         arena.allocation = ai;
         arena.color = a.color;
@@ -390,6 +394,11 @@ std::vector<temp_arena> temp_arenas(basic_buffer_assignment<P> const& ba, temp_a
         out.push_back(std::move(arena));
     }
     return out;
+}
+/// The same, with the dump's shared buffers (shared_buffers) found here.
+template <class P>
+std::vector<temp_arena> temp_arenas(basic_buffer_assignment<P> const& ba, temp_arena_options const& options = {}) {
+    return temp_arenas(ba, shared_buffers(ba), options);
 }
 
 /// A copy of `ba` with the placement in `placed` (the arena's problem with new offsets) written
