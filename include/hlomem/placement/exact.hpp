@@ -55,6 +55,7 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -114,6 +115,10 @@ public:
             if (items[i].size > 0) of_.push_back(i);
         }
         std::size_t const m = of_.size();
+        // The trail's records hold a buffer or section index in 32 bits, a count in 30.
+        if (m >= (std::size_t{1} << 30)) {
+            throw allocation_error("hlomem: the exact search takes fewer than 2^30 buffers, not " + std::to_string(m));
+        }
         std::vector<std::int64_t> times;
         for (std::size_t i : of_) {
             times.push_back(items[i].lower);
@@ -204,12 +209,17 @@ public:
 private:
     enum class outcome { found, failed, budget };
     enum class undo_kind : std::uint8_t { floor, placement, section };
+    /// 16 bytes: a node pushes hundreds (the sections of the buffers whose floors rise).
     struct undo {
-        undo_kind kind;
-        std::size_t index;     // the buffer, or the section
-        std::int64_t value;    // the old floor, or the section's old lowest floor
-        std::size_t count = 0; // the section's old count at its lowest floor
+        std::int64_t value;   // the old floor, or the section's old lowest floor
+        std::uint32_t index;  // the buffer, or the section
+        std::uint32_t count;  // the section's old count at its lowest floor
+        undo_kind kind() const noexcept { return static_cast<undo_kind>(count >> 30); }
+        std::uint32_t old_count() const noexcept { return count & ((1u << 30) - 1); }
     };
+    void push_undo(undo_kind kind, std::size_t index, std::int64_t value, std::size_t count = 0) {
+        trail_.push_back({value, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(count) | static_cast<std::uint32_t>(kind) << 30});
+    }
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
     /// How buffers are ranked (the tie-break after the floor): keys compared largest first —
     /// W the lifespan's width, A the area (width × size), T the largest total of the bytes still
@@ -225,7 +235,12 @@ public:
 
 private:
 
-    std::int64_t aligned_floor(std::size_t k) const noexcept { return align_up(floor_[k], align_[k]); }
+    /// Buffer k's floor rounded up to its alignment: where it would be placed (unplaced buffers).
+    std::int64_t aligned_floor(std::size_t k) const noexcept { return aligned_floor_[k]; }
+    void set_floor(std::size_t k, std::int64_t floor) noexcept {
+        floor_[k] = floor;
+        aligned_floor_[k] = align_up(floor, align_[k]);
+    }
 
     /// Ranks `members` by the current ranking, with the section totals of what is left to place.
     void rank_members(std::vector<std::size_t> const& members, std::vector<std::size_t>& rank) {
@@ -262,6 +277,7 @@ private:
         placed_.assign(m, 0);
         offset_.assign(m, 0);
         floor_.assign(m, 0);
+        aligned_floor_.assign(m, 0);
         remaining_ = total_;
         lowest_.assign(sections_, 0);
         at_lowest_.resize(sections_);
@@ -295,22 +311,23 @@ private:
     void leave_lowest(std::size_t k, std::int64_t from) {
         for (std::size_t s = first_[k]; s < last_[k]; ++s) {
             if (lowest_[s] != from) continue;
-            trail_.push_back({undo_kind::section, s, lowest_[s], at_lowest_[s]});
+            push_undo(undo_kind::section, s, lowest_[s], at_lowest_[s]);
             if (--at_lowest_[s] == 0) stale_.push_back(s);
         }
     }
 
     void place(std::size_t k, std::int64_t offset) {
-        trail_.push_back({undo_kind::placement, k, 0, 0});
+        push_undo(undo_kind::placement, k, 0);
         leave_lowest(k, aligned_floor(k));
         placed_[k] = 1;
+        aligned_floor_[k] = placed_floor_;
         offset_[k] = offset;
         std::int64_t const end = offset + size_[k];
         for (std::size_t n : neighbors_[k]) {
             if (placed_[n] || floor_[n] >= end) continue;
             std::int64_t const before = aligned_floor(n);
-            trail_.push_back({undo_kind::floor, n, floor_[n], 0});
-            floor_[n] = end;
+            push_undo(undo_kind::floor, n, floor_[n]);
+            set_floor(n, end);
             if (aligned_floor(n) != before) leave_lowest(n, before);
         }
         for (std::size_t s = first_[k]; s < last_[k]; ++s) remaining_[s] -= size_[k];
@@ -319,16 +336,15 @@ private:
         for (std::size_t s : stale_) {
             std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
             std::size_t count = 0;
+            // Placed members count at placed_floor_, above every unplaced one's: no branch on
+            // whether each is placed (these loops were two fifths of a node's instructions).
             for (std::size_t j : members_of_section_[s]) {
-                if (placed_[j]) continue;
-                std::int64_t const f = aligned_floor(j);
-                if (f < lowest) {
-                    lowest = f;
-                    count = 0;
-                }
-                count += f == lowest;
+                std::int64_t const f = aligned_floor_[j];
+                count = f < lowest ? 1 : count + (f == lowest);
+                lowest = std::min(lowest, f);
             }
-            trail_.push_back({undo_kind::section, s, lowest_[s], at_lowest_[s]});
+            if (lowest == placed_floor_) count = 0;  // every member placed
+            push_undo(undo_kind::section, s, lowest_[s], at_lowest_[s]);
             lowest_[s] = lowest;
             at_lowest_[s] = count;
         }
@@ -339,15 +355,16 @@ private:
         while (trail_.size() > mark) {
             undo const u = trail_.back();
             trail_.pop_back();
-            switch (u.kind) {
-                case undo_kind::floor: floor_[u.index] = u.value; break;
+            switch (u.kind()) {
+                case undo_kind::floor: set_floor(u.index, u.value); break;
                 case undo_kind::section:
                     lowest_[u.index] = u.value;
-                    at_lowest_[u.index] = u.count;
+                    at_lowest_[u.index] = u.old_count();
                     break;
                 case undo_kind::placement: {
                     std::size_t const k = u.index;
                     placed_[k] = 0;
+                    aligned_floor_[k] = align_up(floor_[k], align_[k]);
                     for (std::size_t s = first_[k]; s < last_[k]; ++s) remaining_[s] += size_[k];
                     for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) ++crossing_[b];
                     break;
@@ -482,6 +499,8 @@ private:
     bool out_of_time_ = false;  // the deadline passed, or the watch made the search moot
     std::vector<char> placed_;
     std::vector<std::int64_t> offset_, floor_, remaining_;
+    std::vector<std::int64_t> aligned_floor_;  // of each unplaced buffer; placed_floor_ once placed
+    static constexpr std::int64_t placed_floor_ = std::numeric_limits<std::int64_t>::max();
     std::vector<std::size_t> crossing_;  // per section boundary b (between sections b-1 and b)
     // Per section, the lowest aligned floor of its unplaced buffers and how many are at it.
     std::vector<std::int64_t> lowest_;
