@@ -83,7 +83,7 @@ def main():
             d = results.get((limit, threads, "D"))
             j = results.get((limit, threads, "J"))
             show = lambda r: f"{r['bytes']:,} ({100.0 * r['live'] / r['bytes']:.2f}%)" if r else "-"
-            lines.append(f"| {limit} s | {threads} | {mean:.2f}% | {len(proven)} of {len(rows)} | {slowest:.2f} s | "
+            lines.append(f"| {limit} s | {threads} | {mean:.3f}% | {len(proven)} of {len(rows)} | {slowest:.2f} s | "
                          f"{show(d)} | {show(j)} |")
     lines.append("")
     header = "| instance | live bytes | " + " | ".join(f"{l} s, {t} thr." for l in args.limits for t in args.threads) + " |"
