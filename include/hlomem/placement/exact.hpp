@@ -134,6 +134,7 @@ public:
         first_.resize(m);
         last_.resize(m);
         members_of_section_.resize(sections_);
+        position_start_.resize(m);
         total_.assign(sections_, 0);
         std::vector<alloc_item> compact;
         for (std::size_t k = 0; k < m; ++k) {
@@ -145,8 +146,10 @@ public:
             area_[k] = static_cast<long double>(width_[k]) * static_cast<long double>(it.size);
             first_[k] = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), it.lower) - times.begin());
             last_[k] = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), it.upper) - times.begin());
+            position_start_[k] = member_position_.size();
             for (std::size_t s = first_[k]; s < last_[k]; ++s) {
-                members_of_section_[s].push_back(k);
+                member_position_.push_back(static_cast<std::uint32_t>(members_of_section_[s].size()));
+                members_of_section_[s].push_back(static_cast<std::uint32_t>(k));
                 total_[s] += it.size;
             }
         }
@@ -282,6 +285,8 @@ private:
         lowest_.assign(sections_, 0);
         at_lowest_.resize(sections_);
         for (std::size_t s = 0; s < sections_; ++s) at_lowest_[s] = members_of_section_[s].size();
+        unplaced_of_section_ = members_of_section_;
+        position_ = member_position_;
         crossing_.assign(sections_ + 1, 0);
         trail_.clear();
         for (std::size_t k = 0; k < m; ++k) {
@@ -316,6 +321,31 @@ private:
         }
     }
 
+    /// Where buffer k is in section s's list of unplaced members.
+    std::uint32_t& position(std::size_t k, std::size_t s) noexcept { return position_[position_start_[k] + (s - first_[k])]; }
+    /// Takes k (being placed) out of section s's unplaced members: the last one moves into its place.
+    void leave_section(std::size_t k, std::size_t s) noexcept {
+        auto& list = unplaced_of_section_[s];
+        std::uint32_t const i = position(k, s);
+        std::uint32_t const moved = list.back();
+        list[i] = moved;
+        position(moved, s) = i;
+        list.pop_back();
+    }
+    /// The undo of leave_section, the trail being undone in reverse: the one moved goes back last.
+    void return_to_section(std::size_t k, std::size_t s) {
+        auto& list = unplaced_of_section_[s];
+        std::uint32_t const i = position(k, s);
+        if (i == list.size()) {
+            list.push_back(static_cast<std::uint32_t>(k));
+            return;
+        }
+        std::uint32_t const moved = list[i];
+        position(moved, s) = static_cast<std::uint32_t>(list.size());
+        list.push_back(moved);
+        list[i] = static_cast<std::uint32_t>(k);
+    }
+
     void place(std::size_t k, std::int64_t offset) {
         push_undo(undo_kind::placement, k, 0);
         leave_lowest(k, aligned_floor(k));
@@ -330,15 +360,18 @@ private:
             set_floor(n, end);
             if (aligned_floor(n) != before) leave_lowest(n, before);
         }
-        for (std::size_t s = first_[k]; s < last_[k]; ++s) remaining_[s] -= size_[k];
+        for (std::size_t s = first_[k]; s < last_[k]; ++s) {
+            remaining_[s] -= size_[k];
+            leave_section(k, s);
+        }
         for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) --crossing_[b];
         // Recount the lowest floor of the sections that lost theirs.
         for (std::size_t s : stale_) {
             std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
             std::size_t count = 0;
-            // Placed members count at placed_floor_, above every unplaced one's: no branch on
-            // whether each is placed (these loops were two fifths of a node's instructions).
-            for (std::size_t j : members_of_section_[s]) {
+            // The unplaced members alone (unplaced_of_section_): these loops were two fifths of a
+            // node's instructions while they read the placed members too.
+            for (std::uint32_t j : unplaced_of_section_[s]) {
                 std::int64_t const f = aligned_floor_[j];
                 count = f < lowest ? 1 : count + (f == lowest);
                 lowest = std::min(lowest, f);
@@ -365,7 +398,10 @@ private:
                     std::size_t const k = u.index;
                     placed_[k] = 0;
                     aligned_floor_[k] = align_up(floor_[k], align_[k]);
-                    for (std::size_t s = first_[k]; s < last_[k]; ++s) remaining_[s] += size_[k];
+                    for (std::size_t s = first_[k]; s < last_[k]; ++s) {
+                        remaining_[s] += size_[k];
+                        return_to_section(k, s);
+                    }
                     for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) ++crossing_[b];
                     break;
                 }
@@ -485,7 +521,12 @@ private:
     std::vector<std::int64_t> size_, align_, width_;
     std::vector<long double> area_;
     std::vector<std::size_t> first_, last_;  // sections [first, last) of each buffer
-    std::vector<std::vector<std::size_t>> members_of_section_;
+    std::vector<std::vector<std::uint32_t>> members_of_section_;
+    std::vector<std::size_t> position_start_;      // where buffer k's sections start in member_position_
+    std::vector<std::uint32_t> member_position_;   // k's index in members_of_section_[s], per (k, s)
+    // During a run: each section's unplaced members, and each buffer's index there.
+    std::vector<std::vector<std::uint32_t>> unplaced_of_section_;
+    std::vector<std::uint32_t> position_;
     std::vector<std::int64_t> total_;  // bytes live in each section
     std::vector<std::vector<std::size_t>> neighbors_;
     std::int64_t lower_bound_ = 0;
