@@ -92,11 +92,11 @@ inline std::int64_t best_heuristic(std::vector<alloc_item> const& items, std::ve
 ///   - the descent: capacities below the best placement, each with 20,000 nodes in the first
 ///     pass (doubling each pass), one granule (arena_values::granularity) below it, then two,
 ///     four, ... while they are placed, half as far after one that runs out of nodes; the pass
-///     ends when one granule below the best runs out. Near the smallest arena a capacity can be
-///     hard where one a little larger or smaller is easy (MiniMalloc's D: 1035264 undecided after
-///     3 million nodes, 1025024 placed in 326 thousand, 1065984 down to 1061888 in 1,200 nodes
-///     each), so steps from the best placement find more than a binary search's jumps into the
-///     hard region.
+///     ends when one granule below the best runs out, and the next three after it (sweep_length)
+///     too. Near the smallest arena a capacity can be hard where one a little larger or smaller
+///     is easy (MiniMalloc's D: 1035264 undecided after 3 million nodes, 1025024 placed in 326
+///     thousand, 1065984 down to 1061888 in 1,200 nodes each), so steps from the best placement
+///     find more than a binary search's jumps into the hard region.
 /// One thread alternates: the bound, then a pass of the descent, then the bound with twice the
 /// nodes, and so on; under a node limit alone its answer is the same on every machine. With more
 /// threads, the others descend at once, each from another ranking (exact_search::solve's
