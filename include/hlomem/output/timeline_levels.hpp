@@ -20,7 +20,6 @@
 
 #include <hlomem/core/human_bytes.hpp>
 #include <hlomem/dump/buffer_assignment.hpp>
-#include <hlomem/memory/analysis.hpp>
 #include <hlomem/memory/timeline.hpp>
 #include <hlomem/output/markup.hpp>
 #include <hlomem/placement/temp_optimum.hpp>
@@ -51,7 +50,7 @@ inline std::vector<timeline_level> timeline_levels(timeline_color const& c, std:
 template <class P>
 std::vector<color_temp_optimum> timeline_optima(basic_buffer_assignment<P> const& ba) {
     if (!ba.live_range) return {};
-    return temp_optima(ba, shared_buffers(ba));
+    return temp_optima(ba);
 }
 
 /// Draws each level at or below `top_bytes` from x = `left` to `right`, at the height `y(bytes)`.

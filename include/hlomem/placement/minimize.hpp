@@ -121,12 +121,17 @@ public:
           best_(best_bytes),
           open_from_(proven) {}
 
-    /// Runs the searches on `threads` threads (this one among them) until the best placement
-    /// meets the bound, or the time or the nodes run out.
-    void run(unsigned threads) {
+    /// Runs the searches on `threads` threads (this one among them, with `first`, a search of
+    /// the items) until the best placement meets the bound, or the time or the nodes run out.
+    void run(unsigned threads, exact_search& first) {
         std::vector<std::thread> others;
-        for (unsigned t = 1; t < threads; ++t) others.emplace_back([this, t] { work(t); });
-        work(0);
+        for (unsigned t = 1; t < threads; ++t) {
+            others.emplace_back([this, t] {
+                exact_search search(items_);
+                work(t, search);
+            });
+        }
+        work(0, first);
         for (auto& t : others) t.join();
     }
 
@@ -137,8 +142,7 @@ public:
     std::uint64_t nodes() const noexcept { return nodes_.load(); }
 
 private:
-    void work(unsigned thread) {
-        exact_search search(items_);
+    void work(unsigned thread, exact_search& search) {
         std::vector<std::int64_t> trial;
         std::size_t const rotation = thread % exact_search::ranking_count;
         for (unsigned round = 0; !finished(); ++round) {
@@ -278,23 +282,24 @@ exact_result exact_minimize(Problem const& problem, OffsetMap offsets, search_bu
     bool const grouped = std::any_of(items.begin(), items.end(), [](auto const& it) { return it.segments != nullptr; });
     auto const values = detail::arena_values_of(items);
     r.granularity = values.granularity;
+    detail::exact_search search(items);
     std::int64_t proven = lower_bound_bytes(problem);  // nothing below fits
-    if (!grouped) proven = std::max(proven, detail::exact_search(items).lower_bound());
+    if (!grouped) proven = std::max(proven, search.lower_bound());
     std::int64_t const stacked = values.at_least(std::max(proven, detail::stacked_bytes(items, values.step)));
     if (stacked > proven) {
         proven = stacked;
         r.proof = bound_proof::stacked_bytes;
     }
     if (proven < best_bytes) {
-        detail::minimize_search search(items, values, grouped, budget, proven, best_bytes, std::move(best));
-        search.run(detail::threads_of(budget));
-        best_bytes = search.best_bytes();
-        best = search.best_offsets();
-        r.nodes = search.nodes();
-        if (search.proven() > proven) {
-            proven = search.proven();
+        detail::minimize_search searches(items, values, grouped, budget, proven, best_bytes, std::move(best));
+        searches.run(detail::threads_of(budget), search);
+        best_bytes = searches.best_bytes();
+        best = searches.best_offsets();
+        r.nodes = searches.nodes();
+        if (searches.proven() > proven) {
+            proven = searches.proven();
             r.proof = bound_proof::search;
-            r.refuted = search.refuted();
+            r.refuted = searches.refuted();
         }
     }
     r.bytes = detail::write_offsets(items, best, offsets);

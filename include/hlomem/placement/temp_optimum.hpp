@@ -12,6 +12,7 @@
 #ifndef HLOMEM_PLACEMENT_TEMP_OPTIMUM_HPP
 #define HLOMEM_PLACEMENT_TEMP_OPTIMUM_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -78,6 +79,16 @@ std::vector<color_temp_optimum> temp_optima(basic_buffer_assignment<P> const& ba
     std::vector<color_temp_optimum> out;
     for (auto& entry : by_color) out.push_back(entry.second);
     return out;
+}
+
+/// The same, finding the shared buffers only where some arena is small enough to be searched
+/// (a dump whose arenas are all over the cap costs one look at its allocations).
+template <class P>
+std::vector<color_temp_optimum> temp_optima(basic_buffer_assignment<P> const& ba, temp_optimum_options const& options = {}) {
+    bool const searched = std::any_of(ba.allocations.begin(), ba.allocations.end(), [&](auto const& a) {
+        return a.kind() == allocation_kind::temp && a.values.size() <= options.most_values;
+    });
+    return temp_optima(ba, searched ? shared_buffers(ba) : std::vector<shared_buffer>{}, options);
 }
 
 }  // namespace hlomem
