@@ -350,7 +350,6 @@ private:
         push_undo(undo_kind::placement, k, 0);
         leave_lowest(k, aligned_floor(k));
         placed_[k] = 1;
-        aligned_floor_[k] = placed_floor_;
         offset_[k] = offset;
         std::int64_t const end = offset + size_[k];
         for (std::size_t n : neighbors_[k]) {
@@ -376,7 +375,6 @@ private:
                 count = f < lowest ? 1 : count + (f == lowest);
                 lowest = std::min(lowest, f);
             }
-            if (lowest == placed_floor_) count = 0;  // every member placed
             push_undo(undo_kind::section, s, lowest_[s], at_lowest_[s]);
             lowest_[s] = lowest;
             at_lowest_[s] = count;
@@ -397,7 +395,6 @@ private:
                 case undo_kind::placement: {
                     std::size_t const k = u.index;
                     placed_[k] = 0;
-                    aligned_floor_[k] = align_up(floor_[k], align_[k]);
                     for (std::size_t s = first_[k]; s < last_[k]; ++s) {
                         remaining_[s] += size_[k];
                         return_to_section(k, s);
@@ -540,8 +537,7 @@ private:
     bool out_of_time_ = false;  // the deadline passed, or the watch made the search moot
     std::vector<char> placed_;
     std::vector<std::int64_t> offset_, floor_, remaining_;
-    std::vector<std::int64_t> aligned_floor_;  // of each unplaced buffer; placed_floor_ once placed
-    static constexpr std::int64_t placed_floor_ = std::numeric_limits<std::int64_t>::max();
+    std::vector<std::int64_t> aligned_floor_;  // of each buffer, read while it is unplaced
     std::vector<std::size_t> crossing_;  // per section boundary b (between sections b-1 and b)
     // Per section, the lowest aligned floor of its unplaced buffers and how many are at it.
     std::vector<std::int64_t> lowest_;
