@@ -4,6 +4,7 @@
 // input half: it sits on top of every analysis and writes what they found.
 //
 //   <hlomem/output/json_writer.hpp>        json_writer: the one streaming JSON writer
+//   <hlomem/output/json_elements.hpp>      write_elements: a long array's elements on two threads, in order
 //   <hlomem/output/percent.hpp>            fixed2, share_text: percentages as every output writes them
 //   <hlomem/output/sources.hpp>            where values come from: the peak by source line, op_name, stack
 //   <hlomem/output/assignment_report.hpp>  facts_with, print_buffer_assignment_text/_json: a dump's report
@@ -30,6 +31,7 @@
 #include <hlomem/output/diff_report.hpp>
 #include <hlomem/output/donation_report.hpp>
 #include <hlomem/output/dump_directory_report.hpp>
+#include <hlomem/output/json_elements.hpp>
 #include <hlomem/output/json_writer.hpp>
 #include <hlomem/output/markup.hpp>
 #include <hlomem/output/memory_analysis_report.hpp>

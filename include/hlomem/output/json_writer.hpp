@@ -62,6 +62,19 @@ public:
         depth_ = at.depth;
         after_key_ = true;  // no separator before the value: it follows its key
     }
+    /// A writer of elements that follow others in an array (or members in an object) open at
+    /// `depth` levels in some document (here() of that document's writer, inside it): its text
+    /// starts with the separator that writer would write before its next element, and is ready
+    /// for its raw_elements(). What write_elements (output/json_elements.hpp) writes a run of a
+    /// long array's elements with, on another thread.
+    struct later_elements {
+        std::size_t depth;
+        bool pretty = true;
+    };
+    json_writer(std::ostream& out, later_elements at) : json_writer(out, at.pretty) {
+        depth_ = at.depth;
+        first_here_ = false;  // the elements before these were written elsewhere
+    }
     json_writer(json_writer const&) = delete;
     json_writer& operator=(json_writer const&) = delete;
     ~json_writer() { flush(); }
@@ -168,6 +181,19 @@ public:
         separate();
         put(text);
         return complete();
+    }
+    /// Elements a later_elements writer at here() wrote, after the elements this writer has
+    /// written in what it has open (at least one: their text starts with a separator), copied as
+    /// they are; a text longer than the buffer goes to the stream directly.
+    json_writer& raw_elements(std::string_view text) {
+        assert(depth_ > 0 && !first_here_ && !after_key_);
+        if (text.size() <= capacity) {
+            put(text);
+        } else {
+            flush();
+            out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+        }
+        return *this;
     }
     template <class T>
     json_writer& value(std::optional<T> const& v) {

@@ -29,11 +29,15 @@ namespace hlomem {
 template <class P>
 buffer_assignment_facts<P> dump_facts(hlomem::basic_loaded<P> const& loaded, bool every_value, std::vector<std::string> const& roots = {}) {
     auto const& ba = *loaded.assignment();
-    auto facts = facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const& colors) {
-        auto sources = every_value ? hlomem::attribute_values(loaded) : hlomem::attribute_values(ba, values_at_peaks(ba, colors));
+    auto stripped = [&](hlomem::basic_source_attribution<P> sources) {
         hlomem::strip_source_roots(sources, roots);
         return sources;
-    });
+    };
+    // Every value's metadata does not wait for the peaks, and is read beside the other analyses.
+    auto facts = every_value ? facts_with(ba, [&] { return stripped(hlomem::attribute_values(loaded)); })
+                             : facts_with(ba, [&](std::vector<hlomem::color_live_bytes> const& colors) {
+                                   return stripped(hlomem::attribute_values(ba, values_at_peaks(ba, colors)));
+                               });
     if (loaded.live_range_file) facts.notes.push_back("live ranges read from " + *loaded.live_range_file);
     if (loaded.live_ranges_from_module && loaded.module_file) {
         facts.notes.push_back("live ranges derived from the module " + *loaded.module_file + " (the dump states none)");

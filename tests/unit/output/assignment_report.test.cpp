@@ -2,7 +2,8 @@
 // the code the tool runs), read back with a JSON parser: on every real dump, each value's
 // op_type, op_name, source_file and source_line are what its ` from instruction:` line states
 // (null where it states none), and each color's peak_by_source, peak_by_op_name and
-// peak_by_stack_frame add up to its peak_live_bytes.
+// peak_by_stack_frame add up to its peak_live_bytes; and the report is the same, byte for byte,
+// on one thread and on two.
 #include <hlomem/hlomem.hpp>
 
 #include <boost/property_tree/json_parser.hpp>
@@ -66,9 +67,11 @@ TEST_CASE("report --json: every value's metadata as its from-instruction line st
         INFO(file);
         std::string const text = read_data(file);
         auto const ba = hlomem::parse_buffer_assignment(text, file);
-        auto const facts = hlomem::facts_of(ba, hlomem::attribute_values(ba));
+        // On two threads, as a large dump's report is written (report_threads): the analyses beside
+        // the metadata, and the values in runs handed from one thread to the other.
+        auto const facts = hlomem::facts_with(ba, [&] { return hlomem::attribute_values(ba); }, 2);
         std::ostringstream json;
-        hlomem::print_buffer_assignment_json(json, facts);
+        hlomem::print_buffer_assignment_json(json, facts, 2);
         std::istringstream in(json.str());
         ptree report;
         boost::property_tree::read_json(in, report);
@@ -121,4 +124,32 @@ TEST_CASE("report --json: every value's metadata as its from-instruction line st
     }
     CHECK(values_checked > 900);
     CHECK(with_source > 0);
+}
+
+TEST_CASE("report: the same text and JSON on one thread and on two", "[report][threads]") {
+    std::size_t handed_over = 0;
+    for (auto const& file : hlomem_test::real_dumps) {
+        INFO(file);
+        auto const ba = hlomem::parse_buffer_assignment(read_data(file), file);
+        CHECK(hlomem::report_threads(ba, 1) == 1);
+        CHECK(hlomem::report_threads(ba, 5) == 2);
+        std::string texts[2], jsons[2];
+        for (std::size_t threads : {1, 2}) {
+            // Every value's metadata (JSON), and only the values' at the peaks (the text).
+            auto const every = hlomem::facts_with(ba, [&] { return hlomem::attribute_values(ba); }, threads);
+            auto const at_peaks = hlomem::facts_with(
+                ba, [&](std::vector<hlomem::color_live_bytes> const& colors) { return hlomem::attribute_values(ba, hlomem::values_at_peaks(ba, colors)); },
+                threads);
+            std::ostringstream json, text;
+            hlomem::print_buffer_assignment_json(json, every, threads);
+            hlomem::print_buffer_assignment_text(text, at_peaks, 20);
+            jsons[threads - 1] = json.str();
+            texts[threads - 1] = text.str();
+        }
+        CHECK(jsons[1] == jsons[0]);
+        CHECK(texts[1] == texts[0]);
+        // Runs of a sixteenth of the values, 16 at least: from 32 values one is handed over.
+        handed_over += ba.values.size() >= 32;
+    }
+    CHECK(handed_over >= 10);
 }
