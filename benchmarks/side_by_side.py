@@ -8,8 +8,9 @@ the same input, in one session on one machine.
 OLD_REV is built from a fresh clone (Release, Ninja, only the tool) under build-bench/tools/REV,
 once; the new tool is HEAD's, built the same way unless --new names one. Each command runs N
 pairs of times (default 7), old and new alternating so that a change of the machine's load falls
-on both; the figures are the medians of processor time (user + system of the child, from the
-kernel's accounting) and of wall time, output to /dev/null. The 1-minute load average is taken
+on both; the figures are the medians of wall time and of processor time (user + system of the child,
+from the kernel's accounting), output to /dev/null, and in how many pairs the new tool took less
+of each. The 1-minute load average is taken
 before and after. The result is a Markdown table on stdout; --write makes it BENCHMARKS.md's
 section benchmarks/side_by_side.md (sections.py), the figure of issue 39's "back to the speed of
 three weeks ago".
@@ -96,8 +97,13 @@ def main():
             new_cpu = statistics.median(r[1] for r in new_runs)
             old_wall = statistics.median(r[0] for r in old_runs)
             new_wall = statistics.median(r[0] for r in new_runs)
-            rows.append(f"| `{pathlib.Path(path).name}` ({size / 1e6:.0f} MB) | `{command}` | {old_cpu * 1000:.0f} ms | "
-                        f"{new_cpu * 1000:.0f} ms | **{new_cpu / old_cpu:.2f}x** | {old_wall * 1000:.0f} / {new_wall * 1000:.0f} ms |")
+            # In how many pairs the new tool took less: a median moves with the machine's load,
+            # a pair's two runs share it.
+            wall_wins = sum(n[0] < o[0] for o, n in zip(old_runs, new_runs))
+            cpu_wins = sum(n[1] < o[1] for o, n in zip(old_runs, new_runs))
+            rows.append(f"| `{pathlib.Path(path).name}` ({size / 1e6:.0f} MB) | `{command}` | "
+                        f"{old_wall * 1000:.0f} / {new_wall * 1000:.0f} ms | **{new_wall / old_wall:.2f}x** | {wall_wins} of {args.pairs} | "
+                        f"{old_cpu * 1000:.0f} / {new_cpu * 1000:.0f} ms | **{new_cpu / old_cpu:.2f}x** | {cpu_wins} of {args.pairs} |")
             print(rows[-1], file=sys.stderr, flush=True)
     load_after = load()
     md = ["### Whole commands against an earlier tool (written by `benchmarks/side_by_side.py`)", "",
@@ -105,8 +111,8 @@ def main():
           f"{platform.processor() or platform.machine()} ({os.cpu_count()} cores), {args.pairs} pairs of runs alternating, medians; "
           f"1-minute load average {load_before:.1f} before, {load_after:.1f} after.",
           "",
-          "| input | command | processor time, old | new | new / old | wall time, old / new |",
-          "|---|---|---:|---:|---:|---:|"] + rows
+          "| input | command | wall time, old / new | new / old | pairs new took less | processor time, old / new | new / old | pairs new took less |",
+          "|---|---|---:|---:|---:|---:|---:|---:|"] + rows
     text = "\n".join(md) + "\n"
     sections.publish("side_by_side", "side_by_side.md", text, args.write)
 

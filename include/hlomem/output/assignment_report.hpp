@@ -86,19 +86,21 @@ std::size_t report_threads(hlomem::basic_buffer_assignment<P> const& ba, std::si
 ///
 /// On two threads (report_threads(ba, threads)) the work is shared, none of it written by both:
 /// every value's metadata here and the analyses of the assignment on the other (23 ms each on
-/// the 60,075 values of a 52 MB dump); else the shared buffers and their bounds here, and the
-/// checks, XLA's peak and memory_analysis() there (8 and 10 ms). This thread takes the part that
-/// allocates most, every value's metadata (13 MB of records for 60,075 values): it takes memory
-/// from the heap the process has touched already, where a thread of its own takes fresh pages.
+/// the 60,075 values of a 52 MB dump); else the shared buffers, their bounds and memory_analysis()
+/// here, and the checks and XLA's peak there (12 and 8 ms on one thread). This thread takes the
+/// part that allocates most, every value's metadata (13 MB of records for 60,075 values): it
+/// takes memory from the heap the process has touched already, where the other thread takes
+/// fresh pages (its 8 ms of checks take 12 there).
 template <class P, class SourcesFor>
 buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& ba, SourcesFor sources_for, std::size_t threads = 0) {
     buffer_assignment_facts<P> f{ba, {}, std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0, {}, {}, 3, {}, {}, {}};
     bool const parallel = report_threads(ba, threads) > 1;
     std::vector<hlomem::diagnostic> soundness;
-    auto buffers_and_bounds = [&] {
+    auto buffers_bounds_memory = [&] {
         f.buffers = hlomem::shared_buffers(ba);
         f.bounds = hlomem::lower_bounds(ba, f.buffers);
         if (ba.live_range) f.optima = hlomem::temp_optima(ba, f.buffers);
+        f.memory = hlomem::compute_memory_analysis(ba);
     };
     auto checks_and_peaks = [&] {
         f.warnings = hlomem::check_consistency(ba);
@@ -113,7 +115,6 @@ buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& 
                                              " values with a live range have no Used-values block, so XLA's peak cannot size them"));
             }
         }
-        f.memory = hlomem::compute_memory_analysis(ba);
     };
     auto live_bytes = [&] {
         f.colors = hlomem::assigned_live_bytes(ba, f.buffers, soundness);  // a sum over buffers when sound
@@ -122,12 +123,12 @@ buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& 
     if constexpr (std::is_invocable_v<SourcesFor&>) {
         hlomem::detail::run_both(parallel, [&] { f.sources = sources_for(); },
                                  [&] {
-                                     buffers_and_bounds();
+                                     buffers_bounds_memory();
                                      checks_and_peaks();
                                      live_bytes();
                                  });
     } else {
-        hlomem::detail::run_both(parallel, buffers_and_bounds, checks_and_peaks);
+        hlomem::detail::run_both(parallel, buffers_bounds_memory, checks_and_peaks);
         live_bytes();
         f.sources = sources_for(f.colors);
     }
