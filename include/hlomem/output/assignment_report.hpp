@@ -84,24 +84,26 @@ std::size_t report_threads(hlomem::basic_buffer_assignment<P> const& ba, std::si
 /// the values live at the peaks reads only their texts (values_at_peaks); or, callable without
 /// them (a report that lists every value), while the analyses of the assignment run.
 ///
-/// On two threads (report_threads(ba, threads)) the work is shared, none of it written by both:
-/// every value's metadata here and the analyses of the assignment on the other (23 ms each on
-/// the 60,075 values of a 52 MB dump); else the shared buffers, their bounds and memory_analysis()
-/// here, and the checks and XLA's peak there (12 and 8 ms on one thread). This thread takes the
-/// part that allocates most, every value's metadata (13 MB of records for 60,075 values): it
-/// takes memory from the heap the process has touched already, where the other thread takes
-/// fresh pages (its 8 ms of checks take 12 there).
+/// On two threads (report_threads(ba, threads)) the work is shared, none of it written by both.
+/// The other thread takes its memory in fresh pages, where this one reuses the heap the process
+/// has touched already, so this thread takes what allocates most, and a little more. On the
+/// 60,075 values of a 52 MB dump, with each part's time on one thread:
+///   - every value's metadata (23 ms; 13 MB of records) and memory_analysis() (4 ms) here, the
+///     other analyses of the assignment (19 ms) there: the facts take 30 ms, not 47, the other
+///     thread's part running longer in its fresh pages;
+///   - or the shared buffers, their bounds and memory_analysis() here (12 ms), the checks and
+///     XLA's peak there (8 ms, 12 there); then the metadata of the values at the peaks.
 template <class P, class SourcesFor>
 buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& ba, SourcesFor sources_for, std::size_t threads = 0) {
     buffer_assignment_facts<P> f{ba, {}, std::nullopt, {}, {}, hlomem::size_function_of(ba), {}, {}, {}, 0, {}, {}, 3, {}, {}, {}};
     bool const parallel = report_threads(ba, threads) > 1;
     std::vector<hlomem::diagnostic> soundness;
-    auto buffers_bounds_memory = [&] {
+    auto buffers_and_bounds = [&] {
         f.buffers = hlomem::shared_buffers(ba);
         f.bounds = hlomem::lower_bounds(ba, f.buffers);
         if (ba.live_range) f.optima = hlomem::temp_optima(ba, f.buffers);
-        f.memory = hlomem::compute_memory_analysis(ba);
     };
+    auto memory = [&] { f.memory = hlomem::compute_memory_analysis(ba); };
     auto checks_and_peaks = [&] {
         f.warnings = hlomem::check_consistency(ba);
         f.donations = hlomem::analyze_donations(ba);
@@ -121,14 +123,25 @@ buffer_assignment_facts<P> facts_with(hlomem::basic_buffer_assignment<P> const& 
         f.padding = hlomem::padding_by_color(ba, f.buffers, f.sizing, f.colors);  // the live bytes measured once
     };
     if constexpr (std::is_invocable_v<SourcesFor&>) {
-        hlomem::detail::run_both(parallel, [&] { f.sources = sources_for(); },
-                                 [&] {
-                                     buffers_bounds_memory();
-                                     checks_and_peaks();
-                                     live_bytes();
-                                 });
+        hlomem::detail::run_both(
+            parallel,
+            [&] {
+                f.sources = sources_for();
+                memory();
+            },
+            [&] {
+                buffers_and_bounds();
+                checks_and_peaks();
+                live_bytes();
+            });
     } else {
-        hlomem::detail::run_both(parallel, buffers_bounds_memory, checks_and_peaks);
+        hlomem::detail::run_both(
+            parallel,
+            [&] {
+                buffers_and_bounds();
+                memory();
+            },
+            checks_and_peaks);
         live_bytes();
         f.sources = sources_for(f.colors);
     }
