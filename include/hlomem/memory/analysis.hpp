@@ -48,12 +48,7 @@ std::vector<shared_buffer> shared_buffers(basic_buffer_assignment<P> const& ba) 
         });
     }
     std::vector<std::size_t> group_of_root(ba.values.size(), npos);  // by root value: its buffer (a vector, not a map: 10^6 values)
-    // As many buffers as roots of allocated values: the vector (80 bytes a buffer) sized once, not
-    // grown by doubling, whose copies touched twice the memory.
-    std::size_t roots = 0;
-    for (std::size_t i = 0; i < ba.values.size(); ++i) roots += ba.values[i].allocation != npos && find(i) == i;
     std::vector<shared_buffer> out;
-    out.reserve(roots);
     for (std::size_t i = 0; i < ba.values.size(); ++i) {
         auto const& v = ba.values[i];
         if (v.allocation == npos) continue;

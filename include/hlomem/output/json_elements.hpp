@@ -81,7 +81,7 @@ void write_elements(json_writer& json, std::size_t n, MakeState const& make_stat
         bool failed = false;
         std::exception_ptr error;
     } h;
-    json_writer::later_elements const at{json.here().depth, json.here().pretty};
+    json_writer::later_elements const at{json.here()};
     auto other = [&] {
         try {
             detail::string_sink sinks[2] = {detail::string_sink(h.texts[0]), detail::string_sink(h.texts[1])};

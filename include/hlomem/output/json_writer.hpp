@@ -67,10 +67,7 @@ public:
     /// starts with the separator that writer would write before its next element, and is ready
     /// for its raw_elements(). What write_elements (output/json_elements.hpp) writes a run of a
     /// long array's elements with, on another thread.
-    struct later_elements {
-        std::size_t depth;
-        bool pretty = true;
-    };
+    struct later_elements : nested_value {};
     json_writer(std::ostream& out, later_elements at) : json_writer(out, at.pretty) {
         depth_ = at.depth;
         first_here_ = false;  // the elements before these were written elsewhere
