@@ -99,6 +99,14 @@ struct feasibility_result {
 
 namespace detail {
 
+/// Where a solve of one capacity stopped undecided, so that the next solve of that capacity goes
+/// on from there instead of running its first rounds again (exact_minimize tries a capacity once
+/// a pass, with twice the nodes each pass). Zero: from the start.
+struct solve_progress {
+    std::uint64_t round_limit = 0;  ///< the node limit of the round's runs
+    std::size_t ranking = 0;        ///< the turn, within the round, of the run that was cut
+};
+
 /// What makes a search moot while it runs (exact_minimize's searches, each on its own thread): a
 /// placement found within its capacity, or a proof that nothing fits it. Read every 256 nodes.
 struct search_watch {
@@ -171,9 +179,15 @@ public:
     /// `first_ranking` rotates the order the rankings take turns in (a second thread searching one
     /// capacity starts where the first does not); a `watch` ends the search as soon as its answer
     /// no longer matters, as budget_exhausted.
+    ///
+    /// `progress`, when given, is where an earlier solve of this capacity (with the same
+    /// `first_ranking`) stopped undecided, on its node limit, its deadline or its watch: the
+    /// rounds it completed are not run again, only the run it cut, from its start (a run is not
+    /// resumable). Updated when this one stops undecided. The answer is the one a single solve
+    /// with both solves' nodes would give, but for the cut run's repeated nodes.
     feasibility_result solve(std::int64_t capacity, std::optional<clock::time_point> deadline,
                              std::optional<std::uint64_t> node_limit, std::vector<std::int64_t>& offsets,
-                             std::size_t first_ranking = 0, search_watch watch = {}) {
+                             std::size_t first_ranking = 0, search_watch watch = {}, solve_progress* progress = nullptr) {
         std::size_t const m = of_.size();
         capacity_ = capacity;
         deadline_ = deadline;
@@ -181,21 +195,33 @@ public:
         out_of_time_ = false;
         feasibility_result r;
         outcome o = lower_bound_ > capacity ? outcome::failed : outcome::budget;
+        // One run: whether it went its round's full limit undecided, and the search goes on.
         auto spend = [&](char const* keys, std::uint64_t limit) {
-            if (node_limit) limit = std::min(limit, *node_limit - std::min(*node_limit, r.nodes));
+            bool cut = false;
+            if (node_limit) {
+                std::uint64_t const left = *node_limit - std::min(*node_limit, r.nodes);
+                cut = left < limit;
+                limit = std::min(limit, left);
+            }
             if (limit == 0) return false;
             o = run(keys, limit);
             r.nodes += nodes_;
-            return o == outcome::budget && !out_of_time_;
+            return o == outcome::budget && !out_of_time_ && !cut;
         };
         std::uint64_t round_limit = 2 * static_cast<std::uint64_t>(m) + 2;
-        bool go = o == outcome::budget;
-        while (go) {
-            for (std::size_t j = 0; j < ranking_count; ++j) {
-                if (!(go = spend(rankings_[(first_ranking + j) % ranking_count], round_limit))) break;
-            }
-            round_limit *= 2;
+        std::size_t j = 0;  // the turn within the round
+        if (progress && progress->round_limit >= round_limit) {
+            round_limit = progress->round_limit;
+            j = std::min<std::size_t>(progress->ranking, ranking_count - 1);
         }
+        while (o == outcome::budget && spend(rankings_[(first_ranking + j) % ranking_count], round_limit)) {
+            if (++j == ranking_count) {
+                j = 0;
+                round_limit *= 2;
+            }
+        }
+        // Cut by the node limit, the clock or the watch: the next solve goes on from here.
+        if (progress && o == outcome::budget) *progress = {round_limit, j};
         if (o == outcome::found) {
             r.status = search_status::feasible;
             offsets.assign(items_.size(), 0);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -108,6 +109,9 @@ public:
     static constexpr std::uint64_t bound_nodes = 500000;
     static constexpr std::uint64_t descent_nodes = 20000;
     static constexpr unsigned sweep_length = 3;
+    /// Where each capacity's searches stopped (exact_search::solve): a pass's nodes go on from the
+    /// last pass's instead of running them again.
+    using progress_map = std::map<std::int64_t, solve_progress>;
 
     minimize_search(std::vector<alloc_item> const& items, arena_values const& values, bool grouped, search_budget const& budget,
                     std::int64_t proven, std::int64_t best_bytes, std::vector<std::int64_t> best)
@@ -144,6 +148,7 @@ public:
 private:
     void work(unsigned thread, exact_search& search) {
         std::vector<std::int64_t> trial;
+        progress_map progress;  // of this thread's searches: its rotation is the same for each
         std::size_t const rotation = thread % exact_search::ranking_count;
         for (unsigned round = 0; !finished(); ++round) {
             std::uint64_t const nodes = descent_nodes << std::min(round, 20u);
@@ -153,16 +158,17 @@ private:
                 if (deadline_) until = clock::now() + (*deadline_ - clock::now()) / 3;
                 std::uint64_t share = bound_nodes << std::min(round, 20u);
                 if (node_limit_) share = std::min(share, std::max<std::uint64_t>(1, (*node_limit_ - std::min(*node_limit_, nodes_.load())) / 3));
-                attempt(search, trial, open_from_.load(), share, until, 0);
+                attempt(search, trial, open_from_.load(), share, until, 0, progress);
             } else if (values_.at_least(open_from_.load() + 1) >= best_.load()) {
-                attempt(search, trial, open_from_.load(), nodes, deadline_, rotation);  // nothing above the bound to try
+                attempt(search, trial, open_from_.load(), nodes, deadline_, rotation, progress);  // nothing above the bound to try
             }
-            descend(search, trial, nodes, rotation);
+            descend(search, trial, nodes, rotation, progress);
         }
     }
 
     /// A pass of the descent with `nodes` for each capacity.
-    void descend(exact_search& search, std::vector<std::int64_t>& trial, std::uint64_t nodes, std::size_t rotation) {
+    void descend(exact_search& search, std::vector<std::int64_t>& trial, std::uint64_t nodes, std::size_t rotation,
+                 progress_map& progress) {
         std::int64_t const granule = values_.granularity;
         std::int64_t step = granule;  // how far below the best placement the next capacity is
         unsigned sweep = 0;           // capacities tried one granule after another, below one that ran out
@@ -176,7 +182,7 @@ private:
                 capacity = values_.at_least(best - step);
             }
             if (capacity >= best) return;
-            switch (attempt(search, trial, capacity, nodes, deadline_, rotation)) {
+            switch (attempt(search, trial, capacity, nodes, deadline_, rotation, progress)) {
                 case search_status::feasible:
                     step *= 2;
                     sweep = 0;
@@ -206,13 +212,13 @@ private:
     /// Searches `capacity` with at most `nodes` nodes (and what is left of the node limit), and
     /// records what it finds.
     search_status attempt(exact_search& search, std::vector<std::int64_t>& trial, std::int64_t capacity, std::uint64_t nodes,
-                          std::optional<clock::time_point> until, std::size_t rotation) {
+                          std::optional<clock::time_point> until, std::size_t rotation, progress_map& progress) {
         if (node_limit_) {
             std::uint64_t const used = nodes_.load();
             nodes = std::min(nodes, *node_limit_ > used ? *node_limit_ - used : 0);
         }
         if (nodes == 0 || capacity >= best_.load()) return search_status::budget_exhausted;
-        auto const f = search.solve(capacity, until, nodes, trial, rotation, search_watch{&best_, &open_from_});
+        auto const f = search.solve(capacity, until, nodes, trial, rotation, search_watch{&best_, &open_from_}, &progress[capacity]);
         nodes_ += f.nodes;
         std::lock_guard<std::mutex> lock(mutex_);
         switch (f.status) {
