@@ -87,9 +87,13 @@ inline std::int64_t best_heuristic(std::vector<alloc_item> const& items, std::ve
 
 /// exact_minimize's searches and what they share. Two kinds of search:
 ///   - the bound: the lowest capacity not refuted, where most arenas' smallest placement lies
-///     (nine of MiniMalloc's eleven; every real temp arena of the bundled dumps). It is tried
-///     first, with the search that places fastest at a fixed capacity, 500,000 nodes (doubling
-///     each round) and at most a third of the time and of the nodes left;
+///     (nine of MiniMalloc's eleven, each within its first 400,000 nodes; every real temp arena
+///     of the bundled dumps). It is tried first, with the search that places fastest at a fixed
+///     capacity, 500,000 nodes, then in each round as many nodes as the descent's last pass
+///     spent, and at most a third of the time and of the nodes left. (With 500,000 nodes doubling
+///     each round, the bound took six sevenths of one thread's nodes on D and J, whose bound no
+///     search decides: 15 s on D gave 5.1 million nodes to the bound and 1.1 million to the
+///     descent.);
 ///   - the descent: capacities below the best placement, each with 20,000 nodes in the first
 ///     pass (doubling each pass), one granule (arena_values::granularity) below it, then two,
 ///     four, ... while they are placed, half as far after one that runs out of nodes; the pass
@@ -98,6 +102,7 @@ inline std::int64_t best_heuristic(std::vector<alloc_item> const& items, std::ve
 ///     is easy (MiniMalloc's D: 1035264 undecided after 3 million nodes, 1025024 placed in 326
 ///     thousand, 1065984 down to 1061888 in 1,200 nodes each), so steps from the best placement
 ///     find more than a binary search's jumps into the hard region.
+/// Each capacity's searches go on where the last one stopped (exact_search::solve's progress).
 /// One thread alternates: the bound, then a pass of the descent, then the bound with twice the
 /// nodes, and so on; under a node limit alone its answer is the same on every machine. With more
 /// threads, the others descend at once, each from another ranking (exact_search::solve's
@@ -132,10 +137,12 @@ public:
         for (unsigned t = 1; t < threads; ++t) {
             others.emplace_back([this, t] {
                 exact_search search(items_);
-                work(t, search);
+                worker w{search, t % exact_search::ranking_count};
+                work(t, w);
             });
         }
-        work(0, first);
+        worker w{first, 0};
+        work(0, w);
         for (auto& t : others) t.join();
     }
 
@@ -146,29 +153,39 @@ public:
     std::uint64_t nodes() const noexcept { return nodes_.load(); }
 
 private:
-    void work(unsigned thread, exact_search& search) {
-        std::vector<std::int64_t> trial;
-        progress_map progress;  // of this thread's searches: its rotation is the same for each
-        std::size_t const rotation = thread % exact_search::ranking_count;
+    /// One thread's search and what it keeps between its attempts.
+    struct worker {
+        exact_search& search;
+        std::size_t rotation;  // exact_search::solve's first ranking, the same for every capacity
+        std::vector<std::int64_t> trial{};
+        progress_map progress{};
+        std::uint64_t spent = 0;  // nodes of this thread's attempts
+    };
+
+    void work(unsigned thread, worker& w) {
+        std::uint64_t descended = 0;  // the nodes of the last pass of the descent
         for (unsigned round = 0; !finished(); ++round) {
             std::uint64_t const nodes = descent_nodes << std::min(round, 20u);
+            bool const nothing_between = values_.at_least(open_from_.load() + 1) >= best_.load();
             if (thread == 0) {
-                // The bound's share: at most a third of the time and of the nodes left.
+                // The bound's share: what the descent spent (the first, or with nothing to descend
+                // to, bound_nodes doubling), at most a third of the time and of the nodes left.
                 std::optional<clock::time_point> until = deadline_;
                 if (deadline_) until = clock::now() + (*deadline_ - clock::now()) / 3;
-                std::uint64_t share = bound_nodes << std::min(round, 20u);
+                std::uint64_t share = round == 0 || nothing_between ? bound_nodes << std::min(round, 20u) : descended;
                 if (node_limit_) share = std::min(share, std::max<std::uint64_t>(1, (*node_limit_ - std::min(*node_limit_, nodes_.load())) / 3));
-                attempt(search, trial, open_from_.load(), share, until, 0, progress);
-            } else if (values_.at_least(open_from_.load() + 1) >= best_.load()) {
-                attempt(search, trial, open_from_.load(), nodes, deadline_, rotation, progress);  // nothing above the bound to try
+                attempt(w, open_from_.load(), share, until);
+            } else if (nothing_between) {
+                attempt(w, open_from_.load(), nodes, deadline_);
             }
-            descend(search, trial, nodes, rotation, progress);
+            std::uint64_t const before = w.spent;
+            descend(w, nodes);
+            descended = w.spent - before;
         }
     }
 
     /// A pass of the descent with `nodes` for each capacity.
-    void descend(exact_search& search, std::vector<std::int64_t>& trial, std::uint64_t nodes, std::size_t rotation,
-                 progress_map& progress) {
+    void descend(worker& w, std::uint64_t nodes) {
         std::int64_t const granule = values_.granularity;
         std::int64_t step = granule;  // how far below the best placement the next capacity is
         unsigned sweep = 0;           // capacities tried one granule after another, below one that ran out
@@ -182,7 +199,7 @@ private:
                 capacity = values_.at_least(best - step);
             }
             if (capacity >= best) return;
-            switch (attempt(search, trial, capacity, nodes, deadline_, rotation, progress)) {
+            switch (attempt(w, capacity, nodes, deadline_)) {
                 case search_status::feasible:
                     step *= 2;
                     sweep = 0;
@@ -211,20 +228,20 @@ private:
 
     /// Searches `capacity` with at most `nodes` nodes (and what is left of the node limit), and
     /// records what it finds.
-    search_status attempt(exact_search& search, std::vector<std::int64_t>& trial, std::int64_t capacity, std::uint64_t nodes,
-                          std::optional<clock::time_point> until, std::size_t rotation, progress_map& progress) {
+    search_status attempt(worker& w, std::int64_t capacity, std::uint64_t nodes, std::optional<clock::time_point> until) {
         if (node_limit_) {
             std::uint64_t const used = nodes_.load();
             nodes = std::min(nodes, *node_limit_ > used ? *node_limit_ - used : 0);
         }
         if (nodes == 0 || capacity >= best_.load()) return search_status::budget_exhausted;
-        auto const f = search.solve(capacity, until, nodes, trial, rotation, search_watch{&best_, &open_from_}, &progress[capacity]);
+        auto const f = w.search.solve(capacity, until, nodes, w.trial, w.rotation, search_watch{&best_, &open_from_}, &w.progress[capacity]);
         nodes_ += f.nodes;
+        w.spent += f.nodes;
         std::lock_guard<std::mutex> lock(mutex_);
         switch (f.status) {
             case search_status::feasible:
                 if (f.bytes < best_.load()) {
-                    best_offsets_ = trial;
+                    best_offsets_ = w.trial;
                     best_.store(f.bytes);
                 }
                 break;
