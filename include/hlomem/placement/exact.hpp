@@ -241,9 +241,10 @@ private:
     // floor and count; left_lowest: a buffer whose aligned floor `value` stopped counting at the
     // lowest of its sections (leave_lowest), undone by counting it again where `value` is lowest.
     enum class undo_kind : std::uint8_t { floor, placement, section, left_lowest };
-    /// 16 bytes: a node pushes hundreds (the sections of the buffers whose floors rise).
+    /// 16 bytes: a node pushes at most two for each buffer whose floor rises, and one for each section
+    /// whose lowest floor is counted again.
     struct undo {
-        std::int64_t value;   // the old floor, or the section's old lowest floor
+        std::int64_t value;   // the old floor, the section's old lowest floor, or the floor that left
         std::uint32_t index;  // the buffer, or the section
         std::uint32_t count;  // the section's old count at its lowest floor
         undo_kind kind() const noexcept { return static_cast<undo_kind>(count >> 30); }
