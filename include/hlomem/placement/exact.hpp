@@ -238,20 +238,19 @@ public:
 private:
     enum class outcome { found, failed, budget };
     // floor: a buffer's old floor; placement: a buffer placed; section: a section's old lowest
-    // floor and count; left_lowest: a buffer whose aligned floor `value` stopped counting at the
-    // lowest of its sections (leave_lowest), undone by counting it again where `value` is lowest.
-    enum class undo_kind : std::uint8_t { floor, placement, section, left_lowest };
-    /// 16 bytes: a node pushes at most two for each buffer whose floor rises, and one for each section
-    /// whose lowest floor is counted again.
+    // floor and the buffer that was at it.
+    enum class undo_kind : std::uint8_t { floor, placement, section };
+    /// 16 bytes: a node pushes one for the buffer it places, one for each buffer whose floor rises,
+    /// and one for each section whose lowest floor it recounts.
     struct undo {
-        std::int64_t value;   // the old floor, the section's old lowest floor, or the floor that left
+        std::int64_t value;   // the old floor, or the section's old lowest floor
         std::uint32_t index;  // the buffer, or the section
-        std::uint32_t count;  // the section's old count at its lowest floor
-        undo_kind kind() const noexcept { return static_cast<undo_kind>(count >> 30); }
-        std::uint32_t old_count() const noexcept { return count & ((1u << 30) - 1); }
+        std::uint32_t tag;    // the kind (2 bits) and the section's old witness (30 bits)
+        undo_kind kind() const noexcept { return static_cast<undo_kind>(tag >> 30); }
+        std::uint32_t old_witness() const noexcept { return tag & ((1u << 30) - 1); }
     };
-    void push_undo(undo_kind kind, std::size_t index, std::int64_t value, std::size_t count = 0) {
-        trail_.push_back({value, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(count) | static_cast<std::uint32_t>(kind) << 30});
+    void push_undo(undo_kind kind, std::size_t index, std::int64_t value, std::uint32_t witness = 0) {
+        trail_.push_back({value, static_cast<std::uint32_t>(index), witness | static_cast<std::uint32_t>(kind) << 30});
     }
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
     /// How buffers are ranked (the tie-break after the floor): keys compared largest first —
@@ -313,8 +312,10 @@ private:
         aligned_floor_.assign(m, 0);
         remaining_ = total_;
         lowest_.assign(sections_, 0);
-        at_lowest_.resize(sections_);
-        for (std::size_t s = 0; s < sections_; ++s) at_lowest_[s] = members_of_section_[s].size();
+        witness_.assign(sections_, 0);
+        for (std::size_t s = 0; s < sections_; ++s) {
+            if (!members_of_section_[s].empty()) witness_[s] = members_of_section_[s].front();
+        }
         unplaced_of_section_ = members_of_section_;
         position_ = member_position_;
         crossing_.assign(sections_ + 1, 0);
@@ -338,22 +339,6 @@ private:
             }
         }
         return out_of_time_;
-    }
-
-    /// A buffer's aligned floor stops being `from` in the sections it is in (it rises, or the
-    /// buffer is placed): the sections that lose their last buffer at their lowest floor are
-    /// marked for recounting.
-    ///
-    /// One record on the trail for all its sections: between this and its undo, whatever changes
-    /// a section's lowest floor is undone first, so the undo finds the sections where `from` was
-    /// lowest as they were. A record per section was two fifths of the search's time (perf, on
-    /// MiniMalloc's J: long-lived buffers span most of its 212 sections).
-    void leave_lowest(std::size_t k, std::int64_t from) {
-        push_undo(undo_kind::left_lowest, k, from);
-        for (std::size_t s = first_[k]; s < last_[k]; ++s) {
-            if (lowest_[s] != from) continue;
-            if (--at_lowest_[s] == 0) stale_.push_back(s);
-        }
     }
 
     /// Where buffer k is in section s's list of unplaced members.
@@ -383,38 +368,48 @@ private:
 
     void place(std::size_t k, std::int64_t offset) {
         push_undo(undo_kind::placement, k, 0);
-        leave_lowest(k, aligned_floor(k));
         placed_[k] = 1;
         offset_[k] = offset;
         std::int64_t const end = offset + size_[k];
         for (std::size_t n : neighbors_[k]) {
             if (placed_[n] || floor_[n] >= end) continue;
-            std::int64_t const before = aligned_floor(n);
             push_undo(undo_kind::floor, n, floor_[n]);
             set_floor(n, end);
-            if (aligned_floor(n) != before) leave_lowest(n, before);
         }
         for (std::size_t s = first_[k]; s < last_[k]; ++s) {
             remaining_[s] -= size_[k];
             leave_section(k, s);
         }
         for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) --crossing_[b];
-        // Recount the lowest floor of the sections that lost theirs.
-        for (std::size_t s : stale_) {
-            std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
-            std::size_t count = 0;
-            // The unplaced members alone (unplaced_of_section_): these loops were two fifths of a
-            // node's instructions while they read the placed members too.
-            for (std::uint32_t j : unplaced_of_section_[s]) {
-                std::int64_t const f = aligned_floor_[j];
-                count = f < lowest ? 1 : count + (f == lowest);
-                lowest = std::min(lowest, f);
+    }
+
+    /// Whether section s's lowest floor is known to be the lowest aligned floor of its unplaced
+    /// buffers: its witness (the buffer that was at it when it was counted) is still there. Along
+    /// a branch floors only rise and buffers only leave, so the floor kept is at most the lowest,
+    /// and it is the lowest while its witness stays at it.
+    bool lowest_known(std::size_t s) const noexcept {
+        std::uint32_t const w = witness_[s];
+        return !placed_[w] && aligned_floor_[w] == lowest_[s];
+    }
+    /// Counts section s's lowest floor again. Only when a node must know it (search): no count of
+    /// the buffers at each section's lowest floor is kept as floors rise, which, with its undo,
+    /// was a fifth of the search's time (perf, on MiniMalloc's J: long-lived buffers span most of
+    /// its 212 sections).
+    void recount(std::size_t s) {
+        std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
+        std::uint32_t witness = 0;
+        // The unplaced members alone (unplaced_of_section_): these loops were two fifths of a
+        // node's instructions while they read the placed members too.
+        for (std::uint32_t j : unplaced_of_section_[s]) {
+            std::int64_t const f = aligned_floor_[j];
+            if (f < lowest) {
+                lowest = f;
+                witness = j;
             }
-            push_undo(undo_kind::section, s, lowest_[s], at_lowest_[s]);
-            lowest_[s] = lowest;
-            at_lowest_[s] = count;
         }
-        stale_.clear();
+        push_undo(undo_kind::section, s, lowest_[s], witness_[s]);
+        lowest_[s] = lowest;
+        witness_[s] = witness;
     }
 
     void undo_to(std::size_t mark) {
@@ -423,12 +418,9 @@ private:
             trail_.pop_back();
             switch (u.kind()) {
                 case undo_kind::floor: set_floor(u.index, u.value); break;
-                case undo_kind::left_lowest:
-                    for (std::size_t s = first_[u.index]; s < last_[u.index]; ++s) at_lowest_[s] += lowest_[s] == u.value;
-                    break;
                 case undo_kind::section:
                     lowest_[u.index] = u.value;
-                    at_lowest_[u.index] = u.old_count();
+                    witness_[u.index] = u.old_witness();
                     break;
                 case undo_kind::placement: {
                     std::size_t const k = u.index;
@@ -489,7 +481,15 @@ private:
         // the next offset, which may be no higher than `highest`.
         std::int64_t most_remaining = 0;
         for (std::size_t s = lo; s < hi; ++s) {
-            if (remaining_[s] > 0 && std::max(lowest_[s], last) + remaining_[s] > capacity_) return outcome::failed;
+            if (remaining_[s] == 0) continue;
+            if (last + remaining_[s] > capacity_) return outcome::failed;
+            if (lowest_[s] + remaining_[s] > capacity_) return outcome::failed;
+            // The floor kept is at most the lowest, and any unplaced member's floor at least: the
+            // section is counted again only when neither settles the test.
+            if (!lowest_known(s) && aligned_floor_[unplaced_of_section_[s].front()] + remaining_[s] > capacity_) {
+                recount(s);
+                if (lowest_[s] + remaining_[s] > capacity_) return outcome::failed;
+            }
             most_remaining = std::max(most_remaining, remaining_[s]);
         }
         std::int64_t const highest = capacity_ - most_remaining;
@@ -575,10 +575,10 @@ private:
     std::vector<std::int64_t> offset_, floor_, remaining_;
     std::vector<std::int64_t> aligned_floor_;  // of each buffer, read while it is unplaced
     std::vector<std::size_t> crossing_;  // per section boundary b (between sections b-1 and b)
-    // Per section, the lowest aligned floor of its unplaced buffers and how many are at it.
+    // Per section, the lowest aligned floor of its unplaced buffers when last counted (at most
+    // the lowest now), and the buffer that was at it.
     std::vector<std::int64_t> lowest_;
-    std::vector<std::size_t> at_lowest_;
-    std::vector<std::size_t> stale_;  // sections to recount
+    std::vector<std::uint32_t> witness_;
     std::vector<undo> trail_;
 };
 
