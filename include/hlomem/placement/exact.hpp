@@ -325,7 +325,8 @@ private:
         }
         std::vector<std::size_t> all(m);
         std::iota(all.begin(), all.end(), std::size_t{0});
-        return search_parts(all);
+        scratch_.resize(m + 1);
+        return search_parts(all, 0);
     }
 
     bool over_budget() {
@@ -438,7 +439,7 @@ private:
 
     /// Splits `members` (unplaced) at the section boundaries no unplaced buffer crosses and
     /// solves each part on its own, ranked afresh, as a new canonical sequence.
-    outcome search_parts(std::vector<std::size_t> const& members) {
+    outcome search_parts(std::vector<std::size_t> const& members, std::size_t depth) {
         std::size_t lo = sections_, hi = 0;
         for (std::size_t k : members) {
             lo = std::min(lo, first_[k]);
@@ -456,8 +457,13 @@ private:
         std::vector<std::size_t> rank;
         for (auto const& part : split) {
             if (part.empty()) continue;
+            std::size_t part_lo = sections_, part_hi = 0;
+            for (std::size_t k : part) {
+                part_lo = std::min(part_lo, first_[k]);
+                part_hi = std::max(part_hi, last_[k]);
+            }
             rank_members(part, rank);
-            outcome const o = search(part, 0, npos_, rank);
+            outcome const o = search(part, part_lo, part_hi, 0, npos_, rank, depth);
             if (o != outcome::found) {
                 undo_to(mark);
                 return o;
@@ -466,17 +472,14 @@ private:
         return outcome::found;
     }
 
-    /// Places `members` (unplaced, in one part) each at its floor, in non-decreasing (offset,
-    /// rank) after (last, last_rank).
-    outcome search(std::vector<std::size_t> const& members, std::int64_t last, std::size_t last_rank,
-                   std::vector<std::size_t> const& rank) {
+    /// Places `members` (unplaced, in one part: sections [lo, hi) hold no other unplaced buffer)
+    /// each at its floor, in non-decreasing (offset, rank) after (last, last_rank). `depth`: the
+    /// nesting of this call, which scratch_ it writes. A child keeps its parent's sections: those
+    /// its members left hold nothing unplaced, and are passed over.
+    outcome search(std::vector<std::size_t> const& members, std::size_t lo, std::size_t hi, std::int64_t last, std::size_t last_rank,
+                   std::vector<std::size_t> const& rank, std::size_t depth) {
         if (members.empty()) return outcome::found;
         if (over_budget()) return outcome::budget;
-        std::size_t lo = sections_, hi = 0;
-        for (std::size_t k : members) {
-            lo = std::min(lo, first_[k]);
-            hi = std::max(hi, last_[k]);
-        }
         // Sections: the unplaced buffers of a section stack above their lowest floor, and above
         // the next offset, which may be no higher than `highest`.
         std::int64_t most_remaining = 0;
@@ -486,7 +489,9 @@ private:
             if (lowest_[s] + remaining_[s] > capacity_) return outcome::failed;
             // The floor kept is at most the lowest, and any unplaced member's floor at least: the
             // section is counted again only when neither settles the test.
-            if (!lowest_known(s) && aligned_floor_[unplaced_of_section_[s].front()] + remaining_[s] > capacity_) {
+            std::uint32_t const w = witness_[s];
+            std::int64_t const at_most = placed_[w] ? aligned_floor_[unplaced_of_section_[s].front()] : aligned_floor_[w];
+            if (at_most != lowest_[s] && at_most + remaining_[s] > capacity_) {
                 recount(s);
                 if (lowest_[s] + remaining_[s] > capacity_) return outcome::failed;
             }
@@ -496,13 +501,8 @@ private:
         // Candidates, and the dominance bound: the lowest end any unplaced buffer reaches.
         std::int64_t best_end = std::numeric_limits<std::int64_t>::max(), second_end = best_end;
         std::size_t best_item = npos_;
-        struct candidate {
-            std::int64_t offset;
-            std::size_t rank;
-            std::size_t item;
-        };
-        std::vector<candidate> candidates;
-        candidates.reserve(members.size());
+        auto& candidates = scratch_[depth].candidates;
+        candidates.clear();
         for (std::size_t k : members) {
             std::int64_t const o = aligned_floor(k);
             std::int64_t const end = o + size_[k];
@@ -524,19 +524,17 @@ private:
         std::sort(candidates.begin(), candidates.end(), [](candidate const& a, candidate const& b) {
             return std::tie(a.offset, a.rank) < std::tie(b.offset, b.rank);
         });
-        std::vector<std::size_t> rest;
-        rest.reserve(members.size());
+        auto& rest = scratch_[depth].rest;
         for (auto const& c : candidates) {
             std::size_t const mark = trail_.size();
             place(c.item, c.offset);
-            rest.clear();
-            for (std::size_t k : members) {
-                if (k != c.item) rest.push_back(k);
-            }
+            auto const at = std::find(members.begin(), members.end(), c.item);
+            rest.assign(members.begin(), at);
+            rest.insert(rest.end(), at + 1, members.end());
             bool split = false, hatless = true;
             for (std::size_t b = first_[c.item] + 1; b < last_[c.item]; ++b) split = split || crossing_[b] == 0;
             for (std::size_t n : neighbors_[c.item]) hatless = hatless && placed_[n];
-            outcome const o = split ? search_parts(rest) : search(rest, c.offset, c.rank, rank);
+            outcome const o = split ? search_parts(rest, depth + 1) : search(rest, lo, hi, c.offset, c.rank, rank, depth + 1);
             if (o == outcome::found) return o;
             undo_to(mark);
             if (o == outcome::budget) return o;
@@ -580,6 +578,17 @@ private:
     std::vector<std::int64_t> lowest_;
     std::vector<std::uint32_t> witness_;
     std::vector<undo> trail_;
+    /// What one search call builds, kept for the next call at its depth (no allocation per node).
+    struct candidate {
+        std::int64_t offset;
+        std::size_t rank;
+        std::size_t item;
+    };
+    struct scratch {
+        std::vector<candidate> candidates;
+        std::vector<std::size_t> rest;  // the members a child is given
+    };
+    std::vector<scratch> scratch_;
 };
 
 inline std::optional<exact_search::clock::time_point> deadline_of(search_budget const& budget) {
