@@ -384,13 +384,13 @@ private:
         for (std::size_t b = first_[k] + 1; b < last_[k]; ++b) --crossing_[b];
     }
 
-    /// Whether section s's lowest floor is known to be the lowest aligned floor of its unplaced
-    /// buffers: its witness (the buffer that was at it when it was counted) is still there. Along
-    /// a branch floors only rise and buffers only leave, so the floor kept is at most the lowest,
-    /// and it is the lowest while its witness stays at it.
-    bool lowest_known(std::size_t s) const noexcept {
+    /// The lowest aligned floor of section s's unplaced buffers is at least lowest_[s] (counted
+    /// earlier on this branch: floors only rise and buffers only leave) and at most this: the
+    /// floor of its witness (the buffer at lowest_[s] when counted) while unplaced, or else of
+    /// any unplaced member. Where the two meet, lowest_[s] is exact.
+    std::int64_t lowest_at_most(std::size_t s) const noexcept {
         std::uint32_t const w = witness_[s];
-        return !placed_[w] && aligned_floor_[w] == lowest_[s];
+        return placed_[w] ? aligned_floor_[unplaced_of_section_[s].front()] : aligned_floor_[w];
     }
     /// Counts section s's lowest floor again. Only when a node must know it (search): no count of
     /// the buffers at each section's lowest floor is kept as floors rise, which, with its undo,
@@ -487,10 +487,8 @@ private:
             if (remaining_[s] == 0) continue;
             if (last + remaining_[s] > capacity_) return outcome::failed;
             if (lowest_[s] + remaining_[s] > capacity_) return outcome::failed;
-            // The floor kept is at most the lowest, and any unplaced member's floor at least: the
-            // section is counted again only when neither settles the test.
-            std::uint32_t const w = witness_[s];
-            std::int64_t const at_most = placed_[w] ? aligned_floor_[unplaced_of_section_[s].front()] : aligned_floor_[w];
+            // Counted again only when the bounds on the lowest floor do not settle the test.
+            std::int64_t const at_most = lowest_at_most(s);
             if (at_most != lowest_[s] && at_most + remaining_[s] > capacity_) {
                 recount(s);
                 if (lowest_[s] + remaining_[s] > capacity_) return outcome::failed;
