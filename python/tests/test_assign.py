@@ -2,6 +2,7 @@
 Dump it returns works as any loaded dump; and diff(assign(m), XLA's own dump) shows where the
 prediction and XLA agree."""
 
+import collections
 import json
 import re
 import warnings
@@ -9,7 +10,7 @@ import warnings
 import pytest
 
 import hlomem
-from conftest import DATA, run_tool
+from conftest import DATA, DumpText, run_tool
 
 # Every bundled optimized module (each with XLA's own dump beside it).
 MODULES = sorted(str(p.relative_to(DATA)) for p in DATA.glob("corpus/*/*.after_opt.hlo"))
@@ -31,6 +32,15 @@ def test_assign_is_the_tools(in_data, module):
     # every Dump method works on it
     assert predicted.check() == []
     assert predicted.total_bytes == int(re.search(r"^Total bytes used: (\d+)", predicted.text, re.M).group(1))
+    # against XLA's own dump of the module (read with regexes): each parameter's allocation has the
+    # dump's size (`allocation K: size N, parameter P, shape |S| at ShapeIndex I`), and the values
+    # listed are the dump's, by name and size (`value: <ID name @P> (size=N,...)`)
+    actual = (DATA / module.replace(".after_opt.hlo", ".buffer_assignment.txt")).read_text()
+    assert {(a.parameter, a.parameter_shape_index): a.size for a in predicted.allocations if a.parameter is not None} == (
+        DumpText(actual).parameters)
+    listed = re.compile(r"^\s*value: <\d+ (\S+?)(?: @\d+)?> \(size=(\d+),", re.M)
+    assert collections.Counter(listed.findall(predicted.text)) == collections.Counter(listed.findall(actual))
+    assert sorted(v.size for v in predicted.values if not v.phi) == sorted(int(size) for _, size in listed.findall(actual))
 
 
 def test_json_options_and_prediction(in_data):
@@ -41,6 +51,11 @@ def test_json_options_and_prediction(in_data):
         "backend": "gpu", "backend_source": "inferred", "alignment": 256, "algorithm": "best-fit", "module": module,
         "backend_reason": predicted.prediction["backend_reason"]}
     assert "fingerprint_before_lhs" in predicted.prediction["backend_reason"]
+    # XLA's dump of it: parameter 0 (`allocation 1: size 4, parameter 0, ...`), 6 values
+    stated = DumpText.of("corpus/lorrax/lorrax_psum_4gpu.buffer_assignment.txt")
+    assert {(a.parameter, a.size) for a in predicted.allocations if a.parameter is not None} == {
+        (p, size) for (p, _), size in stated.parameters.items()}
+    assert len([v for v in predicted.values if not v.phi]) == len(stated.value_sizes) == 6
     assert hlomem.load(module).prediction is None
 
     module = "corpus/lorrax/lorrax_conditional.after_opt.hlo"
@@ -51,6 +66,11 @@ def test_json_options_and_prediction(in_data):
     other = hlomem.assign(module, algorithm="greedy-by-size")
     assert other.text == run_tool("assign", "--algorithm", "greedy-by-size", module).stdout.decode()
     assert other.prediction["algorithm"] == "greedy-by-size"
+    # the allocator changes no parameter: each is XLA's (`allocation K: size N, parameter P ...`)
+    stated = DumpText.of("corpus/lorrax/lorrax_conditional.buffer_assignment.txt").parameters
+    for assignment in (given, other):
+        assert {(a.parameter, a.parameter_shape_index): a.size for a in assignment.allocations if a.parameter is not None} == stated
+    assert stated[(0, "{}")] == 230400  # c128[9,40,40]: 14400 elements of 16 bytes
 
 
 def test_diff_of_the_prediction_and_xlas_dump(in_data, tmp_path):
@@ -94,3 +114,7 @@ def test_errors(in_data):
         "corpus/lorrax/lorrax_iota_tiny.before_opt.hlo is not scheduled (no is_scheduled=true): its text order stands in "
         "for XLA's schedule"]
     assert unscheduled.text == run_tool("assign", "corpus/lorrax/lorrax_iota_tiny.before_opt.hlo").stdout.decode()
+    # its one instruction, `%iota.1 = s64[4]{0} iota()`: 4 elements of 8 bytes, XLA's dump of the
+    # optimized module's `Total bytes used: 32`
+    assert DumpText.of("corpus/lorrax/lorrax_iota_tiny.buffer_assignment.txt").total == 32
+    assert unscheduled.total_bytes == 32 and [(a.size, a.maybe_live_out) for a in unscheduled.allocations] == [(32, True)]

@@ -65,6 +65,14 @@ def test_diff_is_the_tools(in_data, tmp_path, a, b, top):
     assert d.matched_values + d.only_in_b == report["matching"]["b_values"]
     assert isinstance(d.a, hlomem.Dump) and isinstance(d.b, hlomem.Dump)
 
+    # The figures of each side that is XLA's dump are the dump's own (its `Total bytes used: N` line,
+    # its `value:` lines); a module's side is compared with XLA's dump of it where one lies beside it.
+    for side, path in (("a", a), ("b", b)):
+        dump_path = path if path.endswith(".txt") else path.replace(".after_opt.hlo", ".buffer_assignment.txt")
+        assert report["matching"][f"{side}_values"] == value_count(dump_path)
+        if path.endswith(".txt"):
+            assert getattr(d.total_bytes, side) == stated_total(path)
+
 
 def test_the_totals_are_the_dumps_own(in_data):
     a, b = CASES[0][0], CASES[0][1]
@@ -166,6 +174,7 @@ def test_report_strip_root(in_data):
     assert dump.to_json(strip_roots=[ROOT_A]) == run_tool("report", "--json", "--strip-root", ROOT_A, CHOL_A).stdout.decode()
     assert dump.to_json() == run_tool("report", "--json", CHOL_A).stdout.decode()
     assert ROOT_A not in dump.to_json(strip_roots=[ROOT_A])
+    assert dump.total_bytes == stated_total(CHOL_A) == 123496255  # the dump's "Total bytes used: 123496255"
     assert ROOT_A in dump.to_json()
 
 

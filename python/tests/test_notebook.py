@@ -6,7 +6,7 @@ import re
 import sys
 
 import hlomem
-from conftest import DATA, run_tool
+from conftest import DATA, DumpText, run_tool
 
 
 def test_a_session_on_a_tpu_dump(in_data, tmp_path):
@@ -18,6 +18,11 @@ def test_a_session_on_a_tpu_dump(in_data, tmp_path):
     # [2] the peak: XLA's own, recomputed, and the one the dump states agree
     peak = dump.peak
     assert peak.matches_stated is True
+    # the dump's own figures: "Live ranges at 78 (peak):", its lines adding up to 830472464 bytes,
+    # and "Total bytes used: 2885767252"
+    stated = DumpText.of(name)
+    assert (stated.peak_time, stated.peak_listed, stated.total) == (78, 830472464, 2885767252)
+    assert (peak.time, peak.listed_bytes, dump.total_bytes) == (stated.peak_time, stated.peak_listed, stated.total)
     assert peak.bytes >= peak.listed_bytes > 0
     sequence = re.search(rf"^\s+{peak.time}:(\S+)$", dump.liveness(), re.M)
     assert sequence and peak.instruction == sequence.group(1)
@@ -44,6 +49,7 @@ def test_a_session_on_a_tpu_dump(in_data, tmp_path):
     assert "srcdoc=\"&lt;!DOCTYPE html&gt;" in html and "<script" not in html
     assert timeline.to_dict() == json.loads(run_tool("timeline", "--json", name).stdout)
     assert timeline.colors[0].peak_bytes == breakdown[0]["peak_bytes"]
+    assert timeline.colors[0].peak_bytes >= stated.peak_listed  # at least what the dump lists live at its peak
 
     # [5] saved, it is the tool's page and picture, byte for byte
     timeline.save_page(tmp_path / "t.html")

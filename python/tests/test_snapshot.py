@@ -11,7 +11,7 @@ import json
 import pytest
 
 import hlomem
-from conftest import DATA, run_tool
+from conftest import DATA, DumpText, run_tool
 
 PAIRS = "corpus/compilations"
 BASE = f"{PAIRS}/scan_window_b.buffer_assignment.txt"
@@ -34,6 +34,7 @@ def test_snapshot_is_the_tool_s(in_data):
     s = hlomem.snapshot(BASE).to_dict()
     assert s["kind"] == "hlomem_snapshot" and s["format_version"] == 1
     assert s["total_bytes"] == hlomem.load(BASE).to_dict()["total_bytes"]
+    assert s["total_bytes"] == DumpText.of(BASE).total == 268297668  # the dump's "Total bytes used: 268297668"
 
 
 def test_diff_with_a_snapshot_side_is_the_tool_s(in_data, tmp_path):
@@ -46,6 +47,8 @@ def test_diff_with_a_snapshot_side_is_the_tool_s(in_data, tmp_path):
     assert d.verdict[0] == full.verdict[0]
     assert [c.peak_live_bytes.delta for c in d.colors] == [c.peak_live_bytes.delta for c in full.colors] == [463688]
     assert d.to_json() == run_tool("diff", "--json", str(path), GROWN).stdout.decode()
+    # the totals are the dumps' "Total bytes used" lines, 268297668 and 268761356
+    assert (d.total_bytes.a, d.total_bytes.b) == (DumpText.of(BASE).total, DumpText.of(GROWN).total) == (268297668, 268761356)
     assert d.gate("0.1%") == ["the peak of color 0 grew by 463688 bytes (+0.17%), more than --fail-above allows"]
     assert d.gate("1%") == []
     markdown = d.markdown(rows=3, fail_above="0.1%")

@@ -2,6 +2,7 @@
 Every byte live at the peak goes to one value, so each breakdown adds up to the peak exactly."""
 
 import json
+import re
 
 import pytest
 
@@ -90,6 +91,11 @@ def test_jax_0_11_values_take_the_lines_of_their_stack_frames(in_data):
     tool = json.loads(run_tool("report", "--json", "jax_0_11/grad_ckpt-buffer-assignment.txt").stdout)
     listed = next(v for v in tool["values"] if v["name"] == "custom-call.3" and v["index"] == "{1}")
     assert listed["origin"] == origin
+    # the dump's own line for it: `value: <ID custom-call.3{1} @0> (size=33554432,...)`
+    text = (DATA / "jax_0_11" / "grad_ckpt-buffer-assignment.txt").read_text()
+    assert workspace.size == int(re.search(r"value: <\d+ custom-call\.3\{1\} @\d+> \(size=(\d+),", text).group(1)) == 33554432
+    # and the module gives it frame 7 (`%custom-call.3 = (f32[2048,512]{1,0}, s8[33554432]{0}) ... stack_frame_id=7`)
+    assert re.search(r"^\s*%custom-call\.3 = .*stack_frame_id=7\b", (DATA / "jax_0_11" / "grad_ckpt.txt").read_text(), re.M)
 
 
 # The JAX 0.11 modules name /work/main/devcheck/make_pairs.py; data/jax_0_11/source_root holds a

@@ -6,11 +6,13 @@ import importlib.util
 import json
 import os
 import pathlib
+import re
 
 import pytest
 
 import hlomem
-from conftest import DATA, run_tool
+from conftest import (DATA, DumpText, assert_the_dumps_figures, assert_the_modules_figures, assert_the_usage_reports_figures,
+                      run_tool)
 
 REPORTED_KINDS = {"buffer_assignment", "live_range", "memory_usage_report", "hlo_module"}
 
@@ -87,11 +89,42 @@ def check_peak(dump, report):
     assert f"\n    {peak.time}:{peak.instruction}\n" in dump.liveness()
 
 
+def assert_the_texts_figures(dump, expected, text) -> set:
+    """The report's figures against the text's own (conftest: regexes, not hlomem); returns those compared."""
+    if dump.kind == "buffer_assignment":
+        return assert_the_dumps_figures(expected, text)
+    if dump.kind == "memory_usage_report":
+        assert_the_usage_reports_figures(expected, text)
+        return {"total"}
+    if dump.kind == "live_range":
+        stated = DumpText(text)
+        if stated.peak_time is None:
+            return set()
+        # the `Live ranges at T (peak):` line and the `name: N bytes` lines under it
+        assert (expected["stated_peak_time"], expected["stated_peak_values"]) == (
+            stated.peak_time, len(re.findall(r"^[ \t]+\S+: \d+ bytes", text.split("(peak):", 1)[1].split("\n\n", 1)[0], re.M)))
+        return {"peak"}
+    for module, module_text in zip(expected if isinstance(expected, list) else [expected], re.split(r"\n(?=HloModule )", text)):
+        assert_the_modules_figures(module, module_text)
+    return {"module"}
+
+
+def test_the_texts_figures_are_compared_on_many_files(in_data):
+    compared = {}
+    for name in REPORTED:
+        dump = hlomem.load(name)
+        for figure in assert_the_texts_figures(dump, dump.to_dict(), (DATA / name).read_text()):
+            compared[figure] = compared.get(figure, 0) + 1
+    assert compared["total"] >= 40 and compared["allocations"] >= 30 and compared["peak"] >= 30, compared
+    assert compared["module"] >= 30, compared
+
+
 @pytest.mark.parametrize("name", REPORTED)
 def test_typed_objects_are_the_tools_json(in_data, name):
     expected = json.loads(run_tool("report", "--json", name).stdout)
     dump = hlomem.load(name)
     assert dump.to_dict() == expected
+    assert_the_texts_figures(dump, expected, (DATA / name).read_text())
     if dump.kind in ("live_range", "memory_usage_report") or isinstance(expected, list):
         # no buffer assignment (or several modules): the typed collections say so, as the report's
         # assignment does

@@ -5,11 +5,12 @@ advise_fft_cublas_while.out, advise_dump_with_module.json, whatif_no_instruction
 
 import gc
 import json
+import re
 
 import pytest
 
 import hlomem
-from conftest import DATA, SOURCE_DIR, run_tool
+from conftest import DATA, SOURCE_DIR, DumpText, run_tool
 
 FFT = "corpus/lorrax/lorrax_fft_cublas_while.after_opt.hlo"  # XLA's peak at 46 of 56, fft.8.0 live there
 DIVIDE = "corpus/lorrax/lorrax_cpu_true_divide.after_opt.hlo"  # parameter 0 can be donated
@@ -44,6 +45,22 @@ def test_what_if_is_the_tools_json(edits, args, path, accepted):
     assert json.loads(result.to_json()) == result.to_dict()
     assert [e["accepted"] for e in result.to_dict()["edits"]] == accepted
     assert result.accepted == all(accepted)
+    # before the edits, XLA's peak is where XLA's dump of the module states it (`Live ranges at T (peak):`)
+    if path in (FFT, DIVIDE):
+        stated = DumpText.of(path.replace(".after_opt.hlo", ".buffer_assignment.txt"))
+        assert result.to_dict()["before"]["xla_peak_time"] == stated.peak_time == {FFT: 46, DIVIDE: 4}[path]
+    if path == DIVIDE:
+        # true_divide's dump: its peak lists 14746240 bytes (its `Total bytes used: 14746240`), and
+        # parameter 0's is 7372800 (`allocation 0: size 7372800, parameter 0`): donated, the output
+        # (allocation 1, 7372800) takes its bytes, and the peak falls by them
+        assert result.to_dict()["before"]["xla_peak_bytes"] == stated.peak_listed == stated.total == 14746240
+        assert stated.parameters == {(0, "{}"): 7372800, (1, "{}"): 640} and stated.allocations[1] == 7372800
+        assert result.to_dict()["after"]["colors"][0]["peak_bytes"] == 14746240 - 7372800
+    if "offload" in edits and path == FFT:
+        # the bytes moved are fft.8.0's, as the dump's peak lists it: "fft.8.0: 26214400 bytes"
+        offload = next(e for e in result.to_dict()["edits"] if e["kind"] == "offload")
+        text = (DATA / FFT.replace(".after_opt.hlo", ".buffer_assignment.txt")).read_text()
+        assert offload["bytes_to_host"] == int(re.search(r"^\s+fft\.8\.0: (\d+) bytes", text, re.M).group(1)) == 26214400
 
 
 def test_a_refused_remat_keeps_xlas_reason():
