@@ -89,11 +89,11 @@ inline std::int64_t best_heuristic(std::vector<alloc_item> const& items, std::ve
 ///   - the bound: the lowest capacity not refuted, where most arenas' smallest placement lies
 ///     (nine of MiniMalloc's eleven, each within its first 400,000 nodes; every real temp arena
 ///     of the bundled dumps). It is tried first, with the search that places fastest at a fixed
-///     capacity, 500,000 nodes, then in each round as many nodes as the descent's last pass
-///     spent, and at most a third of the time and of the nodes left. (With 500,000 nodes doubling
-///     each round, the bound took six sevenths of one thread's nodes on D and J, whose bound no
-///     search decides: 15 s on D gave 5.1 million nodes to the bound and 1.1 million to the
-///     descent.);
+///     capacity, 500,000 nodes, then in each round half the nodes the descent's last pass spent,
+///     and at most a third of the time and of the nodes left. (With 500,000 nodes doubling each
+///     round, the bound took six sevenths of one thread's nodes on D and J, whose bound no search
+///     decides: 15 s on D gave 5.1 million nodes to the bound and 1.1 million to the descent. With
+///     as many nodes as the descent's pass, one thread at 3 s left J at 1,032,192; with half, 1,029,120.);
 ///   - the descent: capacities below the best placement, each with 20,000 nodes in the first
 ///     pass (doubling each pass), one granule (arena_values::granularity) below it, then two,
 ///     four, ... while they are placed, half as far after one that runs out of nodes; the pass
@@ -169,11 +169,11 @@ private:
             std::uint64_t const nodes = descent_nodes << std::min(round, 20u);
             bool const nothing_between = values_.at_least(open_from_.load() + 1) >= best_.load();
             if (thread == 0) {
-                // The bound's share: what the descent spent (the first, or with nothing to descend
-                // to, bound_nodes doubling), at most a third of the time and of the nodes left.
+                // The bound's share: half what the descent spent (the first, or with nothing to
+                // descend to, bound_nodes doubling), at most a third of the time and of the nodes left.
                 std::optional<clock::time_point> until = deadline_;
                 if (deadline_) until = clock::now() + (*deadline_ - clock::now()) / 3;
-                std::uint64_t share = round == 0 || nothing_between ? bound_nodes << std::min(round, 20u) : descended;
+                std::uint64_t share = round == 0 || nothing_between ? bound_nodes << std::min(round, 20u) : descended / 2;
                 if (node_limit_) share = std::min(share, std::max<std::uint64_t>(1, (*node_limit_ - std::min(*node_limit_, nodes_.load())) / 3));
                 attempt(w, open_from_.load(), share, until);
             } else if (nothing_between) {
