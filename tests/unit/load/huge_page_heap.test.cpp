@@ -22,6 +22,7 @@ namespace {
 #define HLOMEM_TEST_SANITIZED 1
 #endif
 
+#if defined(__linux__) && defined(__GLIBC__) && !defined(HLOMEM_TEST_SANITIZED)
 /// The mapping of /proc/self/smaps holding `address`: its size and whether its VmFlags carry
 /// `hg` (MADV_HUGEPAGE).
 struct mapping {
@@ -52,7 +53,9 @@ mapping mapping_of(void const* address) {
     }
     return m;
 }
+#endif
 
+#if defined(__linux__)
 /// The bytes of every mapping of /proc/self/smaps whose VmFlags carry `hg` (MADV_HUGEPAGE).
 std::uintptr_t advised_bytes() {
     std::ifstream smaps("/proc/self/smaps");
@@ -70,6 +73,7 @@ std::uintptr_t advised_bytes() {
     }
     return total;
 }
+#endif
 
 }  // namespace
 
