@@ -103,12 +103,12 @@ inline std::int64_t best_heuristic(std::vector<alloc_item> const& items, std::ve
 ///     thousand, 1065984 down to 1061888 in 1,200 nodes each), so steps from the best placement
 ///     find more than a binary search's jumps into the hard region.
 /// Each capacity's searches go on where the last one stopped (exact_search::solve's progress).
-/// One thread alternates: the bound, then a pass of the descent, then the bound with as many
-/// nodes as that pass spent, and so on; under a node limit alone its answer is the same on every
-/// machine. With more
-/// threads, the others descend at once, each from another ranking (exact_search::solve's
-/// rotation), and search the bound when nothing lies between it and the best placement. A search
-/// stops once another's placement or proof settles its capacity (search_watch).
+/// One thread alternates: the bound, then a pass of the descent, then the bound with half the
+/// nodes that pass spent, and so on; under a node limit alone its answer is the same on every
+/// machine. With more threads, the others descend at once, each from another ranking
+/// (exact_search::solve's rotation), and search the bound when nothing lies between it and the
+/// best placement. A search stops once another's placement or proof settles its capacity
+/// (search_watch).
 class minimize_search {
 public:
     using clock = exact_search::clock;
